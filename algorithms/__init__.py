@@ -1,0 +1,23 @@
+"""Intersection Explorer's geometry: pure numpy and the standard library, nothing else.
+
+Primitives (:mod:`algorithms.primitives`), result records (:mod:`algorithms.results`), the
+pair-dispatch registry (:mod:`algorithms.registry`) and one module per pair family under
+:mod:`algorithms.pairs`. :func:`evaluate_pair` composes them into the ``explorer eval`` answer
+of ``scene-v1.md``.
+
+This package never imports Qt, PyVista, VTK or ``explorer`` (a test checks ``sys.modules``).
+"""
+
+from .primitives import (AABB, OBB, TYPES, Capsule, Cylinder, GeometryError, Line, Plane, Point,
+                         Primitive, Ray, Segment, Sphere, Triangle, from_fields)
+from .registry import QueryNotAvailable, methods, query, register
+from .results import (ContactResult, DistanceResult, Hit, HitResult, IntersectionResult,
+                      SeparationResult, SideResult)
+from .evaluate import evaluate_pair
+
+__all__ = [
+    "AABB", "OBB", "TYPES", "Capsule", "Cylinder", "GeometryError", "Line", "Plane", "Point",
+    "Primitive", "Ray", "Segment", "Sphere", "Triangle", "from_fields", "QueryNotAvailable",
+    "methods", "query", "register", "ContactResult", "DistanceResult", "Hit", "HitResult",
+    "IntersectionResult", "SeparationResult", "SideResult", "evaluate_pair",
+]

@@ -1,0 +1,169 @@
+"""The pair-dispatch table: which function answers which query for which pair of types.
+
+Queries
+-------
+``"distance"``        -> :class:`~algorithms.results.DistanceResult`
+``"intersects"``      -> :class:`~algorithms.results.IntersectionResult`
+``"hits"``            -> :class:`~algorithms.results.HitResult` (A must be segment, ray or line)
+``"separating_axis"`` -> :class:`~algorithms.results.SeparationResult`
+``"side"``            -> :class:`~algorithms.results.SideResult` (one argument is a plane)
+``"toi"``             -> :class:`~algorithms.results.ContactResult`; called as
+                         ``f(a, b, motion)`` where ``motion`` is B's displacement relative to A
+                         over ``t`` in ``[0, 1]`` (the Primer's A.6 reduction)
+
+A function is registered for one ordered pair of types with :func:`register`. Like Box2D's
+pair table, the registry answers the swapped pair itself: ``query("distance", sphere, seg)``
+runs the function registered for ``("segment", "sphere")`` and returns its result
+:meth:`~algorithms.results.Result.flipped`. ``"hits"`` is not flipped (only A's parameter
+means anything): register it for each ordered pair you answer.
+
+Several functions may answer one query for one pair (Badouel and Moller-Trumbore for
+ray-triangle, Woo and slabs for ray-aabb). The one with the highest ``priority`` is the default;
+:func:`methods` lists them all and ``query(..., method=name)`` picks one. A registration for the
+wildcard type ``"*"`` (the generic GJK distance, conservative advancement) answers any pair no
+specific function does.
+
+The modules under :mod:`algorithms.pairs` register themselves on import; :func:`load_all`
+imports them all and records any that fails to import in :data:`LOAD_ERRORS`, so one broken
+module cannot take the others down (a test asserts the list is empty).
+
+Examples
+--------
+>>> from algorithms import Segment, Sphere, query
+>>> r = query("distance", Sphere((0, 2, 0), 0.5), Segment((0, 0, 0), (1, 0, 0)))
+>>> r.closest[1]  # on the segment, the second argument
+(0.0, 0.0, 0.0)
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import traceback
+from dataclasses import dataclass
+from typing import Callable
+
+from .primitives import Primitive
+
+QUERIES = ("distance", "intersects", "hits", "separating_axis", "side", "toi")
+#: queries whose result is mirrored by flipping when the arguments are swapped
+FLIPPABLE = {"distance", "intersects", "separating_axis", "side", "toi"}
+WILDCARD = "*"
+
+
+@dataclass(frozen=True)
+class Entry:
+    query: str
+    kind_a: str
+    kind_b: str
+    func: Callable
+    name: str  # short method name, unique for (query, kind_a, kind_b)
+    priority: int
+
+
+_TABLE: dict[tuple[str, str, str], list[Entry]] = {}
+LOAD_ERRORS: dict[str, str] = {}
+_loaded = False
+
+
+class QueryNotAvailable(LookupError):
+    """No function answers this query for this pair of types."""
+
+
+def register(query: str, kind_a: str, kind_b: str, *, name: str | None = None, priority: int = 0):
+    """Decorator: register ``func(a, b)`` as the answer to ``query`` for ``(kind_a, kind_b)``.
+
+    ``name`` defaults to the function's name; ``priority`` picks the default among several.
+    """
+    if query not in QUERIES:
+        raise ValueError(f"unknown query {query!r}; known: {QUERIES}")
+
+    def decorator(func):
+        entry = Entry(query, kind_a, kind_b, func, name or func.__name__, priority)
+        entries = _TABLE.setdefault((query, kind_a, kind_b), [])
+        entries[:] = [e for e in entries if e.name != entry.name] + [entry]
+        entries.sort(key=lambda e: -e.priority)
+        return func
+
+    return decorator
+
+
+def load_all() -> None:
+    """Import every module of :mod:`algorithms.pairs` (each registers its functions)."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    from . import pairs
+
+    for info in sorted(pkgutil.iter_modules(pairs.__path__), key=lambda i: i.name):
+        full = f"{pairs.__name__}.{info.name}"
+        try:
+            importlib.import_module(full)
+        except Exception:  # noqa: BLE001 - recorded and asserted empty by the tests
+            LOAD_ERRORS[full] = traceback.format_exc()
+
+
+def _lookup(query: str, ka: str, kb: str, method: str | None):
+    """(entry, flip) for the best function, or (None, False)."""
+    load_all()
+    candidates = [((query, ka, kb), False)]
+    if query in FLIPPABLE and ka != kb:
+        candidates.append(((query, kb, ka), True))
+    candidates += [((query, ka, WILDCARD), False), ((query, WILDCARD, kb), False)]
+    if query in FLIPPABLE:
+        candidates += [((query, kb, WILDCARD), True), ((query, WILDCARD, ka), True)]
+    candidates.append(((query, WILDCARD, WILDCARD), False))
+    for key, flip in candidates:
+        for entry in _TABLE.get(key, ()):
+            if method is None or entry.name == method:
+                return entry, flip
+    return None, False
+
+
+def has_query(query: str, ka: str, kb: str, *, specific: bool = False) -> bool:
+    """True when some function answers ``query`` for the pair (``specific``: not a wildcard)."""
+    entry, _ = _lookup(query, ka, kb, None)
+    if entry is None:
+        return False
+    return not specific or WILDCARD not in (entry.kind_a, entry.kind_b)
+
+
+def methods(query: str, ka: str, kb: str) -> list[str]:
+    """Names of every function answering ``query`` for ``(ka, kb)``, default first."""
+    load_all()
+    keys = [(query, ka, kb)]
+    if query in FLIPPABLE and ka != kb:
+        keys.append((query, kb, ka))
+    out = []
+    for key in keys:
+        out += [e.name for e in _TABLE.get(key, ()) if e.name not in out]
+    if not out:
+        entry, _ = _lookup(query, ka, kb, None)
+        if entry is not None:
+            out.append(entry.name)
+    return out
+
+
+def query(name: str, a: Primitive, b: Primitive, *args, method: str | None = None, **kwargs):
+    """Answer query ``name`` for ``(a, b)``, flipping a swapped registration's result.
+
+    Extra arguments go to the function (``"toi"`` takes B's ``motion`` relative to A; a
+    flipped ``"toi"`` call negates it). Raises :class:`QueryNotAvailable` when nothing answers.
+    """
+    entry, flip = _lookup(name, a.kind, b.kind, method)
+    if entry is None:
+        what = f" with method {method!r}" if method else ""
+        raise QueryNotAvailable(f"no {name} query for {a.kind}-{b.kind}{what}")
+    if not flip:
+        return entry.func(a, b, *args, **kwargs)
+    if name == "toi":
+        motion = args[0] if args else kwargs.pop("motion")
+        args = (tuple(-float(m) for m in motion),)
+    return entry.func(b, a, *args, **kwargs).flipped()
+
+
+def table() -> list[Entry]:
+    """Every registered entry (for the README's query list and the explorer's menus)."""
+    load_all()
+    return [e for entries in _TABLE.values() for e in entries]

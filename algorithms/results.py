@@ -1,0 +1,206 @@
+"""Result records, one family per kind of query, with Geometric Tools' field names.
+
+Every record carries ``method`` (the algorithm's name and its seed section, for example
+``"segment-segment distance, st-plane regions (Eberly 10.8.3)"``) and ``trace`` (a dict of the
+algorithm's intermediate values under the book's names: ``a b c d e``, ``region``,
+``t_enter``, ``t_leave``...). ``trace`` is what the explorer draws and explains.
+
+Each record knows how to :meth:`flipped` itself: the registry answers ``query(b, a)`` by
+running the registered ``query(a, b)`` and flipping, so ``closest[0]`` is always on the first
+argument and ``closest[1]`` on the second.
+
+The families
+------------
+:class:`DistanceResult`
+    ``distance``, ``sqr_distance``, ``closest = (on A, on B)``, ``parameter = (of A, of B)``
+    (``None`` where a shape has no parameter).
+:class:`IntersectionResult`
+    test-intersection: ``intersects``.
+:class:`HitResult`
+    find-intersection of a linear component A (segment, ray, line) with B: ``hits`` (a list of
+    :class:`Hit` sorted by ``t``: entry and exit for solids), ``first_t`` (least parameter of A
+    touching B; ``None`` when it never does). Not symmetric: only A's parameter is meaningful.
+:class:`SeparationResult`
+    ``intersects``, ``axis`` (unit, or ``None``), ``intervals = ((minA, maxA), (minB, maxB))``
+    of the projections on ``axis``, and ``trace["axes"]``: every candidate axis tested.
+:class:`SideResult`
+    ``side`` in {1, 0, -1} of the non-plane object relative to the plane,
+    ``signed_distance`` of its centre and ``effective_radius``.
+:class:`ContactResult`
+    time of impact: ``toi`` in ``[0, 1]`` or ``None``, ``point`` and ``normal`` at that time
+    (the normal points from A towards B).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any, Optional
+
+import numpy as np
+
+Vec = Any  # a 3-tuple of floats (or Fractions), or a numpy array
+
+
+def _swap_trace(trace: dict) -> dict:
+    out = dict(trace)
+    out["swapped"] = not trace.get("swapped", False)
+    return out
+
+
+@dataclass(frozen=True)
+class Result:
+    """Common fields: the algorithm's name (with its section) and its intermediate values."""
+
+    method: str = ""
+    trace: dict = field(default_factory=dict)
+
+    def flipped(self) -> "Result":
+        """The same answer for the arguments in the other order."""
+        return replace(self, trace=_swap_trace(self.trace))
+
+
+@dataclass(frozen=True)
+class DistanceResult(Result):
+    """Distance query: ``closest[0]`` on A, ``closest[1]`` on B, ``distance`` between them."""
+
+    distance: float = 0.0
+    sqr_distance: float = 0.0
+    closest: tuple = (None, None)
+    parameter: tuple = (None, None)
+
+    def flipped(self) -> "DistanceResult":
+        return replace(
+            self,
+            closest=(self.closest[1], self.closest[0]),
+            parameter=(self.parameter[1], self.parameter[0]),
+            trace=_swap_trace(self.trace),
+        )
+
+    @property
+    def intersects(self) -> bool:
+        return self.sqr_distance == 0
+
+
+@dataclass(frozen=True)
+class IntersectionResult(Result):
+    """Test-intersection query: do the two point sets share a point (touching counts)."""
+
+    intersects: bool = False
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One point where linear component A meets B: A's parameter ``t``, the ``point``, and B's
+    outward surface ``normal`` there (``None`` where B has no surface normal: a point, a
+    segment, or A running inside B).
+    """
+
+    t: float
+    point: Vec
+    normal: Optional[Vec] = None
+    kind: str = "hit"  # "entry", "exit", "hit", "inside" (A starts inside B), "overlap"
+
+
+@dataclass(frozen=True)
+class HitResult(Result):
+    """Find-intersection of a linear component A with B.
+
+    ``hits`` sorted by ``t``; ``first_t`` the least parameter of A at which A touches B
+    (``0`` for a segment or ray starting inside a solid; ``None`` when it never touches, and
+    for a line also when it is unbounded below).
+    """
+
+    intersects: bool = False
+    first_t: Optional[float] = None
+    hits: tuple = ()
+
+    def flipped(self) -> "HitResult":
+        # Only A's parameter is meaningful, so a flipped hit result keeps its points and
+        # drops the parameter: the registry asks the ordered pair for ``first_t`` instead.
+        return replace(self, first_t=None, trace=_swap_trace(self.trace))
+
+
+@dataclass(frozen=True)
+class SeparationResult(Result):
+    """Separating-axis test.
+
+    ``axis`` is a unit vector on which the projections of A and B are disjoint (``None`` when
+    they intersect); ``intervals`` the projections ``((minA, maxA), (minB, maxB))`` on it.
+    ``trace["axes"]`` lists every candidate: ``{"name", "axis", "r_A", "r_B", "distance",
+    "margin", "separating"}`` where ``margin = distance - (r_A + r_B)`` (positive: separating).
+    """
+
+    intersects: bool = False
+    axis: Optional[Vec] = None
+    intervals: Optional[tuple] = None
+
+    def flipped(self) -> "SeparationResult":
+        intervals = None if self.intervals is None else (self.intervals[1], self.intervals[0])
+        trace = _swap_trace(self.trace)
+        if "axes" in trace:
+            trace["axes"] = [
+                {**ax, "r_A": ax.get("r_B"), "r_B": ax.get("r_A")} for ax in trace["axes"]
+            ]
+        return replace(self, intervals=intervals, trace=trace)
+
+
+@dataclass(frozen=True)
+class SideResult(Result):
+    """Which side of the plane the other object lies on: ``1`` wholly in front
+    (``n . x > d``), ``-1`` wholly behind, ``0`` touching or straddling.
+
+    ``signed_distance`` is the (unit-normal) signed distance of the object's centre and
+    ``effective_radius`` its extent along the normal, so ``side`` follows from comparing them.
+    """
+
+    side: int = 0
+    signed_distance: Optional[float] = None
+    effective_radius: Optional[float] = None
+
+
+@dataclass(frozen=True)
+class ContactResult(Result):
+    """Time of impact of two objects translating by ``t * motion`` over ``t`` in ``[0, 1]``.
+
+    ``toi`` the least ``t`` at which they touch (``0`` when they already intersect, ``None``
+    when they do not touch within ``[0, 1]``); ``point`` a contact point at that time and
+    ``normal`` the contact normal pointing from A towards B (``None`` where undefined).
+    """
+
+    toi: Optional[float] = None
+    point: Optional[Vec] = None
+    normal: Optional[Vec] = None
+
+    def flipped(self) -> "ContactResult":
+        normal = None if self.normal is None else tuple(-float(c) for c in self.normal)
+        return replace(self, normal=normal, trace=_swap_trace(self.trace))
+
+
+# ----------------------------------------------------------------------------- JSON helpers
+
+
+def to_jsonable(value):
+    """Convert numbers, numpy arrays, tuples, Fractions and records to JSON-ready values.
+
+    Fractions become floats (the exact value stays available in Python); non-finite floats
+    become ``None`` so the output is strict JSON.
+    """
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, (np.bool_,)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating, Fraction)):
+        f = float(value)
+        return f if np.isfinite(f) else None
+    if isinstance(value, np.ndarray):
+        return to_jsonable(value.tolist())
+    if isinstance(value, dict):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_jsonable(v) for v in value]
+    if hasattr(value, "__dataclass_fields__"):
+        return {k: to_jsonable(getattr(value, k)) for k in value.__dataclass_fields__}
+    return str(value)

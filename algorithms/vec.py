@@ -1,0 +1,53 @@
+"""Tiny vector helpers on tuples that work for floats and :class:`fractions.Fraction` alike.
+
+The scalar algorithms (segment distance, separating axes with rational rotations) use these
+instead of numpy so that the very same code runs in exact rational arithmetic, the way
+Geometric Tools instantiates its templates with ``BSRational``. Only :func:`norm` takes a
+square root (it returns a float).
+"""
+
+from __future__ import annotations
+
+import math
+
+
+def add(u, v):
+    return tuple(a + b for a, b in zip(u, v))
+
+
+def sub(u, v):
+    return tuple(a - b for a, b in zip(u, v))
+
+
+def scale(s, u):
+    return tuple(s * a for a in u)
+
+
+def dot(u, v):
+    return sum((a * b for a, b in zip(u, v)), 0 * u[0])
+
+
+def cross(u, v):
+    return (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
+
+
+def lerp(p, q, t):
+    """``p + t (q - p)``."""
+    return tuple(a + t * (b - a) for a, b in zip(p, q))
+
+
+def sqr_norm(u):
+    return dot(u, u)
+
+
+def norm(u) -> float:
+    """Euclidean length as a float (the only square root)."""
+    return math.sqrt(float(sqr_norm(u)))
+
+
+def sqr_dist(p, q):
+    return sqr_norm(sub(p, q))
+
+
+def to_float(u) -> tuple:
+    return tuple(float(a) for a in u)
