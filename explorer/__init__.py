@@ -1,0 +1,16 @@
+"""Intersection Explorer: the app. The scene model (:mod:`explorer.scene`,
+:mod:`explorer.scenefile`) has no Qt; :mod:`explorer.render` draws with PyVista and has no Qt;
+the Qt window lives in :mod:`explorer.app` and the modules it imports."""
+
+from pathlib import Path
+
+__version__ = "0.1.0"
+
+#: the example scenes that ship with the project (``scenes/`` at the top of the checkout)
+SCENES_DIR = Path(__file__).resolve().parent.parent / "scenes"
+DEFAULT_SCENE = "welcome.json"
+
+
+def default_scene_path() -> Path:
+    """The scene the app opens when none is named."""
+    return SCENES_DIR / DEFAULT_SCENE

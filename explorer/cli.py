@@ -1,0 +1,142 @@
+"""The ``explorer`` command line.
+
+``explorer``                      open the window on the default scene
+``explorer open FILE``            open the window on FILE
+``explorer eval FILE``            print the answers as JSON (scene-v1.md)
+``explorer render FILE -o PNG``   render FILE offscreen to a PNG (no display needed)
+``explorer bench drag [SCENE]``   measure the drag update path (see ``--help``)
+
+A bad scene file prints one line on standard error and exits with status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from . import __version__, default_scene_path
+
+EXIT_BAD_INPUT = 2
+
+
+def _fail(message: str) -> int:
+    print(f"explorer: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def _load(path):
+    from .scenefile import load
+
+    return load(path)
+
+
+def cmd_eval(args) -> int:
+    from .scenefile import SceneError
+
+    try:
+        scene = _load(args.file)
+    except SceneError as exc:
+        return _fail(f"{args.file}: {exc}")
+    results = scene.evaluate()
+    json.dump({"results": results}, sys.stdout, indent=2 if args.pretty else None,
+              allow_nan=False)
+    sys.stdout.write("\n")
+    return 0
+
+
+def cmd_render(args) -> int:
+    from .scenefile import SceneError
+
+    try:
+        scene = _load(args.file)
+    except SceneError as exc:
+        return _fail(f"{args.file}: {exc}")
+    w, h = args.size
+    if not (16 <= w <= 8192 and 16 <= h <= 8192):
+        return _fail(f"--size: width and height must be between 16 and 8192, got {w} {h}")
+    out = Path(args.output)
+    if not out.parent.exists():
+        return _fail(f"-o: folder {out.parent} does not exist")
+    from .render import render_to_png
+
+    render_to_png(scene, out, size=(w, h), with_results=not args.no_results)
+    print(out)
+    return 0
+
+
+def cmd_gui(args) -> int:
+    from .scenefile import SceneError
+
+    path = getattr(args, "file", None) or default_scene_path()
+    try:
+        _load(path)  # refuse a bad file before any window opens
+    except SceneError as exc:
+        return _fail(f"{path}: {exc}")
+    from .app import run
+
+    return run(str(path))
+
+
+def cmd_bench(args) -> int:
+    from .bench import main as bench_main
+
+    return bench_main(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="explorer",
+        description="Intersection Explorer: drag 3D primitives and see distances, closest "
+                    "points, hits, separating axes and times of impact live.",
+    )
+    parser.add_argument("--version", action="version", version=f"explorer {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("open", help="open the window on a scene file",
+                       description="Open the explorer window on FILE.")
+    p.add_argument("file", metavar="FILE", help="a scene file (scene-v1 JSON)")
+    p.set_defaults(func=cmd_gui)
+
+    p = sub.add_parser("eval", help="print the answers for a scene as JSON",
+                       description="Evaluate every query of FILE and print one JSON document "
+                                   "{\"results\": [...]} per scene-v1.md.")
+    p.add_argument("file", metavar="FILE", help="a scene file (scene-v1 JSON)")
+    p.add_argument("--pretty", action="store_true", help="indent the JSON")
+    p.set_defaults(func=cmd_eval)
+
+    p = sub.add_parser("render", help="render a scene to a PNG offscreen",
+                       description="Render FILE with its answers to a PNG, offscreen (no Qt, "
+                                   "no display needed).")
+    p.add_argument("file", metavar="FILE", help="a scene file (scene-v1 JSON)")
+    p.add_argument("-o", "--output", required=True, metavar="PNG", help="the image to write")
+    p.add_argument("--size", nargs=2, type=int, default=(1024, 768), metavar=("W", "H"),
+                   help="image size in pixels (default 1024 768)")
+    p.add_argument("--no-results", action="store_true", help="draw the objects only")
+    p.set_defaults(func=cmd_render)
+
+    p = sub.add_parser("bench", help="benchmarks (drag)",
+                       description="Benchmarks that print their figures.")
+    p.add_argument("what", choices=["drag"], help="which benchmark")
+    p.add_argument("scene", nargs="?", default=None, metavar="SCENE",
+                   help="scene file (default: a shipped 10-object scene)")
+    p.add_argument("--steps", type=int, default=1000, help="drag steps (default 1000)")
+    p.add_argument("--panels", action="store_true", help="with every panel open")
+    p.set_defaults(func=cmd_bench)
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func = getattr(args, "func", None)
+    if func is None:
+        return cmd_gui(args)
+    try:
+        return func(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # `explorer eval x | head`: the reader left; not an error of ours
+        sys.stderr.close()
+        return 0
