@@ -1,0 +1,393 @@
+"""Closest points: from a point to a plane, triangle, sphere, AABB, OBB and cylinder.
+
+Every function takes the query point ``q`` (a 3-tuple) and a primitive and returns the point of
+the primitive nearest ``q`` (solids are filled: a point inside a solid is its own closest point).
+The functions of the book's sections keep its names:
+
+* :func:`closest_point_line2d` -- Dunn & Parberry, 3D Math Primer, App. A.1 (2D implicit line);
+* :func:`closest_point_plane` -- App. A.3;
+* :func:`closest_point_sphere`, :func:`closest_point_on_sphere_surface` -- App. A.4 (the centre
+  case is decided below);
+* :func:`closest_point_aabb` -- App. A.5, Listing A.1 ("push q into B along each axis");
+* :func:`closest_point_obb` -- A.5 in the box frame (Eberly & Schneider, GTCG §10.4.2);
+* :func:`closest_point_triangle` -- Ericson, Real-Time Collision Detection §5.1.5 (Voronoi
+  regions of the vertices, edges and face; the same partition as Eberly's regions 0-6 of
+  GTCG §10.3.2), with a fallback for collinear triangles;
+* :func:`closest_point_cylinder` -- solid cylinder: radial clamp to the disk, axial clamp to the
+  height (the two constraints act on orthogonal components, so clamping each is exact).
+
+The plane, AABB, triangle and segment functions use only ``+ - * /`` through
+:mod:`algorithms.vec`, so they run unchanged on :class:`fractions.Fraction` coordinates (the
+tests use this as an exact oracle). The sphere, OBB-with-float-axes and cylinder functions take a
+square root or rotate and return floats.
+
+Also here, because several pair modules share them: :func:`closest_point_segment` (App. A.2,
+clamped), the linear-component helpers :func:`linear_parts` and :func:`point_at`, and
+:func:`linear_segment_closest` (a linear component against a segment by the candidates of the
+convex quadratic, used for the edge terms of linear-vs-triangle/box distances).
+"""
+
+from __future__ import annotations
+
+import math
+
+from . import vec as V
+from .primitives import AABB, OBB, Cylinder, Line, Plane, Ray, Segment, Sphere, Triangle
+
+INF = math.inf
+
+# ----------------------------------------------------------------------------- A.1, A.3
+
+
+def closest_point_line2d(q, n, d):
+    """Closest point on the 2D implicit line ``p . n = d`` (Dunn & Parberry, App. A.1).
+
+    ``q' = q + (d - q . n) n / (n . n)`` (the book's ``n`` is unit; dividing by ``n . n``
+    allows any nonzero ``n``). Returns ``(q', signed)`` with ``signed = (q . n - d) / |n|``,
+    the signed distance of ``q`` (positive on the side ``n`` points to).
+
+    >>> closest_point_line2d((3.0, 5.0), (0.0, 2.0), 2.0)
+    ((3.0, 1.0), 4.0)
+    """
+    nn = n[0] * n[0] + n[1] * n[1]
+    if nn == 0:
+        raise ValueError("n: the normal of a 2D implicit line must be nonzero")
+    k = (d - (q[0] * n[0] + q[1] * n[1])) / nn
+    qp = (q[0] + k * n[0], q[1] + k * n[1])
+    signed = -k * math.sqrt(float(nn))
+    return qp, signed
+
+
+def closest_point_plane(q, plane: Plane):
+    """Closest point on the plane ``n . x = d`` (Dunn & Parberry, App. A.3).
+
+    ``q' = q + (d - q . n) n / (n . n)``: the A.1 formula in 3D. Exact on Fractions.
+    """
+    n = plane.normal
+    k = (plane.d - V.dot(q, n)) / V.dot(n, n)
+    return V.add(q, V.scale(k, n))
+
+
+def signed_distance_plane(q, plane: Plane) -> float:
+    """``(n . q - d) / |n|``: positive in front (Primer §9.5.4, as used by A.3)."""
+    return float(V.dot(plane.normal, q) - plane.d) / V.norm(plane.normal)
+
+
+# ----------------------------------------------------------------------------- A.4
+
+
+def closest_point_sphere(q, sphere: Sphere):
+    """Closest point of the solid ball to ``q`` (Dunn & Parberry, App. A.4).
+
+    Outside: ``q' = q + (|d| - r) / |d| * d`` with ``d = c - q`` (the book's formula). Inside or
+    on the sphere (``|d| <= r``) the ball is solid, so ``q`` is its own closest point: this is
+    how we decide the book's open question ("should q' = q, or project to the surface?") for
+    the ``sphere`` primitive, which the scene format defines as the filled ball. The surface
+    projection is :func:`closest_point_on_sphere_surface`.
+    """
+    qf = V.to_float(q)
+    c = V.to_float(sphere.center)
+    d = V.sub(c, qf)
+    dd = V.sqr_norm(d)
+    r = float(sphere.radius)
+    if dd <= r * r:
+        return qf
+    ld = math.sqrt(dd)
+    # q + (|d| - r)/|d| d == c - r d/|d|: the second form is exactly at distance r from c
+    return V.sub(c, V.scale(r / ld, d))
+
+
+def closest_point_on_sphere_surface(q, sphere: Sphere):
+    """Projection of ``q`` onto the sphere's surface (App. A.4, hollow sphere).
+
+    For ``q`` inside, the point is pushed outward along ``q - c``. The book leaves the centre
+    case ``q == c`` open ("an arbitrary decision"): every surface point is then nearest; we
+    return ``c + r (1, 0, 0)``, deterministic and documented.
+    """
+    qf = V.to_float(q)
+    c = V.to_float(sphere.center)
+    v = V.sub(qf, c)
+    lv = V.norm(v)
+    r = float(sphere.radius)
+    if lv == 0:
+        return (c[0] + r, c[1], c[2])
+    return V.add(c, V.scale(r / lv, v))
+
+
+# ----------------------------------------------------------------------------- A.5, OBB
+
+
+def closest_point_aabb(q, box: AABB):
+    """Closest point of the solid AABB to ``q``: clamp each coordinate (App. A.5, Listing A.1).
+
+    A point inside the box is returned unchanged. Exact on Fractions.
+    """
+    out = []
+    for x, lo, hi in zip(q, box.min, box.max):
+        if x < lo:
+            x = lo
+        elif x > hi:
+            x = hi
+        out.append(x)
+    return tuple(out)
+
+
+def obb_to_local(p, obb: OBB):
+    """Box-frame coordinates ``u_i = axes[i] . (p - center)``."""
+    v = V.sub(p, obb.center)
+    return tuple(V.dot(a, v) for a in obb.axes)
+
+
+def obb_to_world(u, obb: OBB):
+    """World point ``center + sum(u_i axes[i])``."""
+    out = obb.center
+    for ui, a in zip(u, obb.axes):
+        out = V.add(out, V.scale(ui, a))
+    return out
+
+
+def obb_vector_to_local(v, obb: OBB):
+    return tuple(V.dot(a, v) for a in obb.axes)
+
+
+def obb_vector_to_world(u, obb: OBB):
+    out = V.scale(0 * u[0], obb.axes[0])
+    for ui, a in zip(u, obb.axes):
+        out = V.add(out, V.scale(ui, a))
+    return out
+
+
+def closest_point_obb(q, obb: OBB):
+    """Closest point of the solid OBB: A.5's clamp in the box frame (GTCG §10.4.2).
+
+    ``u_i = a_i . (q - c)`` clamped to ``[-e_i, e_i]``, then ``c + sum(u_i a_i)``. A point
+    inside maps back to itself up to rounding (and exactly on Fractions with rational axes);
+    when no coordinate needed clamping, ``q`` itself is returned.
+    """
+    u = obb_to_local(q, obb)
+    clamped = []
+    moved = False
+    for ui, e in zip(u, obb.extents):
+        if ui < -e:
+            ui, moved = -e, True
+        elif ui > e:
+            ui, moved = e, True
+        clamped.append(ui)
+    if not moved:
+        return tuple(q)
+    return obb_to_world(tuple(clamped), obb)
+
+
+# ----------------------------------------------------------------------------- segment (A.2)
+
+
+def closest_point_segment(q, p0, p1):
+    """Closest point of segment ``p0 p1`` to ``q`` and its parameter (App. A.2, clamped).
+
+    ``t = (q - p0) . (p1 - p0) / |p1 - p0|^2`` clamped to ``[0, 1]``; the division is deferred
+    until ``t`` is known to be inside (GTCG style). A zero-length segment gives ``t = 0``.
+    Returns ``(point, t)``. Exact on Fractions.
+    """
+    e = V.sub(p1, p0)
+    num = V.dot(V.sub(q, p0), e)
+    den = V.dot(e, e)
+    if num <= 0 or den == 0:
+        return tuple(p0), 0 * num
+    if num >= den:
+        return tuple(p1), 1 + 0 * num
+    t = num / den
+    return V.lerp(p0, p1, t), t
+
+
+# ----------------------------------------------------------------------------- triangle
+
+
+def closest_point_triangle(q, tri: Triangle):
+    """Closest point of the filled triangle to ``q`` by its Voronoi regions.
+
+    Ericson, RTCD §5.1.5 ``ClosestPtPointTriangle`` (the vertex, edge and face regions; the
+    same partition of the triangle's plane as Eberly & Schneider's regions 0-6, GTCG §10.3.2).
+    Returns ``(point, (b0, b1, b2), region)`` with ``point = b0 v0 + b1 v1 + b2 v2`` and
+    ``region`` one of ``"vertex 0"``, ``"edge 01"``, ``"face"``... A collinear (degenerate)
+    triangle, whose face region is empty (``va + vb + vc == 0``), falls back to the nearest
+    of its three edges. Exact on Fractions.
+    """
+    a, b, c = tri.vertices
+    ab, ac, ap = V.sub(b, a), V.sub(c, a), V.sub(q, a)
+    zero = 0 * ab[0]
+    one = zero + 1
+    d1, d2 = V.dot(ab, ap), V.dot(ac, ap)
+    if d1 <= 0 and d2 <= 0:
+        return tuple(a), (one, zero, zero), "vertex 0"
+    bp = V.sub(q, b)
+    d3, d4 = V.dot(ab, bp), V.dot(ac, bp)
+    if d3 >= 0 and d4 <= d3:
+        return tuple(b), (zero, one, zero), "vertex 1"
+    vc = d1 * d4 - d3 * d2
+    if vc <= 0 and d1 >= 0 and d3 <= 0 and d1 - d3 > 0:
+        v = d1 / (d1 - d3)
+        return V.add(a, V.scale(v, ab)), (one - v, v, zero), "edge 01"
+    cp = V.sub(q, c)
+    d5, d6 = V.dot(ab, cp), V.dot(ac, cp)
+    if d6 >= 0 and d5 <= d6:
+        return tuple(c), (zero, zero, one), "vertex 2"
+    vb = d5 * d2 - d1 * d6
+    if vb <= 0 and d2 >= 0 and d6 <= 0 and d2 - d6 > 0:
+        w = d2 / (d2 - d6)
+        return V.add(a, V.scale(w, ac)), (one - w, zero, w), "edge 02"
+    va = d3 * d6 - d5 * d4
+    if va <= 0 and (d4 - d3) >= 0 and (d5 - d6) >= 0 and (d4 - d3) + (d5 - d6) > 0:
+        w = (d4 - d3) / ((d4 - d3) + (d5 - d6))
+        return V.add(b, V.scale(w, V.sub(c, b))), (zero, one - w, w), "edge 12"
+    denom = va + vb + vc
+    if denom > 0:
+        v, w = vb / denom, vc / denom
+        return V.add(a, V.add(V.scale(v, ab), V.scale(w, ac))), (one - v - w, v, w), "face"
+    # collinear triangle (or rounding on a sliver): the nearest of the three edges
+    best = None
+    for i, j, name in ((0, 1, "edge 01"), (0, 2, "edge 02"), (1, 2, "edge 12")):
+        p, t = closest_point_segment(q, tri.vertices[i], tri.vertices[j])
+        dd = V.sqr_dist(p, q)
+        if best is None or dd < best[0]:
+            bary = [zero, zero, zero]
+            bary[i], bary[j] = one - t, t
+            best = (dd, p, tuple(bary), name + " (degenerate triangle)")
+    return best[1], best[2], best[3]
+
+
+# ----------------------------------------------------------------------------- cylinder
+
+
+def cylinder_frame(cyl: Cylinder):
+    """``(c, w, h, r)``: centre, unit axis, half height and radius, as floats."""
+    c = V.to_float(cyl.center)
+    a = V.to_float(cyl.axis)
+    la = V.norm(a)
+    w = V.scale(1.0 / la, a)
+    return c, w, float(cyl.height) / 2, float(cyl.radius)
+
+
+def closest_point_cylinder(q, cyl: Cylinder):
+    """Closest point of the solid finite cylinder to ``q``.
+
+    Split ``q - c`` into the axial coordinate ``z = w . (q - c)`` and the radial vector
+    ``rho = (q - c) - z w``; clamp ``z`` to ``[-h, h]`` and shorten ``rho`` to length ``r`` when
+    it is longer. The set is the product of a disk and an interval in orthogonal coordinates,
+    so ``|q - x|^2 = |rho - rho'|^2 + (z - z')^2`` splits and each clamp is the exact minimiser.
+    A point inside is returned unchanged. Returns floats.
+    """
+    qf = V.to_float(q)
+    c, w, h, r = cylinder_frame(cyl)
+    v = V.sub(qf, c)
+    z = V.dot(w, v)
+    rho = V.sub(v, V.scale(z, w))
+    lr = V.norm(rho)
+    inside = True
+    if z > h:
+        z, inside = h, False
+    elif z < -h:
+        z, inside = -h, False
+    if lr > r:
+        rho, inside = V.scale(r / lr, rho), False
+    if inside:
+        return qf
+    return V.add(c, V.add(V.scale(z, w), rho))
+
+
+def closest_point(q, shape):
+    """Dispatch on ``shape.kind``: plane, triangle, sphere, aabb, obb or cylinder."""
+    kind = shape.kind
+    if kind == "plane":
+        return closest_point_plane(q, shape)
+    if kind == "triangle":
+        return closest_point_triangle(q, shape)[0]
+    if kind == "sphere":
+        return closest_point_sphere(q, shape)
+    if kind == "aabb":
+        return closest_point_aabb(q, shape)
+    if kind == "obb":
+        return closest_point_obb(q, shape)
+    if kind == "cylinder":
+        return closest_point_cylinder(q, shape)
+    raise ValueError(f"closest_point: unsupported shape kind {kind!r}")
+
+
+# ----------------------------------------------------------------------------- linear helpers
+
+
+def linear_parts(a):
+    """``(origin, direction, lo, hi)`` of a segment, ray or line: ``A(t) = origin + t direction``
+    for ``t`` in ``[lo, hi]`` (segment ``[0, 1]`` with ``direction = p1 - p0``, ray
+    ``[0, inf)``, line ``(-inf, inf)``)."""
+    if isinstance(a, Segment):
+        return a.p0, a.direction, 0, 1
+    if isinstance(a, Ray):
+        return a.origin, a.direction, 0, INF
+    if isinstance(a, Line):
+        return a.origin, a.direction, -INF, INF
+    raise TypeError(f"not a linear component: {a.kind}")
+
+
+def point_at(o, d, t):
+    """``o + t d``."""
+    return tuple(oi + t * di for oi, di in zip(o, d))
+
+
+def clamp_t(t, lo, hi):
+    if t < lo:
+        return lo
+    if t > hi:
+        return hi
+    return t
+
+
+def closest_t_to_point(o, d, lo, hi, q):
+    """Parameter of the point of ``o + t d``, ``t`` in ``[lo, hi]``, nearest ``q`` (App. A.2:
+    ``t = d . (q - o) / (d . d)``, clamped). A zero direction gives ``lo`` clamped to 0."""
+    dd = V.dot(d, d)
+    if dd == 0:
+        return clamp_t(0 * dd, lo, hi)
+    return clamp_t(V.dot(d, V.sub(q, o)) / dd, lo, hi)
+
+
+def linear_segment_closest(o, d, lo, hi, s0, s1):
+    """Closest points of the linear component ``o + t d`` (``t`` in ``[lo, hi]``) and the segment
+    ``s0 + s (s1 - s0)`` (``s`` in ``[0, 1]``).
+
+    ``Q(t, s) = |o + t d - s0 - s e|^2`` is a convex quadratic over a (possibly unbounded)
+    rectangle, so its minimum is the interior critical point when that lies in the domain, or
+    else the minimum over the rectangle's edges, each a clamped 1D projection (App. A.2). We
+    evaluate every candidate (critical point when ``det = ac - b^2 > 0``; ``s = 0``, ``s = 1``;
+    ``t = lo``, ``t = hi`` when finite) by its own squared distance and keep the least, so a
+    nearly singular ``det`` can only add a candidate, never lose the true minimum. (The
+    robust st-plane version of GTCG §10.8 belongs to the linear-linear module; this one is a
+    private helper for the edge terms.) Returns ``(sqr_distance, t, s, point_on_linear,
+    point_on_segment)``.
+    """
+    e = V.sub(s1, s0)
+    r = V.sub(o, s0)
+    a, b, c = V.dot(d, d), V.dot(d, e), V.dot(e, e)
+    dd, ee = V.dot(d, r), V.dot(e, r)
+    cands = []
+    det = a * c - b * b
+    if det > 0:
+        # grad: a t - b s + dd = 0 ; b t - c s + ee = 0
+        t = (b * ee - c * dd) / det
+        s = (a * ee - b * dd) / det
+        if lo <= t <= hi and 0 <= s <= 1:
+            cands.append((t, s))
+    for s_fixed, q in ((0 * a, s0), (1 + 0 * a, s1)):
+        cands.append((closest_t_to_point(o, d, lo, hi, q), s_fixed))
+    for t_fixed in (lo, hi):
+        if t_fixed not in (INF, -INF):
+            p = point_at(o, d, t_fixed)
+            _, s = closest_point_segment(p, s0, s1)
+            cands.append((t_fixed, s))
+    best = None
+    for t, s in cands:
+        pa = point_at(o, d, t)
+        pb = V.lerp(s0, s1, s)
+        q = V.sqr_dist(pa, pb)
+        if best is None or q < best[0]:
+            best = (q, t, s, pa, pb)
+    return best
