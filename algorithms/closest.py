@@ -391,3 +391,163 @@ def linear_segment_closest(o, d, lo, hi, s0, s1):
         if best is None or q < best[0]:
             best = (q, t, s, pa, pb)
     return best
+
+
+# ----------------------------------------------------------------------------- result builders
+# Shared by the pair modules linear_<shape>.py: the hit list of a solid from its parameter
+# interval, the hit list of a surface, the "touching" distance, and the generic convex
+# minimisation of the distance along a linear component.
+
+
+def is_zero_vector(v) -> bool:
+    return all(c == 0 for c in v)
+
+
+def unit(v):
+    """``v / |v|`` as floats, or ``None`` for the zero vector."""
+    n = V.norm(v)
+    if n == 0 or not math.isfinite(n):
+        return None
+    return tuple(float(c) / n for c in v)
+
+
+def solid_hits(o, d, lo, hi, t_in, t_out, n_in, n_out, method, trace):
+    """The :class:`HitResult` of a linear component against a solid.
+
+    ``[t_in, t_out]`` is the parameter interval where the whole line ``o + t d`` lies in the
+    solid (``t_in = None``: it never does); ``n_in``/``n_out`` the outward normals at the
+    entry and exit. The interval is clipped to the domain ``[lo, hi]``: a component starting
+    inside gets a hit of kind ``"inside"`` at ``lo`` and ``first_t = lo`` (0 for a segment or
+    ray); a segment ending inside has no exit; ``t_in == t_out`` (tangent, grazing an edge,
+    crossing a flat box) is one hit of kind ``"hit"``. ``first_t`` is the least touching
+    parameter, ``None`` when the component misses (or, for a line, when it is unbounded below).
+    """
+    from .results import Hit, HitResult
+
+    if t_in is None or t_in > t_out or t_out < lo or t_in > hi:
+        return HitResult(method=method, trace=trace, intersects=False, first_t=None, hits=())
+    hits = []
+    if t_in == t_out:
+        hits.append(Hit(float(t_in), _fp(point_at(o, d, t_in)), n_in, "hit"))
+        first = t_in
+    else:
+        if t_in >= lo:
+            hits.append(Hit(float(t_in), _fp(point_at(o, d, t_in)), n_in, "entry"))
+            first = t_in
+        else:
+            first = lo
+            if lo != -INF:
+                hits.append(Hit(float(lo), _fp(point_at(o, d, lo)), None, "inside"))
+        if t_out <= hi:
+            hits.append(Hit(float(t_out), _fp(point_at(o, d, t_out)), n_out, "exit"))
+    first_t = None if first == -INF else float(first)
+    return HitResult(method=method, trace=trace, intersects=True, first_t=first_t,
+                     hits=tuple(hits))
+
+
+def surface_hits(o, d, lo, hi, ts, normal, method, trace):
+    """The :class:`HitResult` of a linear component against a surface (plane, triangle).
+
+    ``ts`` is ``None`` (miss), a single parameter ``t`` (a crossing, kind ``"hit"``, with the
+    surface ``normal`` facing the side the component comes from) or a pair ``(ta, tb)``: the
+    component lies in the surface over ``[ta, tb]`` (already inside ``[lo, hi]``; kind
+    ``"overlap"``, no normal). ``first_t`` is ``ta``, or ``None`` when ``ta = -inf`` (a line
+    lying in the plane: unbounded below, scene-v1).
+    """
+    from .results import Hit, HitResult
+
+    if ts is None:
+        return HitResult(method=method, trace=trace, intersects=False, first_t=None, hits=())
+    if isinstance(ts, tuple):
+        ta, tb = ts
+        hits = [Hit(float(t), _fp(point_at(o, d, t)), None, "overlap")
+                for t in ((ta,) if ta == tb else (ta, tb)) if t not in (-INF, INF)]
+        first_t = None if ta == -INF else float(ta)
+        return HitResult(method=method, trace=trace, intersects=True, first_t=first_t,
+                         hits=tuple(hits))
+    hit = Hit(float(ts), _fp(point_at(o, d, ts)), normal, "hit")
+    return HitResult(method=method, trace=trace, intersects=True, first_t=float(ts),
+                     hits=(hit,))
+
+
+def _fp(p):
+    return tuple(float(c) for c in p)
+
+
+def touching_distance(o, d, hr, method, trace, param_b=None):
+    """Distance 0 at the first touching point of a linear component (``hr.first_t``; for a
+    line lying in a plane, its origin ``t = 0``): both closest points are that point."""
+    from .results import DistanceResult
+
+    if hr.first_t is not None:
+        t = hr.first_t
+    elif hr.hits:
+        t = hr.hits[0].t
+    else:
+        t = 0.0
+    p = _fp(point_at(o, d, t))
+    pb = param_b(p) if param_b is not None else None
+    tr = {**trace, "touching": True, "t": float(t), "hits_method": hr.method}
+    return DistanceResult(method=method, trace=tr, distance=0.0, sqr_distance=0.0,
+                          closest=(p, p), parameter=(float(t), pb))
+
+
+GOLDEN = (math.sqrt(5.0) - 1.0) / 2.0
+
+
+def golden_section_distance(o, d, lo, hi, closest_fn, center, radius, extra_ts=()):
+    """Minimise ``f(t) = |A(t) - closest_B(A(t))|^2`` over ``t`` in ``[lo, hi]``.
+
+    The distance to a convex set is convex, and so is its square; composed with the affine
+    ``A(t) = o + t d`` it is convex in ``t``, so golden-section search converges to the global
+    minimum. Rays and lines get a finite bracket from B's bounding sphere ``(center, radius)``:
+    with ``t0`` the parameter nearest the centre and ``h = |A(t0) - c|``, any minimiser has
+    ``|A(t) - c| - R <= f(t*) <= h + R``, so ``|d| |t - t0| <= 2 sqrt(R (h + R))``. The search
+    runs until the bracket is ~1e-15 relative (at most 200 steps); then the exact ``f`` is
+    evaluated at the final point, the bracket ends and ``extra_ts`` (shape-specific stationary
+    points, clamped) and the least is kept. Since ``f`` is smooth at a positive minimum the
+    distance error is second order in the ``t`` error: ~1e-15 relative in practice (see the
+    tests). Returns ``(sqr_distance, t, point_on_A, point_on_B, steps)``.
+    """
+    o, d = _fp(o), _fp(d)
+    L, H = float(lo), float(hi)
+    if L == -INF or H == INF:
+        dd = V.dot(d, d)
+        t0 = V.dot(d, V.sub(V.to_float(center), o)) / dd
+        h = V.norm(V.sub(point_at(o, d, t0), V.to_float(center)))
+        R = float(radius)
+        w = 2.0 * math.sqrt(R * (h + R)) / math.sqrt(dd)
+        w += 1e-9 * (abs(t0) + w) + 1e-300
+        L, H = max(L, t0 - w), min(H, t0 + w)
+        if L > H:  # every minimiser lies outside the domain: by convexity the minimum over
+            L = H = clamp_t(t0, lo, hi)  # the domain is at the domain end nearest them
+
+    def f(t):
+        p = point_at(o, d, t)
+        return V.sqr_dist(p, _fp(closest_fn(p)))
+
+    a, b = L, H
+    steps = 0
+    if b > a:
+        x1 = b - GOLDEN * (b - a)
+        x2 = a + GOLDEN * (b - a)
+        f1, f2 = f(x1), f(x2)
+        while steps < 200 and (b - a) > 1e-15 * (abs(a) + abs(b)) + 1e-300:
+            steps += 1
+            if f1 <= f2:
+                b, x2, f2 = x2, x1, f1
+                x1 = b - GOLDEN * (b - a)
+                f1 = f(x1)
+            else:
+                a, x1, f1 = x1, x2, f2
+                x2 = a + GOLDEN * (b - a)
+                f2 = f(x2)
+    cands = [(a + b) / 2, a, b, L, H] + [clamp_t(float(t), L, H) for t in extra_ts]
+    best = None
+    for t in cands:
+        p = point_at(o, d, t)
+        q = _fp(closest_fn(p))
+        s = V.sqr_dist(p, q)
+        if best is None or s < best[0]:
+            best = (s, t, p, q)
+    return best + (steps,)

@@ -1,0 +1,139 @@
+"""Point, segment, ray and line against a (solid) sphere.
+
+* point: closest point of the ball, Dunn & Parberry, 3D Math Primer, App. A.4 (a point inside
+  the solid ball is its own closest point; see :func:`algorithms.closest.closest_point_sphere`);
+* segment/ray/line ``hits``: App. A.12, Hultquist's construction ``t = a - f`` with
+  ``e = c - p0``, ``a = e . d_hat``, ``f^2 = r^2 - e^2 + a^2``; the exit ``a + f`` is returned too,
+  and an origin inside (``e^2 < r^2``, which the book leaves to the application) gives
+  ``first_t = 0`` for a segment or ray and a hit of kind ``"inside"``;
+* ``distance``: 0 at the first touching point; otherwise the point of the component nearest
+  the centre (App. A.2, clamped to the domain) and the sphere point toward it (App. A.4).
+"""
+
+from __future__ import annotations
+
+import math
+
+from .. import vec as V
+from ..closest import (closest_point_sphere, closest_t_to_point, is_zero_vector, linear_parts,
+                       point_at, solid_hits, touching_distance)
+from ..registry import register
+from ..results import DistanceResult, IntersectionResult
+
+LINEAR = ("segment", "ray", "line")
+A12 = "ray-sphere, Hultquist, Dunn & Parberry, 3D Math Primer App. A.12"
+A4 = "closest point on a sphere, Dunn & Parberry, 3D Math Primer App. A.4"
+
+
+def hits_linear_sphere(a, sph):
+    """Segment, ray or line against the solid sphere: Hultquist (App. A.12).
+
+    The book's names, with ``d_hat = d / |d|`` and lengths along ``d_hat``: ``e = c - p0``,
+    ``a = e . d_hat``, ``f^2 = r^2 - e^2 + a^2``; entry ``a - f``, exit ``a + f``. Two changes for
+    robustness, both exact in real arithmetic: ``e^2 - a^2`` (the squared distance ``b^2`` from
+    the centre to the line) is computed as ``|e - a d_hat|^2`` (no cancellation far from the
+    sphere), and the root nearer the origin is taken as ``(e^2 - r^2) / (a + f)`` (Vieta:
+    the product of the roots is ``e^2 - r^2``), avoiding ``a - f`` cancellation. Lengths are
+    divided by ``|d|`` to give the component's own ``t``.
+    """
+    o, d, lo, hi = linear_parts(a)
+    c = V.to_float(sph.center)
+    r = float(sph.radius)
+    of, df = V.to_float(o), V.to_float(d)
+    e = V.sub(c, of)
+    e2 = V.dot(e, e)
+    r2 = r * r
+    trace = {"e": e, "e^2": e2, "r^2": r2, "inside": e2 < r2}
+    if is_zero_vector(df):
+        inside = e2 <= r2
+        trace["degenerate"] = "zero-length segment: point in ball test"
+        return solid_hits(of, df, lo, hi, -math.inf if inside else None, math.inf, None, None,
+                          A12, trace)
+    dl = V.norm(df)
+    dhat = V.scale(1.0 / dl, df)
+    av = V.dot(e, dhat)
+    b2 = V.sqr_norm(V.sub(e, V.scale(av, dhat)))
+    f2 = r2 - b2
+    trace.update({"a": av, "b^2": b2, "f^2": f2})
+    if f2 < 0:
+        trace["rejected"] = "f^2 < 0: the line misses the sphere"
+        return solid_hits(of, df, lo, hi, None, None, None, None, A12, trace)
+    f = math.sqrt(f2)
+    trace["f"] = f
+    if av >= 0:
+        s_out = av + f
+        s_in = (e2 - r2) / s_out if s_out > 0 else av - f
+    else:
+        s_in = av - f
+        s_out = (e2 - r2) / s_in if s_in < 0 else av + f
+    if s_in > s_out:  # rounding in (e^2 - r^2) on a tangent line
+        s_in = s_out = (s_in + s_out) / 2
+    t_in, t_out = s_in / dl, s_out / dl
+    trace.update({"t = a - f": s_in, "a + f": s_out, "t_enter": t_in, "t_leave": t_out})
+
+    def normal(t):
+        if r == 0:
+            return None
+        p = point_at(of, df, t)
+        return V.scale(1.0 / r, V.sub(p, c))
+
+    return solid_hits(of, df, lo, hi, t_in, t_out, normal(t_in), normal(t_out), A12, trace)
+
+
+def distance_linear_sphere(a, sph):
+    """Distance from a segment, ray or line to the solid sphere.
+
+    Touching (App. A.12 finds a hit): 0 at ``first_t``. Otherwise ``t`` = the parameter nearest
+    the centre, ``d . (c - p0) / (d . d)`` clamped to the domain (App. A.2), and the distance is
+    ``|A(t) - c| - r`` with the sphere point ``c + r (A(t) - c) / |A(t) - c|`` (App. A.4).
+    """
+    method = "linear-sphere distance: " + A12 + "; " + A4
+    hr = hits_linear_sphere(a, sph)
+    o, d, lo, hi = linear_parts(a)
+    of, df = V.to_float(o), V.to_float(d)
+    if hr.intersects:
+        return touching_distance(of, df, hr, method, {"first_t": hr.first_t})
+    c = V.to_float(sph.center)
+    t = float(closest_t_to_point(of, df, lo, hi, c))
+    p = point_at(of, df, t)
+    q = closest_point_sphere(p, sph)
+    dist = max(V.norm(V.sub(p, c)) - float(sph.radius), 0.0)
+    trace = {"t": t, "|A(t) - c|": V.norm(V.sub(p, c)), "r": float(sph.radius)}
+    return DistanceResult(method=method, trace=trace, distance=dist, sqr_distance=dist * dist,
+                          closest=(p, q), parameter=(t, None))
+
+
+def distance_point_sphere(pt, sph):
+    """App. A.4: ``q' = q + (|d| - r)/|d| d``, ``d = c - q``; ``q`` itself when inside the ball."""
+    q = V.to_float(pt.position)
+    c = V.to_float(sph.center)
+    dl = V.norm(V.sub(c, q))
+    r = float(sph.radius)
+    qp = closest_point_sphere(q, sph)
+    inside = V.sqr_dist(q, c) <= r * r  # the same test as closest_point_sphere
+    dist = 0.0 if inside else max(dl - r, 0.0)
+    trace = {"|d|": dl, "r": r, "inside": inside}
+    return DistanceResult(method=A4, trace=trace, distance=dist, sqr_distance=dist * dist,
+                          closest=(q, q if dist == 0 else qp), parameter=(None, None))
+
+
+def intersects_point_sphere(pt, sph):
+    """``|q - c|^2 <= r^2``."""
+    q = V.to_float(pt.position)
+    dd = V.sqr_dist(q, V.to_float(sph.center))
+    r2 = float(sph.radius) ** 2
+    return IntersectionResult(method=A4, trace={"|q - c|^2": dd, "r^2": r2},
+                              intersects=bool(dd <= r2))
+
+
+def intersects_linear_sphere(a, sph):
+    hr = hits_linear_sphere(a, sph)
+    return IntersectionResult(method=A12, trace=hr.trace, intersects=hr.intersects)
+
+
+register("distance", "point", "sphere")(distance_point_sphere)
+register("intersects", "point", "sphere")(intersects_point_sphere)
+for _k in LINEAR:
+    register("hits", _k, "sphere")(hits_linear_sphere)
+    register("distance", _k, "sphere")(distance_linear_sphere)
+    register("intersects", _k, "sphere")(intersects_linear_sphere)
