@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -254,8 +255,13 @@ def to_document(scene: Scene) -> dict:
     return doc
 
 
+_NUMBER_LIST = re.compile(r"\[\s*(-?[0-9][-+0-9.eE]*(?:,\s*-?[0-9][-+0-9.eE]*)*)\s*\]")
+
+
 def dumps(scene: Scene) -> str:
-    return json.dumps(to_document(scene), indent=2, allow_nan=False) + "\n"
+    """The scene as JSON text: indented objects, each vector of numbers on one line."""
+    text = json.dumps(to_document(scene), indent=2, allow_nan=False)
+    return _NUMBER_LIST.sub(lambda m: "[" + re.sub(r",\s*", ", ", m.group(1)) + "]", text) + "\n"
 
 
 def save(scene: Scene, path) -> None:
