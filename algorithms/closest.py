@@ -408,7 +408,7 @@ def unit(v):
     n = V.norm(v)
     if n == 0 or not math.isfinite(n):
         return None
-    return tuple(float(c) / n for c in v)
+    return tuple(float(c) / n + 0.0 for c in v)
 
 
 def solid_hits(o, d, lo, hi, t_in, t_out, n_in, n_out, method, trace):
@@ -551,3 +551,39 @@ def golden_section_distance(o, d, lo, hi, closest_fn, center, radius, extra_ts=(
         if best is None or s < best[0]:
             best = (s, t, p, q)
     return best + (steps,)
+
+
+def linear_features_distance(o, d, lo, hi, point_closest, edges):
+    """Least distance from a linear component that does NOT meet a convex polytope (a
+    triangle, a box) to it: over the component's finite ends against the polytope
+    (``point_closest(p) -> point``) and the component against every edge ``(name, s0, s1)``
+    (:func:`linear_segment_closest`).
+
+    Why this is exact (the case analysis of GTCG §10.9 reduced to its candidates): at a
+    closest pair ``(x, y)`` with ``y`` inside a face, ``x - y`` is normal to the face, so either
+    ``x`` is an end of the component or the component is parallel to the face; then sliding
+    both points along the component keeps the distance until ``x`` reaches an end or ``y``
+    reaches an edge of the face. So some closest pair has ``x`` at an end or ``y`` on an edge.
+    Returns ``(sqr_distance, t, point_on_A, point_on_B, feature, candidates)``.
+    """
+    best = None
+    cands = []
+    for t in (lo, hi):
+        if t in (-INF, INF):
+            continue
+        p = point_at(o, d, t)
+        q = point_closest(p)
+        s = V.sqr_dist(p, q)
+        cands.append({"feature": f"end t={_show(t)}", "sqr_distance": s})
+        if best is None or s < best[0]:
+            best = (s, t, p, q, f"end t={_show(t)}", None)
+    for name, s0, s1 in edges:
+        s, t, s_, pa, pb = linear_segment_closest(o, d, lo, hi, s0, s1)
+        cands.append({"feature": f"edge {name}", "sqr_distance": s})
+        if best is None or s < best[0]:
+            best = (s, t, pa, pb, f"edge {name}", s_)
+    return best[:5] + (cands,)
+
+
+def _show(t):
+    return float(t)
