@@ -1,0 +1,253 @@
+"""The st-plane minimiser of GTCG §10.8: distance between two linear components (or points).
+
+Schneider & Eberly, *Geometric Tools for Computer Graphics*, §10.8.3 ("Segment to Segment,
+Alternative Approach", Figs. 10.36-10.37) and the ray-segment domain of Fig. 10.35: the squared
+distance between ``L0(s) = B0 + s m0`` and ``L1(t) = B1 + t m1`` is the quadratic
+
+    Q(s, t) = a s^2 + 2 b s t + c t^2 + 2 d s + 2 e t + f
+
+with the book's signs ``a = m0.m0``, ``b = -m0.m1``, ``c = m1.m1``, ``d = m0.(B0 - B1)``,
+``e = -m1.(B0 - B1)``, ``f = |B0 - B1|^2`` and ``det = a c - b^2 = |m0 x m1|^2``. Each parameter
+ranges over its component's *domain*: ``{0}`` for a point, ``[0, 1]`` for a segment, ``[0, inf)``
+for a ray, all reals for a line.
+
+Regions
+-------
+The unconstrained minimiser ``(s_bar, t_bar) = ((b e - c d)/det, (b d - a e)/det)`` is classified
+with the book's numbering of Fig. 10.36, applied to the box ``S x T`` of the two domains::
+
+        4 | 3 | 2        t above T
+        --+---+--
+        5 | 0 | 1        t in T
+        --+---+--
+        6 | 7 | 8        t below T
+     s below | s in S | s above
+
+For segment-segment this is exactly Fig. 10.36. For ray-segment (s on the ray) the domain is the
+half-strip of Fig. 10.35, ``s`` is never "above", so only regions 0, 3, 4, 5, 6, 7 occur; for a
+line parameter only the middle column (or row) occurs; line-line is always region 0.
+
+Robustness beyond the book
+--------------------------
+The book visits only the edge(s) its region implies, after testing ``det < epsilon``; for nearly
+parallel components the computed ``det`` and region are rounding noise and the answer can be far
+off (the long-standing report against the published code). Here:
+
+* ``det`` is ``|m0 x m1|^2`` and the numerators of ``s_bar, t_bar`` are the Lagrange-identity
+  forms ``(m1 x D).(m0 x m1) = b e - c d`` and ``(m0 x D).(m0 x m1) = b d - a e``
+  (``D = B0 - B1``), i.e. the closest approach of the Primer, App. A.8: no ``a c - b^2``
+  cancellation;
+* all work is in the frame centred at ``B1`` (only ``D = B0 - B1`` and the directions enter),
+  so coordinates of 1e6 around unit segments lose nothing;
+* by convexity the minimum over the domain is the interior critical point (region 0) or lies on
+  the boundary; we therefore evaluate the conditional minimum on *every* finite edge of the
+  domain (a clamped 1-D projection, Primer App. A.2: never a division by ``det``) and keep the
+  candidate with the least squared distance, each evaluated as ``|D + s m0 - t m1|^2``. A
+  misclassified region can then only cost a candidate, never the answer. When the critical
+  point is in the domain, ``(s_bar, t(s_bar))`` and ``(s(t_bar), t_bar)`` (one parameter from
+  the formula, the other by projection) are both candidates, which makes the error along the
+  flat valley of a nearly parallel pair second order;
+* the parallel case (``det == 0``) needs no special code: the edge candidates find it, and the
+  trace records the book's ``sigma0 = -d/a``, ``sigma1 = -(b + d)/a`` and the valley line
+  ``a s + b t + d = 0`` along which ``Q`` is least, for the level-line drawing.
+
+Every operation is ``+ - * /`` and comparisons on the input scalars, so with
+``Fraction`` inputs (``Segment(..., exact=True)``) the same code returns the exact ``s``, ``t``
+and squared distance; the only square root is taken by the callers at the very end.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from . import vec as V
+from .primitives import Line, Point, Ray, Segment
+
+#: parameter domain of each kind: (lo, hi), ``None`` meaning unbounded
+DOMAINS = {"point": (0, 0), "segment": (0, 1), "ray": (0, None), "line": (None, None)}
+
+# (s class, t class) -> region of Fig. 10.36; class -1 below the domain, 0 in it, 1 above it
+_REGION = {(0, 0): 0, (1, 0): 1, (1, 1): 2, (0, 1): 3, (-1, 1): 4, (-1, 0): 5, (-1, -1): 6,
+           (0, -1): 7, (1, -1): 8}
+
+METHOD = "st-plane minimisation, regions 0-8 (Eberly & Schneider, GTCG §10.8.3, Figs. 10.35-10.37)"
+
+
+def linear_form(prim):
+    """``(kind, B, m)`` with the component ``B + u m`` over ``DOMAINS[kind]``.
+
+    A point is ``B = position``, ``m = 0``; a segment ``B = p0``, ``m = p1 - p0``; a ray or line
+    its origin and direction.
+    """
+    if isinstance(prim, Point):
+        p = prim.position
+        return "point", p, tuple(0 * x for x in p)
+    if isinstance(prim, Segment):
+        return "segment", prim.p0, prim.direction
+    if isinstance(prim, (Ray, Line)):
+        return prim.kind, prim.origin, prim.direction
+    raise TypeError(f"not a point or linear component: {prim.kind}")
+
+
+def clamp(x, lo, hi):
+    """``x`` clamped to ``[lo, hi]`` (``None`` = unbounded)."""
+    if lo is not None and x < lo:
+        return lo
+    if hi is not None and x > hi:
+        return hi
+    return x
+
+
+def classify(x, lo, hi) -> int:
+    """-1 below ``[lo, hi]``, 0 inside, 1 above."""
+    if lo is not None and x < lo:
+        return -1
+    if hi is not None and x > hi:
+        return 1
+    return 0
+
+
+def point_at(kind, B, m, u, end=None):
+    """``B + u m``; for a segment ``u == 1`` returns the stored end point ``end`` exactly."""
+    if kind == "point" or u == 0:
+        return B
+    if end is not None and u == 1:
+        return end
+    return tuple(bi + u * mi for bi, mi in zip(B, m))
+
+
+def _finite(x) -> bool:
+    return not isinstance(x, float) or math.isfinite(x)
+
+
+@dataclass
+class STSolution:
+    """The minimiser of ``Q`` over the domain: parameters, squared distance, closest points.
+
+    ``s``/``t`` and ``sqr_distance`` are Fractions when the inputs were; ``closest`` are the
+    points ``L0(s)``, ``L1(t)``; ``diff = L0(s) - L1(t)`` computed in the centred frame.
+    """
+
+    s: object
+    t: object
+    sqr_distance: object
+    closest: tuple
+    diff: tuple
+    trace: dict = field(default_factory=dict)
+
+    @property
+    def distance(self) -> float:
+        return V.norm(self.diff)
+
+
+def st_minimize(kind0, B0, m0, kind1, B1, m1, end0=None, end1=None) -> STSolution:
+    """Minimise ``Q(s, t) = |B0 + s m0 - B1 - t m1|^2`` over ``DOMAINS[kind0] x DOMAINS[kind1]``.
+
+    Eberly & Schneider, GTCG §10.8.3 (regions 0-8, Fig. 10.36) generalised to every pair of
+    domains (Fig. 10.35 for rays), with the robust candidate evaluation described in the module
+    docstring. ``end0``/``end1`` are a segment's ``p1`` (returned exactly at ``s = 1``).
+
+    Returns
+    -------
+    STSolution
+        with ``trace`` holding ``domain a b c d e f det parallel s_bar t_bar region candidates
+        edge s t sqr_distance`` (and ``sigma0 sigma1 valley`` when parallel).
+    """
+    lo0, hi0 = DOMAINS[kind0]
+    lo1, hi1 = DOMAINS[kind1]
+    D = V.sub(B0, B1)
+    a = V.dot(m0, m0)
+    b = -V.dot(m0, m1)
+    c = V.dot(m1, m1)
+    d = V.dot(m0, D)
+    e = -V.dot(m1, D)
+    f = V.dot(D, D)
+    n = V.cross(m0, m1)
+    det = V.dot(n, n)
+    zero = 0 * f
+
+    def diff(s, t):
+        return tuple(Di + s * ui - t * vi for Di, ui, vi in zip(D, m0, m1))
+
+    def t_of_s(s):
+        # Q_t = 0: t = (D + s m0).m1 / c  (projection of L0(s) on L1, Primer A.2)
+        if c == 0:
+            return zero
+        return V.dot(tuple(Di + s * ui for Di, ui in zip(D, m0)), m1) / c
+
+    def s_of_t(t):
+        # Q_s = 0: s = -(D - t m1).m0 / a
+        if a == 0:
+            return zero
+        return -V.dot(tuple(Di - t * vi for Di, vi in zip(D, m1)), m0) / a
+
+    candidates = []
+
+    def add(label, s, t):
+        v = diff(s, t)
+        candidates.append({"edge": label, "s": s, "t": t, "sqr_distance": V.dot(v, v), "_v": v})
+
+    trace = {"domain": f"{kind0}-{kind1}", "a": a, "b": b, "c": c, "d": d, "e": e, "f": f,
+             "det": det}
+    degenerate = []
+    if kind0 == "segment" and a == 0:
+        degenerate.append("A has zero length")
+    if kind1 == "segment" and c == 0:
+        degenerate.append("B has zero length")
+    if degenerate:
+        trace["degenerate"] = degenerate
+
+    s_bar = t_bar = None
+    region = None
+    parallel = det == 0
+    if not parallel:
+        s_bar = V.dot(V.cross(m1, D), n) / det  # (b e - c d) / det
+        t_bar = V.dot(V.cross(m0, D), n) / det  # (b d - a e) / det
+        if not (_finite(s_bar) and _finite(t_bar)):
+            s_bar = t_bar = None  # det underflowed: handled as parallel by the edges
+            parallel = True
+    if not parallel:
+        region = _REGION[(classify(s_bar, lo0, hi0), classify(t_bar, lo1, hi1))]
+        if region == 0:
+            add("interior", s_bar, clamp(t_of_s(s_bar), lo1, hi1))
+            add("interior", clamp(s_of_t(t_bar), lo0, hi0), t_bar)
+    trace.update({"parallel": bool(parallel and a != 0 and c != 0), "s_bar": s_bar,
+                  "t_bar": t_bar, "region": region})
+    if parallel and a != 0:
+        # GTCG §10.8.3 "Parallel Line Segments": B1 and B1 + m1 project to sigma0, sigma1 on L0
+        trace["sigma0"] = -d / a
+        trace["sigma1"] = -(b + d) / a
+    if parallel:
+        # the valley where grad Q = 0 (Q is least along it): a s + b t + d = 0, or c t + e = 0
+        if a != 0:
+            trace["valley"] = {"point": (-d / a, zero), "direction": (-b / a, 1 + zero)}
+        elif c != 0:
+            trace["valley"] = {"point": (zero, -e / c), "direction": (1 + zero, zero)}
+
+    # the edges of the domain: s fixed at a finite bound, t its clamped conditional minimum
+    for bound, name in ((lo0, "s=lo"), (hi0, "s=hi")):
+        if bound is not None and not (name == "s=hi" and hi0 == lo0):
+            add(f"s={bound}", bound + zero, clamp(t_of_s(bound), lo1, hi1))
+    for bound, name in ((lo1, "t=lo"), (hi1, "t=hi")):
+        if bound is not None and not (name == "t=hi" and hi1 == lo1):
+            add(f"t={bound}", clamp(s_of_t(bound), lo0, hi0), bound + zero)
+    if not candidates:
+        # line-line parallel (the only domain with no edge and no critical point): the valley
+        add("valley", zero, t_of_s(zero))
+
+    best = min(candidates, key=lambda cand: cand["sqr_distance"])
+    s, t, q, v = best["s"], best["t"], best["sqr_distance"], best["_v"]
+    trace["candidates"] = [{k: w for k, w in cand.items() if k != "_v"} for cand in candidates]
+    trace.update({"edge": best["edge"], "s": s, "t": t, "sqr_distance": q})
+    closest = (point_at(kind0, B0, m0, s, end0), point_at(kind1, B1, m1, t, end1))
+    return STSolution(s, t, q, closest, v, trace)
+
+
+def minimize(prim0, prim1) -> STSolution:
+    """:func:`st_minimize` for two primitives among point, segment, ray, line."""
+    k0, B0, m0 = linear_form(prim0)
+    k1, B1, m1 = linear_form(prim1)
+    return st_minimize(k0, B0, m0, k1, B1, m1,
+                       end0=prim0.p1 if k0 == "segment" else None,
+                       end1=prim1.p1 if k1 == "segment" else None)
