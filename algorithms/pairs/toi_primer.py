@@ -325,8 +325,10 @@ def toi_aabb_aabb(a, b, motion) -> ContactResult:
 
 
 def _slab_entry(o, v, lo, hi):
-    """First ``t`` in ``[0, 1]`` with ``o + t v`` in the box ``[lo, hi]`` (slabs), or None."""
+    """First ``t`` in ``[0, 1]`` with ``o + t v`` in the box ``[lo, hi]`` (slabs) and the axis
+    whose slab is entered last, or None."""
     t0, t1 = 0.0, 1.0
+    axis = None
     for i in range(3):
         if v[i] == 0:
             if o[i] < lo[i] or o[i] > hi[i]:
@@ -335,10 +337,12 @@ def _slab_entry(o, v, lo, hi):
         ta, tb = (lo[i] - o[i]) / v[i], (hi[i] - o[i]) / v[i]
         if ta > tb:
             ta, tb = tb, ta
-        t0, t1 = max(t0, ta), min(t1, tb)
+        if ta > t0:
+            t0, axis = ta, i
+        t1 = min(t1, tb)
         if t0 > t1:
             return None
-    return float(t0)
+    return float(t0), axis
 
 
 def _smaller_root(a, b, c):
@@ -384,9 +388,12 @@ def toi_sphere_aabb(sph, box, motion) -> ContactResult:
     for i in range(3):  # slab boxes
         g = np.zeros(3)
         g[i] = r
-        t = _slab_entry(c, v, lo - g, hi + g)
-        if t is not None:
-            candidates.append((t, 0, f"face {AXES[i]}", {"axis": i}))
+        hit = _slab_entry(c, v, lo - g, hi + g)
+        if hit is not None:
+            t, k = hit
+            # a face contact proper when the slab entered last is the grown one (k == i)
+            candidates.append((t, 0 if k == i else 1, f"face {AXES[i]}",
+                               {"axis": i, "entering_axis": k}))
     corners = (lo, hi)
     for i in range(3):  # edge cylinders along axis i
         j, k = (i + 1) % 3, (i + 2) % 3
@@ -404,7 +411,7 @@ def toi_sphere_aabb(sph, box, motion) -> ContactResult:
                     continue
                 along = c[i] + t * v[i]
                 if lo[i] <= along <= hi[i]:
-                    candidates.append((t, 1, f"edge {AXES[i]}",
+                    candidates.append((t, 2, f"edge {AXES[i]}",
                                        {"axis": i, "edge": (j, float(ej), k, float(ek))}))
     for sx in (0, 1):  # corner spheres
         for sy in (0, 1):
@@ -413,7 +420,7 @@ def toi_sphere_aabb(sph, box, motion) -> ContactResult:
                 w = c - C
                 t = _smaller_root(float(v @ v), float(w @ v), float(w @ w) - r * r)
                 if t is not None and t <= 1:
-                    candidates.append((t, 2, "corner", {"corner": C}))
+                    candidates.append((t, 3, "corner", {"corner": C}))
     trace["candidates"] = [{"t": t, "feature": name, **info} for t, _, name, info in candidates]
     if not candidates:
         trace["case"] = "the centre's path misses the rounded box in [0, 1]"
@@ -425,8 +432,8 @@ def toi_sphere_aabb(sph, box, motion) -> ContactResult:
     q = np.clip(p, lo, hi)  # the touched point of the box (box frame)
     normal = _unit(q - p)
     if normal is None:  # r = 0: the centre is on the box; use the feature's direction
-        if "axis" in info and name.startswith("face"):
-            i = info["axis"]
+        if name.startswith("face") and info.get("entering_axis") is not None:
+            i = info["entering_axis"]
             normal = np.zeros(3)
             normal[i] = 1.0 if v[i] > 0 else -1.0
         else:
