@@ -62,10 +62,11 @@ def _cylinder_rim(center, w, radius, height, d: np.ndarray) -> np.ndarray:
     elif dw < 0:
         p = p - (height / 2) * w
     perp = d - dw * w
-    pn = math.sqrt(float(perp @ perp))
+    perp = perp - float(perp @ w) * w  # once more: when d is nearly along w, the first
+    pn = math.sqrt(float(perp @ perp))  # subtraction leaves rounding noise with a w part
     # |perp| tiny relative to |d| means d is (numerically) along the axis: the whole end disk
-    # is a maximiser and its centre is the stable choice.
-    if radius > 0 and pn > 1e-15 * math.sqrt(float(d @ d)):
+    # is a maximiser and its centre is the stable choice (it loses at most r |perp|).
+    if radius > 0 and pn > 1e-12 * math.sqrt(float(d @ d)):
         p = p + (radius / pn) * perp
     return p
 
@@ -150,9 +151,10 @@ def support_value(prim: Primitive, direction) -> float:
     if kind == "cylinder":
         w = prim.unit_axis
         dw = float(d @ w)
-        perp2 = max(nd * nd - dw * dw, 0.0)
+        perp = d - dw * w
+        perp = perp - float(perp @ w) * w  # |W x d| without the cancellation of |d|^2 - dw^2
         return (float(d @ _f(prim.center)) + float(prim.height) / 2 * abs(dw)
-                + float(prim.radius) * math.sqrt(perp2))
+                + float(prim.radius) * math.sqrt(float(perp @ perp)))
     raise ValueError(f"support: {kind!r} is unbounded or unknown (bounded: {BOUNDED_KINDS})")
 
 

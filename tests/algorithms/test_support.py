@@ -224,6 +224,12 @@ def test_hand_cases():
     assert support(Sphere((1, 2, 3), 0), (1, 1, 1)).tolist() == [1, 2, 3]
     assert support(Cylinder((0, 0, 0), (0, 0, 1), 2, 0), (0, 1, 1)).tolist() == [0, 2, 0]
     assert support(Sphere((1, 2, 3), 5), (0, 0, 0)).tolist() == [1, 2, 3]
+    # regression: d numerically along the axis (2,4,1) (from a GJK run); the rim point used
+    # to pick up a component along the axis and leave the cylinder
+    c = Cylinder((1, 0, 0), (2, 4, 1), 1, 0.25)
+    d = (-0.1359217179171921, -0.271843435834385, -0.06796085895859626)
+    assert contains(c, support(c, d))
+    assert float(support(c, d) @ d) == pytest.approx(support_value(c, d), abs=1e-12)
     # triangle: the vertex with the largest d . v
     tri = Triangle(((0, 0, 0), (1, 0, 0), (0, 3, 0)))
     assert support(tri, (1, 1, 0)).tolist() == [0, 3, 0]
