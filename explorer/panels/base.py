@@ -1,0 +1,208 @@
+"""What every algorithm panel shares: the selected pair, one evaluation per change, live updates.
+
+A panel is a ``QWidget`` built by ``factory(scene, viewport, window)``. It follows the window's
+``pair_changed(a_id, b_id)`` signal (``""`` for none) and the scene's change events, and redraws
+from the pair's ``explorer eval`` result (scene-v1) and its ``trace``. The result is computed once
+per change of either object and shared by every panel of the same scene (:class:`PairCache`), so
+opening four panels costs one evaluation, not four.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Optional
+
+import numpy as np
+from PyQt6.QtWidgets import QWidget
+
+from ..scene import Scene, SceneObject
+
+
+class PairCache:
+    """The last evaluated pair of a scene, keyed by the identity of both (frozen) objects.
+
+    :meth:`Scene.update` replaces an object by a new one, so identity is the change test.
+    """
+
+    def __init__(self, scene: Scene):
+        self._scene = scene
+        self._key: tuple = ()
+        self._result: Optional[dict] = None
+
+    def result(self, a: SceneObject, b: SceneObject) -> dict:
+        key = (a, b)
+        if len(self._key) == 2 and self._key[0] is a and self._key[1] is b:
+            return self._result
+        try:
+            result = self._scene.evaluate_pair(a.id, b.id)
+        except Exception as exc:  # noqa: BLE001 - a broken query must not break the panels
+            result = {"a": a.id, "b": b.id, "pair": f"{a.kind}-{b.kind}", "trace": {},
+                      "method": None, "error": f"{type(exc).__name__}: {exc}"}
+        self._key, self._result = key, result
+        return result
+
+
+_CACHES: "weakref.WeakKeyDictionary[Scene, PairCache]" = weakref.WeakKeyDictionary()
+
+
+def cache_for(scene: Scene) -> PairCache:
+    cache = _CACHES.get(scene)
+    if cache is None:
+        cache = _CACHES[scene] = PairCache(scene)
+    return cache
+
+
+def current_pair_of(window) -> tuple[str, str]:
+    """``window.current_pair()`` normalised to two strings (``""`` for none)."""
+    getter = getattr(window, "current_pair", None)
+    if getter is None:
+        return "", ""
+    try:
+        pair = getter()
+    except Exception:  # noqa: BLE001
+        return "", ""
+    if not pair or len(pair) != 2:
+        return "", ""
+    return str(pair[0] or ""), str(pair[1] or "")
+
+
+class PairPanel(QWidget):
+    """Base class: keeps ``self.a``/``self.b`` (:class:`SceneObject` or ``None``) and
+    ``self.result`` up to date and calls :meth:`show_pair` (or :meth:`show_nothing`).
+
+    Subclasses implement ``show_pair(a, b, result)`` and ``show_nothing()``; the viewport
+    overlays they draw are named with their :attr:`overlay_prefix` so :meth:`clear_overlays`
+    removes them.
+    """
+
+    overlay_prefix = "panel"
+
+    def __init__(self, scene: Scene, viewport, window, parent=None):
+        super().__init__(parent)
+        self.scene = scene
+        self.viewport = viewport
+        self.window_ = window
+        self.pair_ids: tuple[str, str] = ("", "")
+        self.a: Optional[SceneObject] = None
+        self.b: Optional[SceneObject] = None
+        self.result: Optional[dict] = None
+        self._overlays: set[str] = set()
+        self._cache = cache_for(scene)
+        # The scene's Signal holds strong references: disconnect when the widget dies.
+        callbacks = [(scene.object_changed, self._on_object_changed),
+                     (scene.object_removed, self._on_object_removed),
+                     (scene.reset, self._on_reset)]
+        for signal, cb in callbacks:
+            signal.connect(cb)
+
+        def _disconnect(*_args, _callbacks=callbacks):
+            for signal, cb in _callbacks:
+                signal.disconnect(cb)
+
+        self.destroyed.connect(_disconnect)
+        self._disconnect_scene = _disconnect
+        signal = getattr(window, "pair_changed", None)
+        if signal is not None:
+            signal.connect(self.set_pair)
+
+    # ------------------------------------------------------------------ pair tracking
+    def start(self) -> "PairPanel":
+        """Pick up the window's current pair (call once the subclass is built)."""
+        self.set_pair(*current_pair_of(self.window_))
+        return self
+
+    def set_pair(self, a_id: str, b_id: str) -> None:
+        self.pair_ids = (a_id or "", b_id or "")
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Re-read both objects and the result, and redraw (the per-update path)."""
+        a_id, b_id = self.pair_ids
+        if a_id and b_id and a_id != b_id and a_id in self.scene and b_id in self.scene:
+            self.a, self.b = self.scene[a_id], self.scene[b_id]
+            self.result = self._cache.result(self.a, self.b)
+            self.show_pair(self.a, self.b, self.result)
+        else:
+            self.a = self.b = None
+            self.result = None
+            self.clear_overlays()
+            self.show_nothing()
+
+    def _on_object_changed(self, obj, fields) -> None:
+        if obj.id in self.pair_ids:
+            self._guarded(self.refresh)
+
+    def _on_object_removed(self, obj) -> None:
+        if obj.id in self.pair_ids:
+            self._guarded(self.refresh)
+
+    def _on_reset(self) -> None:
+        self._guarded(self.refresh)
+
+    def _guarded(self, fn) -> None:
+        try:
+            fn()
+        except RuntimeError as exc:  # the C++ widget is gone but Python still holds us
+            if "deleted" in str(exc):
+                self._disconnect_scene()
+            else:
+                raise
+
+    # ------------------------------------------------------------------ overlays
+    def add_overlay(self, name: str, mesh, **kwargs) -> None:
+        full = f"{self.overlay_prefix}:{name}"
+        self._overlays.add(full)
+        if self.viewport is not None:
+            self.viewport.add_overlay(full, mesh, **kwargs)
+
+    def remove_overlay(self, name: str) -> None:
+        full = f"{self.overlay_prefix}:{name}"
+        if full in self._overlays:
+            self._overlays.discard(full)
+            if self.viewport is not None:
+                self.viewport.remove_overlay(full)
+
+    def clear_overlays(self) -> None:
+        if self.viewport is not None:
+            for full in sorted(self._overlays):
+                self.viewport.remove_overlay(full)
+        self._overlays.clear()
+
+    def render_viewport(self) -> None:
+        if self.viewport is not None and hasattr(self.viewport, "render"):
+            self.viewport.render()
+
+    def marker_radius(self) -> float:
+        """A marker size proportional to the scene (2 % of its extent)."""
+        from ..render import scene_extent
+
+        return 0.02 * scene_extent(self.scene.objects).size
+
+    # ------------------------------------------------------------------ to override
+    def show_pair(self, a: SceneObject, b: SceneObject, result: dict) -> None:
+        raise NotImplementedError
+
+    def show_nothing(self) -> None:
+        pass
+
+
+def fmt(x, digits: int = 4) -> str:
+    """A number for people: ``None`` -> ``"—"``, floats with ``digits`` significant digits."""
+    if x is None:
+        return "—"
+    if isinstance(x, bool):
+        return "yes" if x else "no"
+    if isinstance(x, (int, np.integer)):
+        return str(int(x))
+    if isinstance(x, (float, np.floating)):
+        x = float(x)
+        if x != x:
+            return "nan"
+        if x in (float("inf"), float("-inf")):
+            return "∞" if x > 0 else "-∞"
+        if x == 0:
+            return "0"
+        return f"{x:.{digits}g}"
+    if isinstance(x, (list, tuple, np.ndarray)):
+        return "(" + ", ".join(fmt(v, digits) for v in x) + ")"
+    return str(x)
