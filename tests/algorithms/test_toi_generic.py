@@ -342,3 +342,80 @@ def test_every_ordered_pair_is_answered(ka, kb):
     assert res.toi is not None and 0 < res.toi < 1
     if registry.has_query("distance", ka, kb):
         check_contact_properties(a, b, m, res, samples=6)
+
+
+# ----------------------------------------------------------------------------- unbounded kinds
+
+
+def test_unbounded_and_linear_kinds_moving():
+    sq = math.sqrt(0.75)
+    cases = [
+        # x axis vs a unit sphere falling from y = 5 by 8: gap 4 -> t = 0.5
+        (Line((0, 0, 0), (1, 0, 0)), Sphere((7, 5, 0), 1), (0, -8, 0), 0.5, (0, 1, 0)),
+        # ray from the origin along +x vs a sphere centred at x = -0.5 falling from y = 3:
+        # the nearest ray point is its origin; |(-0.5, y)| = 1 at y = sqrt(0.75):
+        # t = (3 - sqrt(0.75)) / 8
+        (Ray((0, 0, 0), (1, 0, 0)), Sphere((-0.5, 3, 0), 1), (0, -8, 0), (3 - sq) / 8, None),
+        # the same sphere 5 behind the ray's origin never comes within 1 of the ray
+        (Ray((0, 0, 0), (1, 0, 0)), Sphere((-5, 3, 0), 1), (0, -8, 0), None, None),
+        # skew lines: x axis and the y-direction line at z = 3 moving down 6: t = 0.5
+        (Line((0, 0, 0), (1, 0, 0)), Line((4, 0, 3), (0, 1, 0)), (0, 0, -6), 0.5, (0, 0, 1)),
+        # parallel lines moving along their own direction: the gap never closes
+        (Line((0, 0, 0), (1, 0, 0)), Line((0, 0, 3), (2, 0, 0)), (9, 0, 0), None, None),
+        # a moving segment sweeps a parallelogram: B (0.5, -1..1, 2) falls 4 onto A, the
+        # unit segment on the x axis: they cross at t = 0.5
+        (Segment((0, 0, 0), (1, 0, 0)), Segment((0.5, -1, 2), (0.5, 1, 2)), (0, 0, -4), 0.5,
+         (0, 0, 1)),
+        # ... and passes beside it when shifted 2 along x (x = 2.5 > 1): the gap stays 1.5
+        (Segment((0, 0, 0), (1, 0, 0)), Segment((2.5, -1, 2), (2.5, 1, 2)), (0, 0, -4), None,
+         None),
+        # a ray sweeping a half-plane strip: ray from (3,0,5) along -x falls onto the
+        # AABB [0,1]^3 top at z = 1: t = 4/8
+        (AABB((0, 0, 0), (1, 1, 1)), Ray((3, 0.5, 5), (-1, 0, 0)), (0, 0, -8), 0.5, (0, 0, 1)),
+        # a line through the capsule's axis direction already intersects: 0
+        (Capsule((0, 0, 0), (0, 0, 1), 0.5), Line((0, 0, 9), (0, 0, 1)), (1, 1, 1), 0.0, None),
+    ]
+    for a, b, m, want, normal in cases:
+        r = query("toi", a, b, m)
+        if want is None:
+            assert r.toi is None, (a, b, r.toi)
+            continue
+        assert r.toi == pytest.approx(want, abs=1e-9), (a, b)
+        if normal is not None:
+            assert r.normal == pytest.approx(normal, abs=1e-6), (a, b)
+        # the other method agrees
+        s = query("toi", a, b, m, method="convex_search")
+        assert s.toi == pytest.approx(want, abs=1e-7), (a, b)
+
+
+def test_moving_point_uses_the_segment_ray_cast():
+    # point at the origin still; the unit box at x in [2, 3] moving -4 in x: the point's path
+    # relative to the box is the segment (0,0.5,0.5) -> (4,0.5,0.5), entering x = 2 at 1/2
+    p = Point((0, 0.5, 0.5))
+    box = AABB((2, 0, 0), (3, 1, 1))
+    r = query("toi", p, box, (-4, 0, 0))
+    if registry.has_query("hits", "segment", "aabb", specific=True):
+        assert r.method.startswith("moving point as a segment ray cast")
+    assert r.toi == pytest.approx(0.5, abs=1e-12)
+    assert r.point == pytest.approx((0, 0.5, 0.5))
+    assert r.normal == pytest.approx((1, 0, 0))
+    s = query("toi", box, p, (4, 0, 0))  # swapped: the box still, the point moving +4
+    assert s.toi == pytest.approx(0.5, abs=1e-12)
+    assert s.point == pytest.approx((2, 0.5, 0.5)) and s.normal == pytest.approx((-1, 0, 0))
+    ca = query("toi", p, box, (-4, 0, 0), method="conservative_advancement")
+    assert ca.toi == pytest.approx(0.5, abs=1e-9)
+
+
+@pytest.mark.parametrize("ka", KINDS)
+def test_evaluate_pair_gives_toi_for_every_pair_as_json(ka):
+    import json
+
+    for kb in KINDS:
+        out = evaluate_pair(SAMPLES[ka].translated((0, 0, -10)), SAMPLES[kb],
+                            motion_a=(0, 0, 5), motion_b=(0, 0, -15))
+        json.dumps(out, allow_nan=False)
+        assert "toi failed" not in out.get("error", ""), out.get("error")
+        if "no distance query" in out.get("error", "") and "plane" not in (ka, kb):
+            continue
+        assert out["toi"] is not None and 0 < out["toi"] < 1, (ka, kb, out)
+        assert "A.6" in out["trace"]["toi"]["A.6"]["reduction"]
