@@ -154,6 +154,18 @@ class _Cyl:
             p = _add(p, _add(_mul(s * du, self.u), _mul(s * dv, self.v)))
         return p
 
+    def closest(self, p):
+        """The point of the solid cylinder nearest ``p``: clamp the axial coordinate to
+        ``[-h/2, h/2]`` and the radial vector to length ``r`` (the cylinder is a disk times an
+        interval in the frame ``{u, v, w}``)."""
+        q = _sub(p, self.C)
+        z = min(max(_dot(q, self.w), -0.5 * self.h), 0.5 * self.h)
+        x, y = _dot(q, self.u), _dot(q, self.v)
+        rho = math.hypot(x, y)
+        if rho > self.r:
+            x, y = x * self.r / rho, y * self.r / rho
+        return _add(self.C, _add(_mul(z, self.w), _add(_mul(x, self.u), _mul(y, self.v))))
+
     def signed_distance(self, p):
         """Signed distance of ``p`` (negative inside): axial ``|z| - h/2``, radial ``rho - r``."""
         q = _sub(p, self.C)
@@ -338,6 +350,180 @@ def _gjk(support_a, support_b, start_a, start_b, scale, project=None):
             "termination": termination, "iterations": it}
 
 
+# ----------------------------------------------------------------------------- closest points
+
+
+#: |d.w| (or |P d|) at or below this: the support set is the wall line (or the end disk)
+FEATURE_TOL = 1e-12
+
+
+def _feature(cyl, d):
+    """The support set of ``cyl`` in the unit direction ``d``, all of it in the plane
+    ``d.x = h(d)``: ``("point", p)`` (a rim point), ``("segment", p, q)`` (the wall line when
+    ``d`` is perpendicular to ``w``) or ``("disk", centre, r)`` (the end disk when ``d`` is
+    along ``w``)."""
+    dw = _dot(d, cyl.w)
+    du, dv = _dot(d, cyl.u), _dot(d, cyl.v)
+    pn = math.hypot(du, dv)
+    half = _mul(0.5 * cyl.h, cyl.w)
+    if pn <= FEATURE_TOL and cyl.r > 0.0:
+        centre = _add(cyl.C, half) if dw > 0 else _sub(cyl.C, half)
+        return ("disk", centre, cyl.r)
+    radial = (0.0, 0.0, 0.0)
+    if cyl.r > 0.0 and pn > 0.0:
+        radial = _add(_mul(cyl.r * du / pn, cyl.u), _mul(cyl.r * dv / pn, cyl.v))
+    base = _add(cyl.C, radial)
+    if abs(dw) <= FEATURE_TOL and cyl.h > 0.0:
+        return ("segment", _sub(base, half), _add(base, half))
+    return ("point", cyl.support(d))
+
+
+def _closest_on_segment2(p, a, b):
+    ab = (b[0] - a[0], b[1] - a[1])
+    ll = ab[0] * ab[0] + ab[1] * ab[1]
+    t = 0.0 if ll == 0.0 else min(max(((p[0] - a[0]) * ab[0] + (p[1] - a[1]) * ab[1]) / ll,
+                                       0.0), 1.0)
+    return (a[0] + t * ab[0], a[1] + t * ab[1])
+
+
+def _d2(p, q):
+    return (p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2
+
+
+def _segments_cross2(a, b, c, d):
+    """A common point of the 2D segments ab and cd when they properly cross, else None."""
+    r = (b[0] - a[0], b[1] - a[1])
+    s = (d[0] - c[0], d[1] - c[1])
+    den = r[0] * s[1] - r[1] * s[0]
+    if den == 0.0:
+        return None
+    qp = (c[0] - a[0], c[1] - a[1])
+    t = (qp[0] * s[1] - qp[1] * s[0]) / den
+    u = (qp[0] * r[1] - qp[1] * r[0]) / den
+    if 0.0 <= t <= 1.0 and 0.0 <= u <= 1.0:
+        return (a[0] + t * r[0], a[1] + t * r[1])
+    return None
+
+
+def _closest2(fa, fb):
+    """Closest points of two 2D features (point ``("p", x)``, segment ``("s", a, b)``, disk
+    ``("d", c, r)``): a disk is its centre plus a radius, so everything reduces to
+    point/segment pairs."""
+    ra = fa[2] if fa[0] == "d" else 0.0
+    rb = fb[2] if fb[0] == "d" else 0.0
+    ka = ("p", fa[1]) if fa[0] == "d" else fa
+    kb = ("p", fb[1]) if fb[0] == "d" else fb
+    if ka[0] == "p" and kb[0] == "p":
+        x, y = ka[1], kb[1]
+    elif ka[0] == "p":
+        x = ka[1]
+        y = _closest_on_segment2(x, kb[1], kb[2])
+    elif kb[0] == "p":
+        y = kb[1]
+        x = _closest_on_segment2(y, ka[1], ka[2])
+    else:
+        cross = _segments_cross2(ka[1], ka[2], kb[1], kb[2])
+        if cross is not None:
+            x = y = cross
+        else:
+            cands = []
+            for p in (ka[1], ka[2]):
+                q = _closest_on_segment2(p, kb[1], kb[2])
+                cands.append((_d2(p, q), p, q))
+            for q in (kb[1], kb[2]):
+                p = _closest_on_segment2(q, ka[1], ka[2])
+                cands.append((_d2(p, q), p, q))
+            _, x, y = min(cands, key=lambda c: c[0])
+    # grow the cores by their radii along the line between them
+    dist = math.sqrt(_d2(x, y))
+    if dist > ra + rb:
+        e = ((y[0] - x[0]) / dist, (y[1] - x[1]) / dist)
+        return (x[0] + ra * e[0], x[1] + ra * e[1]), (y[0] - rb * e[0], y[1] - rb * e[1])
+    if dist == 0.0:
+        return x, x
+    e = ((y[0] - x[0]) / dist, (y[1] - x[1]) / dist)
+    t = 0.5 * (max(0.0, dist - rb) + min(ra, dist))  # a point within ra of x and rb of y
+    m = (x[0] + t * e[0], x[1] + t * e[1])
+    return m, m
+
+
+def _segment_to_cylinder(a, b, cyl):
+    """Closest points of the segment ``ab`` and the cylinder: golden-section search on the
+    segment parameter of the convex function ``t -> dist(a + t (b - a), cyl)``."""
+    def point(t):
+        return _add(a, _mul(t, _sub(b, a)))
+
+    def f(t):
+        x = point(t)
+        return _norm(_sub(cyl.closest(x), x))
+
+    g = (math.sqrt(5.0) - 1.0) / 2.0
+    lo, hi = 0.0, 1.0
+    x1, x2 = hi - g * (hi - lo), lo + g * (hi - lo)
+    f1, f2 = f(x1), f(x2)
+    for _ in range(90):
+        if f1 <= f2:
+            hi, x2, f2 = x2, x1, f1
+            x1 = hi - g * (hi - lo)
+            f1 = f(x1)
+        else:
+            lo, x1, f1 = x1, x2, f2
+            x2 = lo + g * (hi - lo)
+            f2 = f(x2)
+    best = min((0.0, 1.0, x1, x2), key=f)
+    x = point(best)
+    return x, cyl.closest(x)
+
+
+def _refine_pairs(c0, c1, d):
+    """Candidate closest pairs (on A, on B) from the support sets along the unit ``d``:
+    a rim point of one against the other cylinder (closed form), a wall line against the
+    other cylinder (convex 1D search), and the 2D support-set problem of :func:`_polish`."""
+    fa, fb = _feature(c0, d), _feature(c1, _mul(-1.0, d))
+    out = [_polish(c0, c1, d)[:2]]
+    if fa[0] == "point":
+        out.append((fa[1], c1.closest(fa[1])))
+    if fb[0] == "point":
+        out.append((c0.closest(fb[1]), fb[1]))
+    if fa[0] == "segment":
+        out.append(_segment_to_cylinder(fa[1], fa[2], c1))
+    if fb[0] == "segment":
+        y, x = _segment_to_cylinder(fb[1], fb[2], c0)
+        out.append((x, y))
+    return out, (fa[0], fb[0])
+
+
+def _polish(c0, c1, d):
+    """Closest points from the support sets along the (near-optimal) separating unit ``d``.
+
+    At the optimum the closest points lie in ``F_A(d)`` and ``F_B(-d)`` (a rim point, a wall
+    line or an end disk each), which lie in the two supporting planes perpendicular to ``d``:
+    the problem becomes a 2D one between a point, a segment or a disk in each plane. The points
+    returned are on the cylinders whatever ``d`` is, so ``|pb - pa|`` is always an upper bound
+    of the distance; it meets the lower bound ``margin(d)`` when ``d`` is optimal.
+    """
+    u = _perp_unit(d)
+    v = _cross(d, u)
+
+    def to2(p):
+        return (_dot(p, u), _dot(p, v))
+
+    def feat2(f):
+        if f[0] == "point":
+            return ("p", to2(f[1]))
+        if f[0] == "segment":
+            return ("s", to2(f[1]), to2(f[2]))
+        return ("d", to2(f[1]), f[2])
+
+    fa, fb = _feature(c0, d), _feature(c1, _mul(-1.0, d))
+    hA = _dot(d, c0.support(d))
+    hB = _dot(d, c1.support(_mul(-1.0, d)))
+    x2, y2 = _closest2(feat2(fa), feat2(fb))
+    pa = _add(_add(_mul(x2[0], u), _mul(x2[1], v)), _mul(hA, d))
+    pb = _add(_add(_mul(y2[0], u), _mul(y2[1], v)), _mul(hB, d))
+    return pa, pb, (fa[0], fb[0])
+
+
 # ----------------------------------------------------------------------------- the decision
 
 
@@ -457,14 +643,20 @@ def decide(a, b) -> dict:
                                f"{found['margin']:.6g} > {sep_tol:.3g}",
                    witness=None)
         best = max(ax["margin"] for ax in axes if ax["axis"] is not None)
-        # any separating margin bounds the distance below; GJK's |pb - pa| bounds it above
+        # any separating margin bounds the distance below (best one: ``lower_bound``); points
+        # of the two cylinders bound it above: GJK's, or the support sets' along the best axis
+        best_ax = max((ax for ax in axes if ax["axis"] is not None),
+                      key=lambda ax: ax["margin"])
+        best = best_ax["margin"]
+        pairs, feats = _refine_pairs(c0, c1, best_ax["axis"])
+        qa, qb = min(pairs, key=lambda pq: _dot(_sub(pq[1], pq[0]), _sub(pq[1], pq[0])))
         dist = solved["upper"]
-        if not dist >= best - 1e-9 * scale:
-            # the solver's closest points contradict the certificate (never observed in the
-            # tests): fall back on the support points along the certified axis
-            pa, pb = _add(c0.support(d), origin), _add(c1.support(_mul(-1.0, d)), origin)
-            dist = _norm(_sub(pb, pa))
-            out["closest_fallback"] = True
+        polished = _norm(_sub(qb, qa))
+        out["polish"] = {"axis": best_ax["name"], "features": feats, "distance": polished,
+                         "gjk_distance": dist}
+        if not dist >= best or polished < dist:
+            pa, pb = _add(qa, origin), _add(qb, origin)
+            dist = polished
         out.update(distance=dist, closest=(pa, pb), lower_bound=best)
     else:
         mid = _mul(0.5, _add(solved["pa"], solved["pb"]))
@@ -493,7 +685,7 @@ def decide(a, b) -> dict:
 def _trace(res: dict) -> dict:
     keys = ("found_by", "certificate", "witness", "witness_signed_distance", "scale",
             "sep_tol", "touch_tol", "termination", "iterations", "gjk", "lower_bound",
-            "upper_bound", "axes")
+            "upper_bound", "polish", "axes")
     return {k: res[k] for k in keys if k in res}
 
 
