@@ -116,7 +116,10 @@ def _line_span(origin, direction, ext, t0=None) -> tuple[np.ndarray, np.ndarray]
 
 def _mesh_ray(p, ext):
     a, b = _line_span(p.origin, p.direction, ext, t0=0.0)
-    return pv.Line(a, b)
+    d = _unit(p.direction)
+    head = pv.Cone(center=np.asarray(p.origin, float) + d * ext.size * 0.035, direction=d,
+                   height=ext.size * 0.05, radius=ext.size * 0.015, resolution=16)
+    return pv.Line(a, b).merge(head)
 
 
 def _mesh_line(p, ext):
@@ -221,11 +224,6 @@ def add_object(plotter, obj: SceneObject, index: int, ext: Extent, highlight: bo
     except ValueError:  # an unknown colour name in the file: fall back to the palette
         actor = plotter.add_mesh(mesh, color=PALETTE[index % len(PALETTE)],
                                  name=f"obj:{obj.id}", pickable=True, **look)
-    if obj.kind == "ray":
-        d = _unit(obj.primitive.direction)
-        head = pv.Cone(center=np.asarray(obj.primitive.origin, float) + d * ext.size * 0.04,
-                       direction=d, height=ext.size * 0.05, radius=ext.size * 0.015)
-        plotter.add_mesh(head, color=color, name=f"obj:{obj.id}:head")
     actor.SetVisibility(not obj.hidden)
     return actor
 
@@ -294,3 +292,254 @@ def render_to_png(scene: Scene, path, size=(1024, 768), with_results: bool = Tru
         plotter.screenshot(str(path))
     finally:
         plotter.close()
+
+
+# ----------------------------------------------------------------------------- live view
+
+
+def _rgb(color) -> tuple:
+    """Any colour PyVista understands as an ``(r, g, b)`` float tuple."""
+    return tuple(pv.Color(color).float_rgb)
+
+
+class SceneView:
+    """A live drawing of a :class:`Scene` in any PyVista plotter (Qt or offscreen). No Qt.
+
+    It subscribes to the scene's events and updates the actors *in place* (the mesh of an
+    object is refilled with ``copy_from``; an overlay of the same name and look is refilled the
+    same way), so a drag step never rebuilds actors. Names follow PyVista's convention:
+    ``obj:<id>`` for objects, anything else for overlays (:meth:`add_overlay` replaces by name).
+
+    Examples
+    --------
+    >>> import pyvista as pv
+    >>> from explorer.scene import Scene
+    >>> from algorithms import Sphere
+    >>> plotter = pv.Plotter(off_screen=True)
+    >>> scene = Scene(); _ = scene.add(Sphere((0, 0, 0), 1))
+    >>> view = SceneView(plotter); view.set_scene(scene)
+    >>> sorted(view.actors)
+    ['sphere1']
+    >>> plotter.close()
+    """
+
+    def __init__(self, plotter):
+        self.plotter = plotter
+        self.scene: Optional[Scene] = None
+        self.ext = Extent(np.zeros(3), 4.0)
+        self.time = 0.0
+        self.meshes: dict = {}
+        self.actors: dict = {}
+        self.colors: dict = {}
+        self._overlays: dict = {}  # name -> [actor, mesh, signature]
+        self._labels: dict = {}  # name -> vtkTextActor
+        self._frame_names: set = set()
+        self._frame_labels: set = set()
+        self._tints: dict = {}
+        #: called with no arguments after objects were added, removed or reset
+        self.on_rebuild: list[Callable] = []
+
+    # ------------------------------------------------------------------ scene binding
+    def set_scene(self, scene: Scene) -> None:
+        if self.scene is not None:
+            self._unbind(self.scene)
+        self.scene = scene
+        scene.object_added.connect(self._on_added)
+        scene.object_removed.connect(self._on_removed)
+        scene.object_changed.connect(self._on_changed)
+        scene.reset.connect(self.rebuild)
+        self.rebuild()
+
+    def _unbind(self, scene: Scene) -> None:
+        scene.object_added.disconnect(self._on_added)
+        scene.object_removed.disconnect(self._on_removed)
+        scene.object_changed.disconnect(self._on_changed)
+        scene.reset.disconnect(self.rebuild)
+
+    def close(self) -> None:
+        if self.scene is not None:
+            self._unbind(self.scene)
+        self.scene = None
+
+    def rebuild(self) -> None:
+        """Drop every actor and draw the scene again (opened a file, New, undo)."""
+        for obj_id in list(self.actors):
+            self._remove_object_actor(obj_id)
+        self.clear_frame()
+        self.ext = scene_extent(self.scene.objects if self.scene else [])
+        self.plotter.set_background(BACKGROUND)
+        if self.scene is not None:
+            for i, obj in enumerate(self.scene.objects):
+                self._add_object_actor(obj, i)
+        add_floor(self.plotter, self.ext)
+        for cb in self.on_rebuild:
+            cb()
+
+    def refresh_extent(self) -> None:
+        """Recompute the extent and redraw the unbounded objects and the floor with it."""
+        self.ext = scene_extent(self.scene.objects)
+        for obj in self.scene.objects:
+            self._refill(obj)
+        add_floor(self.plotter, self.ext)
+
+    # ------------------------------------------------------------------ objects
+    def prim_of(self, obj: SceneObject) -> Primitive:
+        """The primitive as drawn: at the view's time ``t``."""
+        return obj.at_time(self.time) if self.time else obj.primitive
+
+    def _add_object_actor(self, obj: SceneObject, index: int) -> None:
+        mesh = primitive_mesh(self.prim_of(obj), self.ext)
+        color = color_of(obj, index)
+        try:
+            _rgb(color)
+        except ValueError:
+            color = PALETTE[index % len(PALETTE)]
+        actor = self.plotter.add_mesh(mesh, color=color, name=f"obj:{obj.id}", pickable=True,
+                                      reset_camera=False, **LOOKS[obj.kind])
+        actor.SetVisibility(not obj.hidden)
+        self.meshes[obj.id], self.actors[obj.id], self.colors[obj.id] = mesh, actor, _rgb(color)
+        actor._explorer_id = obj.id  # the picker maps an actor back to its object
+
+    def _remove_object_actor(self, obj_id: str) -> None:
+        actor = self.actors.pop(obj_id, None)
+        self.meshes.pop(obj_id, None)
+        self.colors.pop(obj_id, None)
+        self._tints.pop(obj_id, None)
+        if actor is not None:
+            self.plotter.remove_actor(actor, reset_camera=False, render=False)
+
+    def _refill(self, obj: SceneObject) -> None:
+        mesh = self.meshes.get(obj.id)
+        if mesh is None:
+            return
+        mesh.copy_from(primitive_mesh(self.prim_of(obj), self.ext), deep=False)
+
+    def _on_added(self, obj: SceneObject) -> None:
+        self._add_object_actor(obj, self.scene.index(obj.id))
+        for cb in self.on_rebuild:
+            cb()
+
+    def _on_removed(self, obj: SceneObject) -> None:
+        self._remove_object_actor(obj.id)
+        for cb in self.on_rebuild:
+            cb()
+
+    def _on_changed(self, obj: SceneObject, fields: set) -> None:
+        if obj.id not in self.actors:
+            return
+        if "primitive" in fields or "motion" in fields:
+            self._refill(obj)
+        if "color" in fields:
+            index = self.scene.index(obj.id)
+            color = color_of(obj, index)
+            try:
+                self.colors[obj.id] = _rgb(color)
+            except ValueError:
+                self.colors[obj.id] = _rgb(PALETTE[index % len(PALETTE)])
+            self._apply_color(obj.id)
+        if "hidden" in fields:
+            self.actors[obj.id].SetVisibility(not obj.hidden)
+
+    def set_time(self, t: float) -> None:
+        """Draw moving objects at ``t * motion`` (``0``: as in the file)."""
+        self.time = float(t)
+        if self.scene is None:
+            return
+        for obj in self.scene.objects:
+            if obj.motion is not None:
+                self._refill(obj)
+
+    # ------------------------------------------------------------------ overlays
+    def add_overlay(self, name: str, mesh, **kwargs):
+        """Add or refill the overlay ``name`` (same name and look: refilled in place)."""
+        kwargs.setdefault("pickable", False)
+        kwargs.setdefault("reset_camera", False)
+        sig = repr(sorted(kwargs.items()))
+        cur = self._overlays.get(name)
+        if cur is not None and cur[2] == sig and type(cur[1]) is type(mesh):
+            if cur[1] is not mesh:
+                cur[1].copy_from(mesh, deep=False)
+            cur[0].SetVisibility(True)
+            return cur[0]
+        if cur is not None:
+            self.plotter.remove_actor(cur[0], reset_camera=False, render=False)
+        actor = self.plotter.add_mesh(mesh, name=name, **kwargs)
+        self._overlays[name] = [actor, mesh, sig]
+        return actor
+
+    def remove_overlay(self, name: str) -> None:
+        """Remove the overlays whose name is ``name`` or starts with it (a prefix)."""
+        for key in [k for k in self._overlays if k.startswith(name)]:
+            actor = self._overlays.pop(key)[0]
+            self.plotter.remove_actor(actor, reset_camera=False, render=False)
+            self._frame_names.discard(key)
+        for key in [k for k in self._labels if k.startswith(name)]:
+            self.plotter.renderer.RemoveActor(self._labels.pop(key))
+            self._frame_labels.discard(key)
+
+    def overlay_names(self) -> list[str]:
+        return sorted(self._overlays) + sorted(self._labels)
+
+    def set_label(self, name: str, position, text: str, color="#202020") -> None:
+        """A 2-D text label anchored at a 3-D point, drawn over everything (refilled in place)."""
+        from vtkmodules.vtkRenderingCore import vtkTextActor
+
+        actor = self._labels.get(name)
+        if actor is None:
+            actor = vtkTextActor()
+            actor.GetPositionCoordinate().SetCoordinateSystemToWorld()
+            tp = actor.GetTextProperty()
+            tp.SetFontSize(15)
+            tp.SetBackgroundColor(1.0, 1.0, 1.0)
+            tp.SetBackgroundOpacity(0.75)
+            tp.SetFrame(False)
+            tp.SetJustificationToLeft()
+            tp.SetVerticalJustificationToBottom()
+            self.plotter.renderer.AddActor(actor)
+            self._labels[name] = actor
+        actor.SetInput(text)
+        actor.GetTextProperty().SetColor(*_rgb(color))
+        actor.GetPositionCoordinate().SetValue(*(float(c) for c in position))
+        actor.SetVisibility(True)
+
+    def apply_frame(self, frame) -> None:
+        """Show exactly the overlays, labels and tints of ``frame`` (an ``overlays.Frame``);
+        overlays added by others with :meth:`add_overlay` are left alone."""
+        names = set()
+        for item in frame.items:
+            self.add_overlay(item.name, item.mesh, **item.kwargs)
+            names.add(item.name)
+        for stale in self._frame_names - names:
+            cur = self._overlays.pop(stale, None)
+            if cur is not None:
+                self.plotter.remove_actor(cur[0], reset_camera=False, render=False)
+        self._frame_names = names
+        labels = set()
+        for lab in frame.labels:
+            self.set_label(lab.name, lab.position, lab.text, lab.color)
+            labels.add(lab.name)
+        for stale in self._frame_labels - labels:
+            actor = self._labels.pop(stale, None)
+            if actor is not None:
+                self.plotter.renderer.RemoveActor(actor)
+        self._frame_labels = labels
+        old = set(self._tints)
+        self._tints = {k: _rgb(v) for k, v in frame.tints.items() if k in self.actors}
+        for obj_id in old | set(self._tints):
+            self._apply_color(obj_id)
+
+    def clear_frame(self) -> None:
+        from types import SimpleNamespace
+
+        self.apply_frame(SimpleNamespace(items=[], labels=[], tints={}))
+
+    def _apply_color(self, obj_id: str) -> None:
+        actor = self.actors.get(obj_id)
+        if actor is not None:
+            actor.GetProperty().SetColor(*self._tints.get(obj_id, self.colors[obj_id]))
+
+    def tint_of(self, obj_id: str):
+        return self._tints.get(obj_id)
+
+    def render(self) -> None:
+        self.plotter.render()
