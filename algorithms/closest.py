@@ -424,7 +424,7 @@ def solid_hits(o, d, lo, hi, t_in, t_out, n_in, n_out, method, trace):
     """
     from .results import Hit, HitResult
 
-    if t_in is None or t_in > t_out or t_out < lo or t_in > hi:
+    if t_in is None or t_in > t_out or t_out < lo or t_in > hi or t_in == INF or t_out == -INF:
         return HitResult(method=method, trace=trace, intersects=False, first_t=None, hits=())
     hits = []
     if t_in == t_out:
@@ -465,6 +465,8 @@ def surface_hits(o, d, lo, hi, ts, normal, method, trace):
         first_t = None if ta == -INF else float(ta)
         return HitResult(method=method, trace=trace, intersects=True, first_t=first_t,
                          hits=tuple(hits))
+    if ts in (INF, -INF) or ts != ts:  # an overflowed parameter is no hit
+        return HitResult(method=method, trace=trace, intersects=False, first_t=None, hits=())
     hit = Hit(float(ts), _fp(point_at(o, d, ts)), normal, "hit")
     return HitResult(method=method, trace=trace, intersects=True, first_t=float(ts),
                      hits=(hit,))
