@@ -29,12 +29,15 @@ def hits_linear_sphere(a, sph):
     """Segment, ray or line against the solid sphere: Hultquist (App. A.12).
 
     The book's names, with ``d_hat = d / |d|`` and lengths along ``d_hat``: ``e = c - p0``,
-    ``a = e . d_hat``, ``f^2 = r^2 - e^2 + a^2``; entry ``a - f``, exit ``a + f``. Two changes for
-    robustness, both exact in real arithmetic: ``e^2 - a^2`` (the squared distance ``b^2`` from
-    the centre to the line) is computed as ``|e - a d_hat|^2`` (no cancellation far from the
-    sphere), and the root nearer the origin is taken as ``(e^2 - r^2) / (a + f)`` (Vieta:
-    the product of the roots is ``e^2 - r^2``), avoiding ``a - f`` cancellation. Lengths are
-    divided by ``|d|`` to give the component's own ``t``.
+    ``a = e . d_hat``, ``f^2 = r^2 - e^2 + a^2``; entry ``a - f``, exit ``a + f``. Changes for
+    robustness, all exact in real arithmetic: ``e^2 - a^2`` (the squared distance ``b^2`` from
+    the centre to the line) is computed as ``|e x d|^2 / (d . d)`` (Lagrange's identity: no
+    cancellation far from the sphere, and exactly 0 when ``e`` and ``d`` are parallel in
+    floating point); the roots are found in the component's own ``t`` as
+    ``(e . d -+ sqrt(d.d r^2 - |e x d|^2)) / (d . d)`` without normalising ``d``; and the root
+    nearer the origin is taken from Vieta (the product of the roots is
+    ``(e^2 - r^2) / (d . d)``), avoiding the ``a - f`` cancellation. ``trace`` keeps the book's
+    ``e``, ``e^2``, ``a``, ``b^2``, ``f^2``, ``f`` and ``t = a - f`` (a length).
     """
     o, d, lo, hi = linear_parts(a)
     c = V.to_float(sph.center)
@@ -49,27 +52,34 @@ def hits_linear_sphere(a, sph):
         trace["degenerate"] = "zero-length segment: point in ball test"
         return solid_hits(of, df, lo, hi, -math.inf if inside else None, math.inf, None, None,
                           A12, trace)
-    dl = V.norm(df)
-    dhat = V.scale(1.0 / dl, df)
-    av = V.dot(e, dhat)
-    b2 = V.sqr_norm(V.sub(e, V.scale(av, dhat)))
+    dd = V.dot(df, df)
+    dl = math.sqrt(dd)
+    ed = V.dot(e, df)
+    exd2 = V.sqr_norm(V.cross(e, df))
+    av = ed / dl
+    b2 = exd2 / dd
     f2 = r2 - b2
     trace.update({"a": av, "b^2": b2, "f^2": f2})
-    if f2 < 0:
+    # in t units (lengths divided by |d|): roots (e.d -+ sqrt(disc)) / (d.d), disc = d.d f^2
+    disc = dd * r2 - exd2
+    if disc < 0:
         trace["rejected"] = "f^2 < 0: the line misses the sphere"
         return solid_hits(of, df, lo, hi, None, None, None, None, A12, trace)
-    f = math.sqrt(f2)
+    f = math.sqrt(max(f2, 0.0))
+    sq = math.sqrt(disc)
     trace["f"] = f
-    if av >= 0:
-        s_out = av + f
-        s_in = (e2 - r2) / s_out if s_out > 0 else av - f
+    if ed >= 0:
+        q = ed + sq
+        t_out = q / dd
+        t_in = (e2 - r2) / q if q > 0 else (ed - sq) / dd
     else:
-        s_in = av - f
-        s_out = (e2 - r2) / s_in if s_in < 0 else av + f
-    if s_in > s_out:  # rounding in (e^2 - r^2) on a tangent line
-        s_in = s_out = (s_in + s_out) / 2
-    t_in, t_out = s_in / dl, s_out / dl
-    trace.update({"t = a - f": s_in, "a + f": s_out, "t_enter": t_in, "t_leave": t_out})
+        q = ed - sq
+        t_in = q / dd
+        t_out = (e2 - r2) / q
+    if t_in > t_out:  # rounding in (e^2 - r^2) on a tangent line
+        t_in = t_out = (t_in + t_out) / 2
+    trace.update({"t = a - f": t_in * dl, "a + f": t_out * dl, "t_enter": t_in,
+                  "t_leave": t_out})
 
     def normal(t):
         if r == 0:
