@@ -117,18 +117,30 @@ def _first_sublevel(F, lo, hi, tol, iters=60):
     return hi
 
 
-def _polish(F, t, f, pa, pb, m, trace):
-    """One Newton step from ``f(t) <= tol`` to level 0 (never past the contact by convexity)."""
+def _polish(F, t, f, pa, pb, m, trace, steps=40):
+    """Newton steps from ``f(t) <= tol`` to level 0: each is a convex-underestimate bound, so
+    none passes the contact. One step lands on it for a transversal contact; a grazing one
+    (``f ~ k (t - t0)^2``) halves its error per step, so steps go on while ``f`` is above
+    ``1e-3 tol`` (below it the closest-point direction is rounding noise)."""
     n = F.direction(pa, pb)
-    if n is None or f <= 0:
-        return t, f, pa, pb, n
-    closing = -float(n @ m)
-    if closing <= 0:
-        return t, f, pa, pb, n
-    t2 = min(1.0, t + f / closing)
-    f2, pa2, pb2 = F(t2)
-    trace["polish"] = {"t": t2, "distance": f2, "from_t": t}
-    return t2, f2, pa2, pb2, n
+    t0 = t
+    done = 0
+    floor = 1e-3 * trace["tol"]
+    while done < steps and n is not None and f > 0:
+        closing = -float(n @ m)
+        if closing <= 0:
+            break
+        t2 = min(1.0, t + f / closing)
+        if t2 <= t:
+            break
+        f2, pa2, pb2 = F(t2)
+        done += 1
+        t, f, pa, pb = t2, f2, pa2, pb2
+        if f <= floor or t2 >= 1.0:
+            break
+        n = F.direction(pa, pb)
+    trace["polish"] = {"from_t": t0, "t": t, "distance": f, "steps": done}
+    return t, f, pa, pb, n
 
 
 def _search(F, lo, hi, tol, trace, f_lo=None):
