@@ -44,11 +44,15 @@ PANELS = [
 
 
 def update_all(panels: Iterable, paint: bool = True) -> None:
-    """Refresh every panel from the scene as a drag step would, and (``paint``) repaint now.
+    """Bring every panel up to date with the scene, as one drag step needs, and repaint now.
 
-    ``panels`` are the widgets the factories returned (other widgets are skipped). With
-    ``paint=True`` the repaint is synchronous, so a benchmark timing this call measures the
-    panels' whole per-frame cost.
+    Panels already refresh synchronously on the scene's ``object_changed`` (so a drag step that
+    edits the scene has run most of their work before this call); ``update_all`` catches up any
+    panel that has not (a no-op for a current one) and, with ``paint=True``, repaints the
+    visible ones synchronously, so a benchmark that times *scene edit + update_all* measures
+    the panels' whole per-frame cost (each panel's ``paint_now`` repaints the parts that change
+in a drag: the diagram, the chart, the table, the text lines). Hidden panels (tabbed-away docks) defer their on-screen
+    work until shown. Widgets without ``refresh`` are skipped.
     """
     for panel in panels:
         refresh = getattr(panel, "refresh", None)
@@ -56,4 +60,5 @@ def update_all(panels: Iterable, paint: bool = True) -> None:
             continue
         refresh()
         if paint and panel.isVisible():
-            panel.repaint()
+            paint_now = getattr(panel, "paint_now", None)
+            (paint_now or panel.repaint)()

@@ -13,6 +13,7 @@ import weakref
 from typing import Optional
 
 import numpy as np
+from PyQt6.QtGui import QImage
 from PyQt6.QtWidgets import QWidget
 
 from ..scene import Scene, SceneObject
@@ -87,6 +88,9 @@ class PairPanel(QWidget):
         self.b: Optional[SceneObject] = None
         self.result: Optional[dict] = None
         self._overlays: set[str] = set()
+        self._shown: Optional[tuple] = None  # the (a, b) objects last shown, ("", "") for none
+        self._stale = False
+        self._scratch: dict = {}
         self._cache = cache_for(scene)
         # The scene's Signal holds strong references: disconnect when the widget dies.
         callbacks = [(scene.object_changed, self._on_object_changed),
@@ -113,20 +117,45 @@ class PairPanel(QWidget):
 
     def set_pair(self, a_id: str, b_id: str) -> None:
         self.pair_ids = (a_id or "", b_id or "")
-        self.refresh()
+        self.refresh(force=True)
 
-    def refresh(self) -> None:
-        """Re-read both objects and the result, and redraw (the per-update path)."""
+    #: a panel whose work is all on screen (no viewport overlays) skips it while hidden (a
+    #: tabbed-away dock) and catches up when shown
+    defer_when_hidden = False
+
+    def refresh(self, force: bool = False) -> None:
+        """Re-read both objects and the result, and redraw (the per-update path).
+
+        A no-op when neither object changed since the last call (unless ``force``).
+        """
         a_id, b_id = self.pair_ids
         if a_id and b_id and a_id != b_id and a_id in self.scene and b_id in self.scene:
-            self.a, self.b = self.scene[a_id], self.scene[b_id]
-            self.result = self._cache.result(self.a, self.b)
-            self.show_pair(self.a, self.b, self.result)
+            a, b = self.scene[a_id], self.scene[b_id]
+            if not force and self._shown is not None and self._shown[0] is a \
+                    and self._shown[1] is b:
+                return
+            if self.defer_when_hidden and not self.isVisible():
+                self._shown = None
+                self._stale = True
+                return
+            self.a, self.b = a, b
+            self.result = self._cache.result(a, b)
+            self._shown = (a, b)
+            self._stale = False
+            self.show_pair(a, b, self.result)
         else:
+            if self._shown == ("", "") and not force:
+                return
+            self._shown = ("", "")
             self.a = self.b = None
             self.result = None
             self.clear_overlays()
             self.show_nothing()
+
+    def showEvent(self, event):
+        super().showEvent(event)
+        if self._stale:
+            self.refresh(force=True)
 
     def _on_object_changed(self, obj, fields) -> None:
         if obj.id in self.pair_ids:
@@ -137,7 +166,7 @@ class PairPanel(QWidget):
             self._guarded(self.refresh)
 
     def _on_reset(self) -> None:
-        self._guarded(self.refresh)
+        self._guarded(lambda: self.refresh(force=True))
 
     def _guarded(self, fn) -> None:
         try:
@@ -178,12 +207,46 @@ class PairPanel(QWidget):
 
         return 0.02 * scene_extent(self.scene.objects).size
 
+    #: the child widgets whose contents follow a drag (see :meth:`paint_now`)
+    live_widgets: tuple = ()
+
+    def paint_now(self) -> None:
+        """Paint, now, what a drag step changes (the bench's measure of the paint cost).
+
+        Each live widget is rendered into an offscreen image: the full cost of its
+        ``paintEvent`` without the X server's flush, which the window's event loop does once
+        per frame for everything (the widgets' own ``update()`` already scheduled that).
+        """
+        for name in self.live_widgets:
+            widget = getattr(self, name, None)
+            if widget is None or not widget.isVisible():
+                continue
+            size = widget.size()
+            image = self._scratch.get(name)
+            if image is None or image.size() != size:
+                image = self._scratch[name] = QImage(size, QImage.Format.Format_ARGB32_Premultiplied)
+            widget.render(image)
+
     # ------------------------------------------------------------------ to override
     def show_pair(self, a: SceneObject, b: SceneObject, result: dict) -> None:
         raise NotImplementedError
 
     def show_nothing(self) -> None:
         pass
+
+
+def point_mesh(p) -> "pv.PolyData":
+    """One vertex (drawn with ``render_points_as_spheres``): far cheaper than ``pv.Sphere``."""
+    import pyvista as pv
+
+    return pv.PolyData(np.asarray([p], dtype=float))
+
+
+def line_mesh(p, q) -> "pv.PolyData":
+    """The segment ``p q`` as a two-point polyline (cheaper than ``pv.Line``)."""
+    import pyvista as pv
+
+    return pv.PolyData(np.asarray([p, q], dtype=float), lines=np.array([2, 0, 1]))
 
 
 def fmt(x, digits: int = 4) -> str:

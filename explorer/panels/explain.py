@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
+from PyQt6.QtCore import QTimer
 from PyQt6.QtWidgets import QTextBrowser, QVBoxLayout
 
 from .base import PairPanel, fmt
@@ -322,6 +323,8 @@ class ExplainPanel(PairPanel):
     """Dock panel: a read-only rich-text view of :func:`to_html`."""
 
     overlay_prefix = "explain"
+    live_widgets = ()
+    defer_when_hidden = True  # text only: nothing to keep current in the viewport
 
     def __init__(self, scene, viewport, window, parent=None):
         super().__init__(scene, viewport, window, parent)
@@ -333,20 +336,40 @@ class ExplainPanel(PairPanel):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.browser)
         self._last_html = ""
+        self._pending: Optional[str] = None
+        # Laying out rich text costs ~10 ms: during a drag the text follows at most every
+        # THROTTLE_MS (the last state always lands), so the drag's frame never waits for it.
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(self.THROTTLE_MS)
+        self._timer.timeout.connect(self.flush)
         self.start()
+        self.flush()
+
+    THROTTLE_MS = 100
 
     def show_pair(self, a, b, result) -> None:
-        self._set(to_html(result, a.name, b.name))
+        self._queue(to_html(result, a.name, b.name))
 
     def show_nothing(self) -> None:
-        self._set(to_html(None))
+        self._queue(to_html(None))
 
-    def _set(self, text: str) -> None:
-        if text != self._last_html:  # setHtml relayouts; skip it when nothing changed
+    def _queue(self, text: str) -> None:
+        self._pending = text
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def flush(self) -> None:
+        """Show the pending text now."""
+        self._timer.stop()
+        text, self._pending = self._pending, None
+        if text is not None and text != self._last_html:  # setHtml relayouts: only on change
             self._last_html = text
             scroll = self.browser.verticalScrollBar().value()
             self.browser.setHtml(text)
             self.browser.verticalScrollBar().setValue(scroll)
 
     def text(self) -> str:
+        """The shown text (after :meth:`flush`)."""
+        self.flush()
         return self.browser.toPlainText()

@@ -26,7 +26,7 @@ from PyQt6.QtWidgets import (QAbstractItemView, QCheckBox, QHBoxLayout, QHeaderV
 
 from algorithms.support import BOUNDED_KINDS, support_interval
 
-from .base import PairPanel, fmt
+from .base import PairPanel, fmt, line_mesh
 
 COLUMNS = ("", "axis name", "r_A", "r_B", "distance", "margin", "direction")
 SEPARATING_BG = QColor("#d9f2d9")
@@ -68,10 +68,12 @@ class SatInspectorPanel(PairPanel):
     """Dock panel: the candidate-axis table and a summary line."""
 
     overlay_prefix = "sat"
+    live_widgets = ("summary", "table")
 
     def __init__(self, scene, viewport, window, parent=None):
         super().__init__(scene, viewport, window, parent)
         self.axes: list[dict] = []
+        self._table_stale = False
         self.selected_name: Optional[str] = None
         self.summary = QLabel(self)
         self.summary.setWordWrap(True)
@@ -127,8 +129,16 @@ class SatInspectorPanel(PairPanel):
                 verdict += " (found by the book's test on this direction)"
             self.summary.setText(f"{a.name} ({a.kind}) – {b.name} ({b.kind}): "
                                  f"{len(self.axes)} candidate axes, {n_sep} separating; {verdict}.")
-        self._fill()
+        if self.isVisible():
+            self._fill()
+        else:  # a tabbed-away dock: the table waits, the drawn axis stays current
+            self._table_stale = True
         self._draw_selected()
+
+    def showEvent(self, event):
+        super().showEvent(event)
+        if self._table_stale:
+            self._fill()
 
     def show_nothing(self) -> None:
         self.axes = []
@@ -136,6 +146,7 @@ class SatInspectorPanel(PairPanel):
         self._fill()
 
     def _fill(self) -> None:
+        self._table_stale = False
         self._filling = True
         table = self.table
         table.setSortingEnabled(False)
@@ -217,8 +228,6 @@ class SatInspectorPanel(PairPanel):
 
     def draw_axis(self, n: np.ndarray) -> None:
         """Draw the line along unit ``n`` beside the shapes and both projection intervals."""
-        import pyvista as pv
-
         n = n / np.linalg.norm(n)
         A, B = self.a.primitive, self.b.primitive
         lo_a, hi_a = support_interval(A, n)
@@ -232,11 +241,11 @@ class SatInspectorPanel(PairPanel):
         gap = 0.12 * max(size, 1e-6)
         base = perp * (side + gap)  # base . n == 0, so base + u n projects to u
         ends = min(lo_a, lo_b) - gap, max(hi_a, hi_b) + gap
-        self.add_overlay("axis", pv.Line(base + ends[0] * n, base + ends[1] * n),
+        self.add_overlay("axis", line_mesh(base + ends[0] * n, base + ends[1] * n),
                          color=AXIS_COLOR, line_width=2)
         off = perp * 0.04 * max(size, 1e-6)
-        self.add_overlay("interval_a", pv.Line(base + off + lo_a * n, base + off + hi_a * n),
+        self.add_overlay("interval_a", line_mesh(base + off + lo_a * n, base + off + hi_a * n),
                          color=COLOR_A, line_width=7)
-        self.add_overlay("interval_b", pv.Line(base - off + lo_b * n, base - off + hi_b * n),
+        self.add_overlay("interval_b", line_mesh(base - off + lo_b * n, base - off + hi_b * n),
                          color=COLOR_B, line_width=7)
         self.intervals = ((lo_a, hi_a), (lo_b, hi_b))

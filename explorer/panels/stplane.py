@@ -16,14 +16,14 @@ from typing import Optional
 
 import numpy as np
 from PyQt6.QtCore import QPointF, QRectF, QSize, Qt, pyqtSignal
-from PyQt6.QtGui import (QBrush, QColor, QFont, QImage, QPainter, QPainterPath, QPen,
+from PyQt6.QtGui import (QBrush, QColor, QFont, QImage, QPainter, QPainterPath, QPen, QPixmap,
                          QPolygonF)
 from PyQt6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QPushButton, QSizePolicy,
                              QVBoxLayout, QWidget)
 
 from algorithms.primitives import LINEAR_KINDS
 
-from .base import PairPanel, fmt
+from .base import PairPanel, fmt, line_mesh, point_mesh
 from .stplane_model import SIDES_OF, TRANSPOSED_REGION, STPlane, ellipse_points, stplane
 
 DOMAIN_FILL = QColor("#dbe9f6")
@@ -52,15 +52,33 @@ class StPlaneDiagram(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMouseTracking(False)
         self._view = (-0.6, 1.6, -0.6, 1.6)
+        self._static_key: tuple = ()
+        self._static: Optional[QPixmap] = None
 
     def sizeHint(self) -> QSize:
         return QSize(380, 380)
 
     def set_model(self, model: Optional[STPlane]) -> None:
-        self.model = model
+        """Show ``model``; the view stays put while it still frames the picture well (no zoom
+        jitter while the user drags in 3D)."""
+        old, self.model = self.model, model
         if model is not None:
-            self._view = self._choose_view(model)
+            want = self._choose_view(model)
+            if old is None or old.domain != model.domain or not self._view_still_good(model, want):
+                self._view = want
         self.update()
+
+    def _view_still_good(self, q: STPlane, want) -> bool:
+        s0, s1, t0, t1 = self._view
+        if (s1 - s0) > 1.6 * (want[1] - want[0]) or (s1 - s0) < 0.75 * (want[1] - want[0]):
+            return False
+        keys = [(q.s, q.t)] + [(v, q.t) for v in (q.s_lo, q.s_hi) if math.isfinite(v)] \
+            + [(q.s, v) for v in (q.t_lo, q.t_hi) if math.isfinite(v)]
+        if q.s_bar is not None and want[0] <= q.s_bar <= want[1] and want[2] <= q.t_bar <= want[3]:
+            keys.append((q.s_bar, q.t_bar))
+        margin = 0.05 * (s1 - s0)
+        return all(s0 + margin <= s <= s1 - margin and t0 + margin <= t <= t1 - margin
+                   for s, t in keys)
 
     # ------------------------------------------------------------------ geometry
     @staticmethod
@@ -98,6 +116,14 @@ class StPlaneDiagram(QWidget):
         y = frame.bottom() - (t - t0) / (t1 - t0) * frame.height()
         return QPointF(x, y)
 
+    def to_px_array(self, st: np.ndarray, frame: QRectF) -> np.ndarray:
+        """:meth:`to_px` for an ``(n, 2)`` array of ``(s, t)`` rows."""
+        s0, s1, t0, t1 = self._view
+        out = np.empty_like(st, dtype=float)
+        out[:, 0] = frame.left() + (st[:, 0] - s0) / (s1 - s0) * frame.width()
+        out[:, 1] = frame.bottom() - (st[:, 1] - t0) / (t1 - t0) * frame.height()
+        return out
+
     def to_st(self, x: float, y: float) -> tuple[float, float]:
         frame = self._frame(self.width(), self.height())
         s0, s1, t0, t1 = self._view
@@ -126,16 +152,20 @@ class StPlaneDiagram(QWidget):
     def paintEvent(self, _event):
         painter = QPainter(self)
         try:
-            self.paint(painter, self.width(), self.height())
+            self.paint(painter, self.width(), self.height(), cache=True)
         finally:
             painter.end()
 
-    def paint(self, p: QPainter, width: float, height: float) -> None:
-        """Draw the whole diagram on any paint device (screen, PNG image, SVG generator)."""
+    def paint(self, p: QPainter, width: float, height: float, cache: bool = False) -> None:
+        """Draw the whole diagram on any paint device (screen, PNG image, SVG generator).
+
+        With ``cache`` the parts that do not move during a drag (domain, region grid and
+        numbers, ticks) come from a pixmap kept while the view and the region stay the same.
+        """
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        p.fillRect(QRectF(0, 0, width, height), QColor("white"))
         q = self.model
         if q is None:
+            p.fillRect(QRectF(0, 0, width, height), QColor("white"))
             p.setPen(QColor("#555"))
             p.drawText(QRectF(0, 0, width, height), Qt.AlignmentFlag.AlignCenter,
                        "Select a pair of segments, rays or lines\nto see its st-plane "
@@ -143,6 +173,27 @@ class StPlaneDiagram(QWidget):
             return
         frame = self._frame(width, height)
         px = lambda s, t: self.to_px(s, t, frame)  # noqa: E731
+        if cache:
+            key = (int(width), int(height), self._view, q.region, q.domain,
+                   self.devicePixelRatioF())
+            if self._static_key != key:
+                ratio = self.devicePixelRatioF()
+                pixmap = QPixmap(int(width * ratio), int(height * ratio))
+                pixmap.setDevicePixelRatio(ratio)
+                painter = QPainter(pixmap)
+                try:
+                    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+                    self._paint_static(painter, q, frame, px, width, height)
+                finally:
+                    painter.end()
+                self._static_key, self._static = key, pixmap
+            p.drawPixmap(0, 0, self._static)
+        else:
+            self._paint_static(p, q, frame, px, width, height)
+        self._paint_dynamic(p, q, frame, px, width)
+
+    def _paint_static(self, p: QPainter, q: STPlane, frame: QRectF, px, width, height) -> None:
+        p.fillRect(QRectF(0, 0, width, height), QColor("white"))
         s0, s1, t0, t1 = self._view
         p.save()
         p.setClipRect(frame)
@@ -177,15 +228,24 @@ class StPlaneDiagram(QWidget):
                 label_rect = rect.adjusted(4, 2, -4, -2)
                 flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
             p.drawText(label_rect, flags, str(region))
+        p.restore()
+        small = QFont(p.font())
+        small.setPointSizeF(8)
+        self._ticks(p, q, frame, px, small)
+
+    def _paint_dynamic(self, p: QPainter, q: STPlane, frame: QRectF, px, width) -> None:
+        p.save()
+        p.setClipRect(frame)
         # level curves (Fig. 10.37)
         small = QFont(p.font())
         small.setPointSizeF(8)
         small.setBold(False)
         p.setFont(small)
         for level, kind in self.levels(q):
-            for poly in ellipse_points(q, level):
+            for poly in ellipse_points(q, level, n=72):
+                xy = self.to_px_array(poly, frame)
                 path = QPainterPath()
-                path.addPolygon(QPolygonF([px(s, t) for s, t in poly]))
+                path.addPolygon(QPolygonF([QPointF(x, y) for x, y in xy.tolist()]))
                 if kind == "contact":
                     p.setPen(QPen(CONTACT_PEN, 2.4))
                 elif kind == "probe":
@@ -270,8 +330,9 @@ class StPlaneDiagram(QWidget):
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawText(back - unit * 4 + QPointF(-30, 4 if unit.y() < 0 else -4), "(s̄, t̄) →")
 
-    def _labels(self, p: QPainter, q: STPlane, frame: QRectF, px, width: float, font) -> None:
+    def _ticks(self, p: QPainter, q: STPlane, frame: QRectF, px, font) -> None:
         s0, s1, t0, t1 = self._view
+        p.setFont(font)
         p.setPen(QColor("#333"))
         # ticks on the domain bounds
         for v in (q.s_lo, q.s_hi):
@@ -292,6 +353,12 @@ class StPlaneDiagram(QWidget):
                    Qt.AlignmentFlag.AlignRight, f"s ({q.kind_a})")
         p.drawText(QRectF(frame.left() - 32, frame.top() - 18, 120, 16),
                    Qt.AlignmentFlag.AlignLeft, f"t ({q.kind_b})")
+        p.setPen(CONTACT_PEN)
+        p.drawText(QRectF(frame.left(), frame.bottom() + 16, frame.width(), 14),
+                   Qt.AlignmentFlag.AlignRight, "— first contact Q = V0")
+
+    def _labels(self, p: QPainter, q: STPlane, frame: QRectF, px, width: float, font) -> None:
+        p.setPen(QColor("#333"))
         title = QFont(font)
         title.setPointSizeF(9.5)
         p.setFont(title)
@@ -302,9 +369,6 @@ class StPlaneDiagram(QWidget):
         p.setPen(MIN_COLOR)
         text = f"minimum at (s, t) = ({fmt(q.s, 3)}, {fmt(q.t, 3)}),  Q = {fmt(q.q_min, 4)}"
         p.drawText(QRectF(6, 20, width - 12, 16), Qt.AlignmentFlag.AlignLeft, text)
-        p.setPen(CONTACT_PEN)
-        p.drawText(QRectF(frame.left(), frame.bottom() + 16, frame.width(), 14),
-                   Qt.AlignmentFlag.AlignRight, "— first contact Q = V0")
 
     # ------------------------------------------------------------------ export
     def export_png(self, path: str, scale: float = 2.0) -> None:
@@ -346,6 +410,7 @@ class StPlanePanel(PairPanel):
     """Dock panel: the diagram, the probe's ``Q``, export buttons."""
 
     overlay_prefix = "stplane"
+    live_widgets = ("diagram", "info")
 
     def __init__(self, scene, viewport, window, parent=None):
         super().__init__(scene, viewport, window, parent)
@@ -421,18 +486,15 @@ class StPlanePanel(PairPanel):
             self.set_probe(self.model.s, self.model.t)
 
     def _show_probe(self, render: bool) -> None:
-        import pyvista as pv
-
         q = self.model
         s, t = self.diagram.probe
         pa, pb = q.points(s, t)
         value = float(q.Q(s, t))
-        r = self.marker_radius()
-        self.add_overlay("probe_a", pv.Sphere(radius=r, center=pa, theta_resolution=12, phi_resolution=8),
-                         color=PROBE_COLOR_A)
-        self.add_overlay("probe_b", pv.Sphere(radius=r, center=pb, theta_resolution=12, phi_resolution=8),
-                         color=PROBE_COLOR_B)
-        self.add_overlay("probe_link", pv.Line(pa, pb), color="#555555", line_width=2)
+        self.add_overlay("probe_a", point_mesh(pa), color=PROBE_COLOR_A, point_size=16,
+                         render_points_as_spheres=True)
+        self.add_overlay("probe_b", point_mesh(pb), color=PROBE_COLOR_B, point_size=16,
+                         render_points_as_spheres=True)
+        self.add_overlay("probe_link", line_mesh(pa, pb), color="#555555", line_width=2)
         alg = self.diagram.algorithm_region
         check = "" if alg is None else (
             f" The algorithm reports region {alg}" + ("." if alg == q.region else

@@ -186,8 +186,11 @@ def ellipse_points(q: STPlane, level: float, n: int = 96) -> list[np.ndarray]:
     r = level - q.q_free
     if r < 0:
         return []
-    H = np.array([[q.a, q.b], [q.b, q.c]])
-    lam, vec = np.linalg.eigh(H)
+    eig = getattr(q, "_eig", None)
+    if eig is None:  # once per model: every level curve shares the axes
+        eig = np.linalg.eigh(np.array([[q.a, q.b], [q.b, q.c]]))
+        q._eig = eig
+    lam, vec = eig
     if not q.parallel:
         centre = np.array([q.s_bar, q.t_bar])
         theta = np.linspace(0, 2 * math.pi, n + 1)

@@ -23,7 +23,7 @@ from PyQt6.QtGui import QBrush, QColor, QFont, QPainter, QPen
 from PyQt6.QtWidgets import (QCheckBox, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QSlider,
                              QVBoxLayout, QWidget)
 
-from .base import PairPanel, fmt
+from .base import PairPanel, fmt, point_mesh
 
 STEPS = 1000
 AXIS_COLORS = {"x": QColor("#d62728"), "y": QColor("#2ca02c"), "z": QColor("#1f77b4")}
@@ -164,6 +164,7 @@ class TimelinePanel(PairPanel):
     """Dock panel: slider, play button, the chart, the numbers."""
 
     overlay_prefix = "timeline"
+    live_widgets = ("chart", "info", "time_label")
 
     def __init__(self, scene, viewport, window, parent=None):
         super().__init__(scene, viewport, window, parent)
@@ -251,10 +252,11 @@ class TimelinePanel(PairPanel):
         self.time_label.setText(f"t = {t:.3f}")
         self.chart.now = t
         self.chart.update()
-        if self.viewport is not None and hasattr(self.viewport, "set_time"):
-            self.viewport.set_time(t)
         self._draw_contact()
-        self.render_viewport()
+        if self.viewport is not None and hasattr(self.viewport, "set_time"):
+            self.viewport.set_time(t)  # the real viewport renders here
+        else:
+            self.render_viewport()
 
     def jump_to_impact(self) -> None:
         if self.toi is not None:
@@ -309,8 +311,8 @@ class TimelinePanel(PairPanel):
 
         r = self.marker_radius()
         point = np.asarray(point, dtype=float)
-        self.add_overlay("contact", pv.Sphere(radius=r, center=point, theta_resolution=12,
-                                              phi_resolution=8), color="#e66100")
+        self.add_overlay("contact", point_mesh(point), color="#e66100", point_size=18,
+                         render_points_as_spheres=True)
         if normal is not None and np.linalg.norm(normal) > 0:
             self.add_overlay("normal", pv.Arrow(start=point, direction=np.asarray(normal, float),
                                                 scale=12 * r), color="#e66100")
