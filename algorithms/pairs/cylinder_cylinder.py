@@ -66,6 +66,8 @@ METHOD_DIST = f"cylinder-cylinder distance, certified GJK on exact cylinder supp
 SEP_TOL = 1e-13
 #: GJK's upper bound on the distance below this times ``scale`` counts as touching
 TOUCH = 1e-11
+#: a witness within this times ``scale`` of both cylinders is a common point (rounding)
+COMMON = 1e-15
 #: GJK stops when (upper - lower) <= REL_TOL * upper
 REL_TOL = 1e-12
 #: ``|w0 x w1|`` at or below this: the axes are treated as parallel (exact 2D + 1D test)
@@ -660,16 +662,28 @@ def decide(a, b) -> dict:
         out.update(distance=dist, closest=(pa, pb), lower_bound=best)
     else:
         mid = _mul(0.5, _add(solved["pa"], solved["pb"]))
-        sdA, sdB = c0.signed_distance(mid), c1.signed_distance(mid)
-        if solved["termination"] in ("same centre",) or solved["termination"].startswith(
-                "overlap") or max(sdA, sdB) <= 4e-16 * scale:
+        sd = max(c0.signed_distance(mid), c1.signed_distance(mid))
+        if sd > COMMON * scale:
+            # GJK stalled short of the origin (shallow overlap): look for a common point in
+            # the support sets along the most nearly separating directions, as in the
+            # separated case (a rim point or wall line of one inside the other)
+            ranked = sorted((ax for ax in axes if ax["axis"] is not None),
+                            key=lambda ax: -ax["margin"])[:3]
+            for ax in ranked:
+                for qa, qb in _refine_pairs(c0, c1, ax["axis"])[0]:
+                    m = _mul(0.5, _add(qa, qb))
+                    sm = max(c0.signed_distance(m), c1.signed_distance(m))
+                    if sm < sd:
+                        mid, sd = m, sm
+        if solved["termination"] == "same centre" or sd <= COMMON * scale:
             cert = "common point"
-        elif solved["upper"] <= TOUCH * scale:
+        elif sd <= TOUCH * scale:
             cert = "touching within rounding"
         else:
             cert = ("undecided within the iteration budget: reported as touching "
                     f"(upper bound {solved['upper']:.3g}, best margin "
                     f"{max((ax['margin'] for ax in axes if ax['axis'] is not None), default=0.0):.3g})")
+        sdA, sdB = c0.signed_distance(mid), c1.signed_distance(mid)
         witness = _add(mid, origin)
         out.update(intersects=True, axis=None, found_by=None, intervals=None,
                    certificate=cert, witness=witness, witness_signed_distance=(sdA, sdB),
