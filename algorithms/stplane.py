@@ -244,45 +244,54 @@ def st_minimize(kind0, B0, m0, kind1, B1, m1, end0=None, end1=None) -> STSolutio
     return STSolution(s, t, q, closest, v, trace)
 
 
-def _pow2_scale(kind, m):
-    """A power of two ``2^k`` bringing a float ray/line direction near unit length (1 when not
-    needed): a direction of 1e-308 or 1e300 would underflow/overflow ``m.m``. Scaling by a
-    power of two is exact, and the parameter scales back exactly."""
+def _pow2_scale(kind, m) -> int:
+    """An exponent ``k`` such that ``2^k m`` has its largest component in ``[0.5, 1)``, for a
+    float ray/line direction outside ``[2^-400, 2^400]`` (0 otherwise): a direction of 1e-308
+    or 1e300 would underflow/overflow ``m.m``. Scaling by a power of two is exact (``ldexp``),
+    and the parameter scales back exactly (to ``inf`` when it is not representable)."""
     if kind not in ("ray", "line") or not all(isinstance(x, float) for x in m):
-        return 1
+        return 0
     big = max(abs(x) for x in m)
     if 2.0 ** -400 <= big <= 2.0 ** 400:
-        return 1
-    return 2.0 ** -math.frexp(big)[1]
+        return 0
+    return -math.frexp(big)[1]
+
+
+def _ldexp(x, k):
+    try:
+        return math.ldexp(x, k)
+    except OverflowError:
+        return math.copysign(math.inf, x)
 
 
 def minimize(prim0, prim1) -> STSolution:
     """:func:`st_minimize` for two primitives among point, segment, ray, line.
 
     Float ray/line directions with components outside ``[2^-400, 2^400]`` are first scaled by
-    a power of two (exactly); ``s``, ``t`` and their trace entries are scaled back, the
-    coefficients ``a``..``f`` in the trace are those of the scaled directions
-    (``trace["direction_scale"]``).
+    a power of two (exactly, :func:`_pow2_scale`); ``s``, ``t`` and their trace entries are
+    scaled back, the coefficients ``a``..``f`` in the trace are those of the scaled directions
+    (``trace["direction_scale"]`` is the factor applied).
     """
     k0, B0, m0 = linear_form(prim0)
     k1, B1, m1 = linear_form(prim1)
     g0, g1 = _pow2_scale(k0, m0), _pow2_scale(k1, m1)
-    if g0 != 1:
-        m0 = tuple(g0 * x for x in m0)
-    if g1 != 1:
-        m1 = tuple(g1 * x for x in m1)
+    if g0:
+        m0 = tuple(math.ldexp(x, g0) for x in m0)
+    if g1:
+        m1 = tuple(math.ldexp(x, g1) for x in m1)
     sol = st_minimize(k0, B0, m0, k1, B1, m1,
                       end0=prim0.p1 if k0 == "segment" else None,
                       end1=prim1.p1 if k1 == "segment" else None)
-    if g0 != 1 or g1 != 1:
+    if g0 or g1:
         tr = sol.trace
-        tr["direction_scale"] = (g0, g1)
+        tr["direction_scale"] = (2.0 ** -g0 if abs(g0) < 1000 else None,
+                                 2.0 ** -g1 if abs(g1) < 1000 else None)
         for item in [tr] + tr["candidates"]:
-            item["s"] *= g0
-            item["t"] *= g1
+            item["s"] = _ldexp(item["s"], g0)
+            item["t"] = _ldexp(item["t"], g1)
         for key, g in (("s_bar", g0), ("t_bar", g1)):
             if tr.get(key) is not None:
-                tr[key] *= g
-        sol.s *= g0
-        sol.t *= g1
+                tr[key] = _ldexp(tr[key], g)
+        sol.s = _ldexp(sol.s, g0)
+        sol.t = _ldexp(sol.t, g1)
     return sol

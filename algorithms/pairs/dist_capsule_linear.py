@@ -28,7 +28,9 @@ from ..closest import solid_hits
 from ..primitives import Capsule
 from ..registry import register
 from ..results import DistanceResult, Hit, HitResult, IntersectionResult
-from ..stplane import DOMAINS, linear_form, minimize, point_at
+from dataclasses import replace
+
+from ..stplane import DOMAINS, _ldexp, _pow2_scale, linear_form, minimize, point_at
 from .dist_linear_linear import linear_hits, touch_tolerance
 
 INF = math.inf
@@ -159,7 +161,18 @@ def capsule_hits(lin, cap: Capsule) -> HitResult:
                          intersects=h.intersects, first_t=h.first_t, hits=h.hits)
     kind, B, m = linear_form(lin)
     B, m = _fp(B), _fp(m)
-    p0, p1 = _fp(cap.p0), _fp(cap.p1)
+    g = _pow2_scale(kind, m)
+    if g:  # extreme ray/line direction: cast with 2^g m, then scale the parameters back
+        res = _cast(kind, B, tuple(math.ldexp(x, g) for x in m), _fp(cap.p0), _fp(cap.p1), r,
+                    dist, {**trace, "direction_exponent": g}, g)
+        return replace(res, first_t=None if res.first_t is None else _ldexp(res.first_t, g),
+                       hits=tuple(replace(h, t=_ldexp(h.t, g)) for h in res.hits))
+    return _cast(kind, B, m, _fp(cap.p0), _fp(cap.p1), r, dist, trace)
+
+
+def _cast(kind, B, m, p0, p1, r, dist, trace, g=0):
+    """The cast of ``B + t m`` (``m`` already scaled by ``2^g``; the grazing fallback's
+    parameter from ``dist`` is scaled by ``2^-g`` so the caller can scale every ``t`` back)."""
     if V.dot(m, m) == 0:  # zero-length segment: a point, inside (touching) the capsule
         trace["degenerate"] = "A has zero length"
         return HitResult(method=HITS_METHOD, trace=trace, intersects=True, first_t=0.0,
@@ -179,7 +192,7 @@ def capsule_hits(lin, cap: Capsule) -> HitResult:
             n_out = _outward_normal(point_at(kind, B, m, t_out), p0, p1)
             return solid_hits(B, m, lo, hi, t_in, t_out, n_in, n_out, HITS_METHOD, trace)
     # grazing: touching by the distance test, missed by the rounded quadratics
-    s = dist.parameter[0]
+    s = _ldexp(dist.parameter[0], -g)
     x = dist.closest[0]
     trace["grazing"] = True
     return HitResult(method=HITS_METHOD, trace=trace, intersects=True, first_t=s,
