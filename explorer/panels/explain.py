@@ -40,10 +40,16 @@ class Template:
     method_has: tuple = ()
     pairs: tuple = ()
     needs: str = ""  # a result path that must exist (e.g. "trace.toi.axes")
+    exclude_pairs: tuple = ()
 
     def matches(self, result: dict) -> bool:
         if self.needs and lookup(result, self.needs) is None:
             return False
+        kinds = "-".join(sorted(str(result.get("pair") or "").split("-")))
+        if kinds in {"-".join(sorted(p.split("-"))) for p in self.exclude_pairs}:
+            return False
+        if not self.method_has and not self.pairs:
+            return bool(self.needs)
         method = (result.get("method") or "").lower()
         if any(h.lower() in method for h in self.method_has):
             return True
@@ -150,8 +156,8 @@ TEMPLATES: dict[str, Template] = {
             "No axis separates; the least overlap is on {trace.separating_axis.least_overlap}: "
             "the shapes intersect.",
         ),
-        method_has=("separating axes",),
         needs="trace.separating_axis.axes",
+        exclude_pairs=("cylinder-cylinder",),
     ),
     "moving aabbs": Template(
         "Moving boxes: per-axis time intervals",
@@ -284,6 +290,20 @@ def sources(method: str) -> list[str]:
     return list(dict.fromkeys(m.group(0).strip() for m in _REF.finditer(method or "")))
 
 
+def split_methods(method: str) -> list[str]:
+    """``"; "``-separated method names, not splitting inside parentheses."""
+    out, depth, cur = [], 0, ""
+    for ch in method:
+        depth += (ch == "(") - (ch == ")")
+        if ch == ";" and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    out.append(cur.strip())
+    return [m for m in out if m]
+
+
 def to_html(result: Optional[dict], name_a: str = "A", name_b: str = "B") -> str:
     """The panel's text for ``result`` (an ``explorer eval`` result)."""
     if not result:
@@ -293,7 +313,7 @@ def to_html(result: Optional[dict], name_a: str = "A", name_b: str = "B") -> str
     method = result.get("method") or ""
     if method:
         parts.append("<p><b>Method:</b><br>" + "<br>".join(
-            html.escape(m) for m in dict.fromkeys(x.strip() for x in method.split("; "))) + "</p>")
+            html.escape(m) for m in dict.fromkeys(split_methods(method))) + "</p>")
     refs = sources(method)
     if refs:
         parts.append("<p><b>Source:</b> " + html.escape(", ".join(refs)) + "</p>")

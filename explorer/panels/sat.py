@@ -126,7 +126,9 @@ class SatInspectorPanel(PairPanel):
             verdict = (f"separated; axis used: <b>{who}</b>" if sep is not None
                        else "<b>no separating axis</b>: the shapes intersect")
             if sep is not None and who and a.kind == b.kind == "cylinder":
-                verdict += " (found by the book's test on this direction)"
+                verdict = (f"separated; the direction was found by the test <b>{who}</b> "
+                           "(the first of GTCG §11.12.9's tests, in the book's order, "
+                           "that separates)")
             self.summary.setText(f"{a.name} ({a.kind}) – {b.name} ({b.kind}): "
                                  f"{len(self.axes)} candidate axes, {n_sep} separating; {verdict}.")
         if self.isVisible():

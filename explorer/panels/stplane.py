@@ -90,7 +90,7 @@ class StPlaneDiagram(QWidget):
         pad = 0.3 * max(v_hi - v_lo, 1.0)
         v_lo, v_hi = v_lo - pad, v_hi + pad
         if bar is not None and v_lo - 3 < bar < v_hi + 3:
-            v_lo, v_hi = min(v_lo, bar - 0.3), max(v_hi, bar + 0.3)
+            v_lo, v_hi = min(v_lo, bar - 0.6), max(v_hi, bar + 0.6)
         return v_lo, v_hi
 
     def _choose_view(self, q: STPlane) -> tuple[float, float, float, float]:
