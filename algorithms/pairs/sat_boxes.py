@@ -41,6 +41,30 @@ from ..results import DistanceResult, IntersectionResult, SeparationResult
 PARALLEL_TOL = 1e-8
 
 
+# ----------------------------------------------------------------------------- registration
+
+
+def register_both(query: str, kind_a: str, kind_b: str, *, name=None, priority: int = 0):
+    """Register ``f(a, b)`` for ``(kind_a, kind_b)`` and its flipped wrapper for
+    ``(kind_b, kind_a)``.
+
+    The registry looks up the exact ordered pair before the swapped one, so a wildcard-like
+    generic registered in the other order (the GJK distance registers one order per unordered
+    pair, priority -10) would otherwise shadow this function when the arguments come swapped.
+    """
+    def decorator(func):
+        register(query, kind_a, kind_b, name=name or func.__name__, priority=priority)(func)
+        if kind_a != kind_b:
+            def swapped(b, a, *args, **kwargs):
+                return func(a, b, *args, **kwargs).flipped()
+            swapped.__name__ = func.__name__ + "_swapped"
+            swapped.__doc__ = func.__doc__
+            register(query, kind_b, kind_a, name=name or func.__name__,
+                     priority=priority)(swapped)
+        return func
+    return decorator
+
+
 # ----------------------------------------------------------------------------- the kernel
 
 
@@ -245,7 +269,7 @@ def separating_axis_obb_obb(a: OBB, b: OBB) -> SeparationResult:
     return box_box_sat(obb_convex(a, "A"), obb_convex(b, "B"))
 
 
-@register("separating_axis", "obb", "aabb")
+@register_both("separating_axis", "obb", "aabb")
 def separating_axis_obb_aabb(a: OBB, b: AABB) -> SeparationResult:
     """OBB-AABB: the AABB is a box with axes x, y, z (GTCG §11.12.7, 15 axes)."""
     return box_box_sat(obb_convex(a, "A"), aabb_convex(b, "B"),
