@@ -40,18 +40,28 @@ Both answers carry a proof, checked in closed form, never taken on trust from th
 * **separated**: a unit axis whose margin, recomputed from the formula above, exceeds
   ``SEP_TOL * scale`` (about 100 times the rounding error of the formula), where ``scale =
   |Delta| + r0 + r1 + (h0 + h1)/2``;
-* **intersecting**: a witness point within ``TOUCH * scale`` of both cylinders (its signed
-  distances are in the trace); when the origin lies inside GJK's tetrahedron the witness is a
-  common point up to rounding (``certificate = "common point"``). When neither certificate is
-  found the cylinders are within ``TOUCH * scale`` of touching and the answer is
-  "intersects" (touching counts), with ``certificate = "touching within rounding"``.
+* **intersecting**: a witness point whose signed distances to both cylinders (in the trace)
+  are at most ``COMMON * scale`` (``certificate = "common point"``, rounding only) or at most
+  ``TOUCH * scale`` (``"touching within rounding"``). The witness comes from GJK's simplex
+  (the origin inside the tetrahedron) or, when GJK stalls on a shallow overlap, from the
+  support sets along the most nearly separating directions (a rim point or a wall line of
+  one cylinder that lies inside the other).
 
-So an answer can only be wrong for pairs whose true distance is below ``TOUCH * scale``
-(1e-11 relative) that are reported as touching.
+When neither proof is found (not observed in the tests) the answer is "intersects" and the
+certificate says "undecided". So an answer can only be wrong for pairs whose true distance is
+below about ``TOUCH * scale`` (1e-11 relative), which are reported as touching.
+
+Closest points (the ``distance`` query): GJK on smooth rims converges slowly near contact and
+its upper bound ``|v|`` stalls around 1e-8 relative, while the support-gap lower bound is
+accurate to rounding. So the closest points are also computed from the support sets along the
+best axis (a rim point against the other cylinder in closed form, a wall line against it by a
+1D convex search, or the 2D problem between the two support sets) and the nearest pair wins;
+the trace keeps ``lower_bound`` and ``upper_bound`` (the error is at most their difference).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 
 from ..registry import register
@@ -644,7 +654,6 @@ def decide(a, b) -> dict:
                    certificate=f"separating axis ({found['name']}), margin "
                                f"{found['margin']:.6g} > {sep_tol:.3g}",
                    witness=None)
-        best = max(ax["margin"] for ax in axes if ax["axis"] is not None)
         # any separating margin bounds the distance below (best one: ``lower_bound``); points
         # of the two cylinders bound it above: GJK's, or the support sets' along the best axis
         best_ax = max((ax for ax in axes if ax["axis"] is not None),
@@ -689,18 +698,28 @@ def decide(a, b) -> dict:
                    certificate=cert, witness=witness, witness_signed_distance=(sdA, sdB),
                    distance=0.0, closest=(witness, witness), lower_bound=None)
     out["axes"] = axes
-    out["upper_bound"] = solved["upper"]
+    # a distance upper bound: |pb - pa| of the reported closest points (separated), GJK's
+    # |v| otherwise
+    out["upper_bound"] = out["distance"] if not out["intersects"] else solved["upper"]
     return out
 
 
 # ----------------------------------------------------------------------------- registry
 
 
+@functools.lru_cache(maxsize=16)
+def _decide_cached(a, b) -> dict:
+    # evaluate_pair asks distance, intersects and separating_axis of the same pair
+    return decide(a, b)
+
+
 def _trace(res: dict) -> dict:
     keys = ("found_by", "certificate", "witness", "witness_signed_distance", "scale",
             "sep_tol", "touch_tol", "termination", "iterations", "gjk", "lower_bound",
-            "upper_bound", "polish", "axes")
-    return {k: res[k] for k in keys if k in res}
+            "upper_bound", "polish")
+    out = {k: res[k] for k in keys if k in res}
+    out["axes"] = [dict(ax) for ax in res["axes"]]
+    return out
 
 
 @register("separating_axis", "cylinder", "cylinder", name="cylinder_sat")
@@ -721,7 +740,7 @@ def separating_axis_cylinder_cylinder(a, b) -> SeparationResult:
         when they intersect or touch, with ``trace["witness"]`` a point of both and
         ``trace["certificate"]`` saying how sure (module notes).
     """
-    res = decide(a, b)
+    res = _decide_cached(a, b)
     return SeparationResult(method=METHOD_SEP, trace=_trace(res), intersects=res["intersects"],
                             axis=res["axis"], intervals=res["intervals"])
 
@@ -730,7 +749,7 @@ def separating_axis_cylinder_cylinder(a, b) -> SeparationResult:
 def intersects_cylinder_cylinder(a, b) -> IntersectionResult:
     """Test-intersection of two cylinders (GTCG §11.12.9); touching counts. See
     :func:`separating_axis_cylinder_cylinder`."""
-    res = decide(a, b)
+    res = _decide_cached(a, b)
     return IntersectionResult(method=METHOD_SEP, trace=_trace(res), intersects=res["intersects"])
 
 
@@ -741,7 +760,7 @@ def distance_cylinder_cylinder(a, b) -> DistanceResult:
     ``upper - lower`` (in the trace); exact closed form for parallel axes. Distance 0 and a
     common point when they intersect (the same decision as :func:`intersects_cylinder_cylinder`).
     """
-    res = decide(a, b)
+    res = _decide_cached(a, b)
     dist = float(res["distance"])
     tr = _trace(res)
     tr["intersects"] = res["intersects"]
