@@ -583,6 +583,25 @@ def _parallel(c0, c1, axes, scale):
             "iterations": 0}
 
 
+def _projection_shape(cyl, n):
+    """The book's three shapes of the projection of ``cyl`` onto the plane ``n . X = 0``
+    (GTCG §11.12.9, "Projection of a Cylinder onto a Plane"): a disk of radius ``r`` when
+    ``w`` is parallel to ``n``, a rectangle with half-extents ``r`` and ``(h/2)|P w|`` when
+    perpendicular, otherwise a rectangle with hemi-elliptical caps whose ellipses (centred at
+    ``P(C -+ (h/2) w)``) have half-axes ``r`` and ``r |P v| = r |w . n|``."""
+    wn = abs(_dot(cyl.w, n))
+    pw = math.sqrt(max(0.0, 1.0 - wn * wn))
+    centre = _sub(cyl.C, _mul(_dot(cyl.C, n), n))
+    if pw <= FEATURE_TOL:
+        return {"shape": "disk", "radius": cyl.r, "centre": centre}
+    if wn <= FEATURE_TOL:
+        return {"shape": "rectangle", "half_extents": (cyl.r, 0.5 * cyl.h * pw),
+                "centre": centre}
+    return {"shape": "rectangle with hemi-elliptical caps", "half_extents":
+            (cyl.r, 0.5 * cyl.h * pw), "ellipse_half_axes": (cyl.r, cyl.r * wn),
+            "centre": centre}
+
+
 def decide(a, b) -> dict:
     """The full §11.12.9 test for two :class:`~algorithms.primitives.Cylinder` s.
 
@@ -622,11 +641,15 @@ def decide(a, b) -> dict:
             if d is not None:
                 d = _unit(proj(d))
             if d is not None:
-                axes.append(_axis_record(name, c0, c1, d))
+                rec = _axis_record(name, c0, c1, d)
             else:
-                axes.append({"name": name, "axis": None, "r_A": None, "r_B": None,
-                             "distance": None, "margin": -run["upper"] if run["upper"] else 0.0,
-                             "separating": False, "note": "projections overlap"})
+                rec = {"name": name, "axis": None, "r_A": None, "r_B": None,
+                       "distance": None, "margin": -run["upper"] if run["upper"] else 0.0,
+                       "separating": False, "note": "projections overlap"}
+            rec["projection"] = {"normal": cyl.w, "A": _projection_shape(c0, cyl.w),
+                                 "B": _projection_shape(c1, cyl.w),
+                                 "distance_2d": run["upper"]}
+            axes.append(rec)
         solved = _gjk(c0.support, c1.support, c0.C, c1.C, scale)
         gjk_runs["gradient zero"] = {k: solved[k] for k in ("upper", "lower", "termination",
                                                             "iterations")}

@@ -706,3 +706,25 @@ def test_big_verification():
           f"{1000 * t_con / nq:.2f} ms/query")
     print(f"bisection near-touch pairs: 300, {t_near:.1f} s")
     print(f"time per query (random pairs): {1000 * per_query:.2f} ms")
+
+
+def test_projection_shapes_in_the_trace():
+    # onto w0 . X = 0 (w0 = z): A projects to a disk of radius 1; B (axis (1,0,1)/sqrt2,
+    # r=1, h=2) to a rectangle with hemi-elliptical caps: half-extents r1 = 1 and
+    # (h1/2)|P w1| = 1/sqrt2, ellipse half-axes r1 = 1 and r1 |w1 . z| = 1/sqrt2
+    a = Cylinder((0, 0, 0), (0, 0, 1), 1, 10)
+    b = Cylinder((3, 0, 3), (1, 0, 1), 1, 2)
+    proj = _axes_by_name(decide(a, b))["perpendicular to w0"]["projection"]
+    assert proj["A"]["shape"] == "disk" and proj["A"]["radius"] == 1
+    assert proj["B"]["shape"] == "rectangle with hemi-elliptical caps"
+    assert proj["B"]["ellipse_half_axes"] == pytest.approx((1, 1 / SQ2))
+    assert proj["B"]["half_extents"] == pytest.approx((1, 1 / SQ2))
+    assert proj["distance_2d"] == pytest.approx(2 - SQ2, abs=1e-12)
+    # onto w1 . X = 0 with w1 = x and A's axis z: A projects to a 2 x 2 rectangle
+    # (half-extents r0 = 1 and h0/2 = 1)
+    res = decide(Cylinder((0, 0, 0), (0, 0, 1), 1, 2), Cylinder((0, 5, 0), (1, 0, 0), 1, 2))
+    proj = _axes_by_name(res)["perpendicular to w1"]["projection"]
+    assert proj["A"]["shape"] == "rectangle" and proj["A"]["half_extents"] == pytest.approx((1, 1))
+    assert proj["B"]["shape"] == "disk"
+    # the 2D distance between the square [-1,1]^2 (in y,z) and the unit disk at y=5: 3
+    assert proj["distance_2d"] == pytest.approx(3, abs=1e-12)
