@@ -268,6 +268,12 @@ def test_touching_is_distance_zero_with_common_point(a, b):
     (Cylinder((0, 0, 0), (0, 0, 1), 1, 4), Cylinder((0, 0, 0), (1, 0, 0), 1, 4)),  # cross
     (Triangle(((-1, -1, 0), (2, -1, 0), (-1, 2, 0))), Segment((0, 0, -1), (0, 0, 1))),
     (OBB((0, 0, 0), I, (1, 1, 1)), OBB((0, 0, 0), I, (0, 0, 0))),  # flat-to-point box inside
+    # flat Minkowski differences: no tetrahedron can enclose the origin, the face must do
+    (Triangle(((0, 0, 0), (2, 0, 0), (0, 2, 0))), Triangle(((0.5, 0.5, 0), (3, 0.5, 0), (0.5, 3, 0)))),
+    (AABB((0, 0, 0), (2, 2, 0)), AABB((1, 1, 0), (3, 3, 0))),
+    (Segment((0, 0, 0), (2, 2, 0)), Segment((0, 2, 0), (2, 0, 0))),  # cross at (1,1,0)
+    (Segment((0, 0, 0), (2, 0, 0)), Segment((1, 0, 0), (3, 0, 0))),  # collinear overlap
+    (Cylinder((0, 0, 0), (0, 0, 1), 1, 0), Cylinder((0.5, 0, 0), (0, 0, 1), 1, 0)),  # disks
 ])
 def test_overlapping(a, b):
     for x, y in ((a, b), (b, a)):
