@@ -15,7 +15,7 @@ import math
 from typing import Optional
 
 import numpy as np
-from PyQt6.QtCore import QPointF, QRectF, QSize, Qt, pyqtSignal
+from PyQt6.QtCore import QLineF, QPointF, QRectF, QSize, Qt, pyqtSignal
 from PyQt6.QtGui import (QBrush, QColor, QFont, QImage, QPainter, QPainterPath, QPen, QPixmap,
                          QPolygonF)
 from PyQt6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QPushButton, QSizePolicy,
@@ -24,7 +24,8 @@ from PyQt6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QPushButton, QSiz
 from algorithms.primitives import LINEAR_KINDS
 
 from .base import PairPanel, fmt, line_mesh, point_mesh
-from .stplane_model import SIDES_OF, TRANSPOSED_REGION, STPlane, ellipse_points, stplane
+from .stplane_model import (SIDES_OF, TRANSPOSED_REGION, STPlane, ellipse_points, level_segments,
+                            stplane, well_conditioned)
 
 DOMAIN_FILL = QColor("#dbe9f6")
 REGION_FILL = QColor("#fff3b0")
@@ -241,17 +242,24 @@ class StPlaneDiagram(QWidget):
         small.setPointSizeF(8)
         small.setBold(False)
         p.setFont(small)
+        smooth = well_conditioned(q)
         for level, kind in self.levels(q):
-            for poly in ellipse_points(q, level, n=72):
+            if kind == "contact":
+                p.setPen(QPen(CONTACT_PEN, 2.4))
+            elif kind == "probe":
+                p.setPen(QPen(PROBE_COLOR, 1.2, Qt.PenStyle.DotLine))
+            else:
+                p.setPen(QPen(LEVEL_PEN, 1.0))
+            if not smooth:  # nearly parallel: contour Q itself (marching squares)
+                segs = level_segments(q, level, self._view)
+                if len(segs):
+                    xy = self.to_px_array(segs.reshape(-1, 2), frame).reshape(-1, 4)
+                    p.drawLines([QLineF(*row) for row in xy.tolist()])
+                continue
+            for poly in ellipse_points(q, level, n=72, view=self._view):
                 xy = self.to_px_array(poly, frame)
                 path = QPainterPath()
                 path.addPolygon(QPolygonF([QPointF(x, y) for x, y in xy.tolist()]))
-                if kind == "contact":
-                    p.setPen(QPen(CONTACT_PEN, 2.4))
-                elif kind == "probe":
-                    p.setPen(QPen(PROBE_COLOR, 1.2, Qt.PenStyle.DotLine))
-                else:
-                    p.setPen(QPen(LEVEL_PEN, 1.0))
                 p.drawPath(path)
         # parallel: the line of unconstrained minimisers
         line = q.free_minimiser_line()
@@ -280,8 +288,9 @@ class StPlaneDiagram(QWidget):
         if gap > 1e-12 * max(1.0, q.q_min):
             out += [(q.q_free + k * gap, "level") for k in (0.2, 0.55, 1.8, 3.0)]
         else:  # minimum inside the domain: spread the levels over the domain's corners
-            corners = [q.Q(*q.clamp(s, t)) for s in (q.s_lo, q.s_hi, q.s - 1, q.s + 1)
-                       for t in (q.t_lo, q.t_hi, q.t - 1, q.t + 1)]
+            ss = [v for v in (q.s_lo, q.s_hi, q.s - 1, q.s + 1) if math.isfinite(v)]
+            ts = [v for v in (q.t_lo, q.t_hi, q.t - 1, q.t + 1) if math.isfinite(v)]
+            corners = [q.Q(*q.clamp(s, t)) for s in ss for t in ts]
             span = max(max(corners) - q.q_free, 1e-9)
             out += [(q.q_free + k * span, "level") for k in (0.04, 0.15, 0.35, 0.65)]
         out.append((q.q_min, "contact"))
@@ -363,7 +372,7 @@ class StPlaneDiagram(QWidget):
         title.setPointSizeF(9.5)
         p.setFont(title)
         where = "parallel: no single (s̄, t̄)" if q.region is None else (
-            f"(s̄, t̄) = ({fmt(q.s_bar, 3)}, {fmt(q.t_bar, 3)}) in region {q.region}")
+            f"region {q.region}: (s̄, t̄) = ({fmt(q.s_bar, 3)}, {fmt(q.t_bar, 3)})")
         p.drawText(QRectF(6, 4, width - 12, 16), Qt.AlignmentFlag.AlignLeft,
                    f"{q.domain}   {where}")
         p.setPen(MIN_COLOR)

@@ -39,9 +39,6 @@ TRANSPOSED_REGION = {r: REGION_OF[(k[1], k[0])] for k, r in REGION_OF.items()}
 #: parameter domain of each linear kind
 DOMAINS = {"segment": (0.0, 1.0), "ray": (0.0, INF), "line": (-INF, INF)}
 
-#: relative tolerance on det = |m0 x m1|^2 under which the components count as parallel
-PARALLEL_EPS = 1e-10
-
 
 def base_and_direction(prim) -> tuple[np.ndarray, np.ndarray]:
     """``(B, m)`` of a segment (``p0``, ``p1 - p0``), ray or line (``origin``, ``direction``)."""
@@ -145,18 +142,27 @@ def stplane(prim_a, prim_b) -> STPlane:
     diff = B0 - B1
     a, b, c = float(m0 @ m0), float(-(m0 @ m1)), float(m1 @ m1)
     d, e, f = float(m0 @ diff), float(-(m1 @ diff)), float(diff @ diff)
-    det = abs(a * c - b * b)
+    # det = ac - b^2 = |m0 x m1|^2 and the numerators be - cd = (m1 x D).(m0 x m1),
+    # bd - ae = (m0 x D).(m0 x m1) (Lagrange's identity): no cancellation for nearly
+    # parallel components, where ac - b^2 would be rounding noise
+    n = np.cross(m0, m1)
+    det = float(n @ n)
     s_lo, s_hi = DOMAINS[prim_a.kind]
     t_lo, t_hi = DOMAINS[prim_b.kind]
-    parallel = not (det > PARALLEL_EPS * a * c) or a == 0 or c == 0
+    parallel = det == 0
+    s_bar = t_bar = None
+    if not parallel:
+        s_bar = float(np.cross(m1, diff) @ n) / det
+        t_bar = float(np.cross(m0, diff) @ n) / det
+        parallel = not (math.isfinite(s_bar) and math.isfinite(t_bar))
     q = STPlane(prim_a.kind, prim_b.kind, B0, m0, B1, m1, a, b, c, d, e, f, det,
                 s_lo, s_hi, t_lo, t_hi, parallel, None, None, None, 0.0, 0.0, 0.0, 0.0)
     candidates = []
     if not parallel:
-        q.s_bar = (b * e - c * d) / det
-        q.t_bar = (b * d - a * e) / det
+        q.s_bar, q.t_bar = s_bar, t_bar
         q.region = q.region_of(q.s_bar, q.t_bar)
-        q.q_free = max(float(q.Q(q.s_bar, q.t_bar)), 0.0)
+        # the lines' squared distance (D.n)^2 / |n|^2: Q(s_bar, t_bar) would cancel badly
+        q.q_free = float(diff @ n) ** 2 / det
         if q.region == 0:
             candidates.append((q.s_bar, q.t_bar))
     else:
@@ -177,25 +183,46 @@ def stplane(prim_a, prim_b) -> STPlane:
     return q
 
 
-def ellipse_points(q: STPlane, level: float, n: int = 96) -> list[np.ndarray]:
+def ellipse_points(q: STPlane, level: float, n: int = 96,
+                   view: Optional[tuple] = None) -> list[np.ndarray]:
     """Polylines (arrays of ``(s, t)`` rows) of the level curve ``Q = level`` (Fig. 10.37).
 
     An ellipse when ``det > 0``; two parallel lines for parallel components (the graph is a
-    parabolic cylinder); nothing below the minimum.
+    parabolic cylinder); nothing below the minimum. With ``view = (s0, s1, t0, t1)`` only the
+    part that can show in that rectangle is sampled (a nearly parallel pair has ellipses far
+    larger than the view: sampling them whole would waste the points and the painting).
     """
     r = level - q.q_free
-    if r < 0:
+    if r < 0 or not math.isfinite(r):
         return []
     eig = getattr(q, "_eig", None)
     if eig is None:  # once per model: every level curve shares the axes
         eig = np.linalg.eigh(np.array([[q.a, q.b], [q.b, q.c]]))
         q._eig = eig
     lam, vec = eig
+    corners = None
+    if view is not None:
+        s0, s1, t0, t1 = view
+        corners = np.array([[s0, t0], [s1, t0], [s1, t1], [s0, t1]], dtype=float)
     if not q.parallel:
+        if not lam[0] > 0:  # nearly parallel: the smaller eigenvalue lost to rounding
+            return []
         centre = np.array([q.s_bar, q.t_bar])
-        theta = np.linspace(0, 2 * math.pi, n + 1)
-        u = np.sqrt(r / lam[0]) * np.cos(theta)
-        v = np.sqrt(r / lam[1]) * np.sin(theta)
+        ru, rv = math.sqrt(r / lam[0]), math.sqrt(r / lam[1])
+        lo, hi = 0.0, 2 * math.pi
+        if corners is not None:
+            s0, s1, t0, t1 = view
+            inside = s0 <= centre[0] <= s1 and t0 <= centre[1] <= t1
+            if not inside and ru > 0 and rv > 0:
+                # the arc inside the (convex) view lies within the view's angular span seen
+                # from the centre, in the frame where the ellipse is a circle
+                rel = (corners - centre) @ vec
+                ang = np.arctan2(rel[:, 1] / rv, rel[:, 0] / ru)
+                ang = np.unwrap(ang - ang[0]) + ang[0]
+                lo, hi = float(ang.min()), float(ang.max())
+        theta = np.linspace(lo, hi, n + 1)
+        u = ru * np.cos(theta)
+        v = rv * np.sin(theta)
         return [centre + np.outer(u, vec[:, 0]) + np.outer(v, vec[:, 1])]
     if lam[1] <= 0:
         return []
@@ -205,5 +232,77 @@ def ellipse_points(q: STPlane, level: float, n: int = 96) -> list[np.ndarray]:
     p0 = line[0]
     normal, along = vec[:, 1], vec[:, 0]
     off = math.sqrt(r / lam[1])
-    span = np.array([-1e3, 1e3])
+    if corners is not None:
+        proj = (corners - p0) @ along
+        span = np.array([proj.min(), proj.max()])
+    else:
+        span = np.array([-1e3, 1e3])
     return [np.array([p0 + sgn * off * normal + x * along for x in span]) for sgn in (-1, 1)]
+
+
+def Q_grid(q: STPlane, s: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """``Q`` on the grid ``s x t`` (rows follow ``t``), as ``|D + s m0 - t m1|^2``: no
+    cancellation, however far the unconstrained minimum is."""
+    S, T = np.meshgrid(s, t)
+    diff = q.B0 - q.B1
+    P = diff + S[..., None] * q.m0 - T[..., None] * q.m1
+    return np.einsum("ijk,ijk->ij", P, P)
+
+
+def level_segments(q: STPlane, level: float, view: tuple, n: int = 80) -> np.ndarray:
+    """The level curve ``Q = level`` inside ``view`` by marching squares: an ``(k, 2, 2)``
+    array of segments ``((s, t), (s, t))``.
+
+    For nearly parallel components the ellipses are so long and thin that their axes from an
+    eigen-decomposition are rounding noise; sampling ``Q`` itself on the view is reliable.
+    """
+    cached = getattr(q, "_grid", None)
+    if cached is None or cached[0] != (tuple(view), n):  # one grid serves every level
+        s0, s1, t0, t1 = view
+        s = np.linspace(s0, s1, n + 1)
+        t = np.linspace(t0, t1, n + 1)
+        cached = q._grid = ((tuple(view), n), *np.meshgrid(s, t), Q_grid(q, s, t))
+    _, Sg, Tg, Qg = cached
+    V = Qg - level
+    # cell corners in the order (s0,t0), (s1,t0), (s1,t1), (s0,t1); edges between them
+    vals = [V[:-1, :-1], V[:-1, 1:], V[1:, 1:], V[1:, :-1]]
+    xs = [Sg[:-1, :-1], Sg[:-1, 1:], Sg[1:, 1:], Sg[1:, :-1]]
+    ys = [Tg[:-1, :-1], Tg[:-1, 1:], Tg[1:, 1:], Tg[1:, :-1]]
+    masks, points = [], []
+    for i in range(4):
+        j = (i + 1) % 4
+        va, vb = vals[i], vals[j]
+        cross = (va < 0) != (vb < 0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            frac = np.where(cross, va / (va - vb), 0.0)
+        points.append(np.stack([xs[i] + frac * (xs[j] - xs[i]),
+                                ys[i] + frac * (ys[j] - ys[i])], axis=-1))
+        masks.append(cross)
+    masks = np.stack(masks)  # (4, n, n)
+    points = np.stack(points)  # (4, n, n, 2)
+    count = masks.sum(axis=0)
+    out = []
+    two = count == 2
+    if two.any():
+        order = np.argsort(~masks[:, two], axis=0, kind="stable")[:2]  # the two crossed edges
+        pts = points[:, two]  # (4, m, 2)
+        cols = np.arange(pts.shape[1])
+        out.append(np.stack([pts[order[0], cols], pts[order[1], cols]], axis=1))
+    four = count == 4
+    if four.any():
+        pts = points[:, four]
+        out.append(np.stack([pts[0], pts[1]], axis=1))
+        out.append(np.stack([pts[2], pts[3]], axis=1))
+    return np.concatenate(out) if out else np.zeros((0, 2, 2))
+
+
+def well_conditioned(q: STPlane) -> bool:
+    """Whether the level ellipses can be drawn from their axes (not too long and thin)."""
+    if q.parallel:
+        return True  # drawn as the exact pairs of lines
+    eig = getattr(q, "_eig", None)
+    if eig is None:
+        eig = np.linalg.eigh(np.array([[q.a, q.b], [q.b, q.c]]))
+        q._eig = eig
+    lam = eig[0]
+    return bool(lam[0] > 1e-8 * lam[1])

@@ -167,6 +167,51 @@ def test_stplane_hand_cases():
     assert TRANSPOSED_REGION == {0: 0, 1: 3, 2: 2, 3: 1, 4: 8, 5: 7, 6: 6, 7: 5, 8: 4}
 
 
+def test_level_curves_lie_on_their_level():
+    from explorer.panels.stplane_model import ellipse_points, level_segments, well_conditioned
+
+    # well conditioned: the parametric ellipse is exact up to rounding
+    q = stplane(Segment((0, 0, 0), (1, 0, 0)), Segment((2, -1, 1), (2.5, 1, 1.5)))
+    assert well_conditioned(q)
+    for level in (q.q_min, q.q_min * 2):
+        (poly,) = ellipse_points(q, level, view=(-1, 3, -1, 2))
+        assert np.allclose(q.Q(poly[:, 0], poly[:, 1]), level, rtol=1e-9)
+    # nearly parallel, coplanar: the lines meet near s = t = -1e6, so the ellipses are 1e6
+    # long and 1 wide; the free minimum is 0 ((D.n)^2/|n|^2), and the constrained one
+    # is at (0.2, 0) with Q = 1 (the distance between the segments' supporting lines there)
+    q = stplane(Segment((0, 0, 0), (1, 0, 0)), Segment((0.2, 1, 0), (1.2, 1.000001, 0)))
+    assert not q.parallel and q.region == 6 and q.q_free == pytest.approx(0, abs=1e-9)
+    assert (q.s, q.t) == pytest.approx((0.2, 0.0), abs=1e-9) and q.q_min == pytest.approx(1)
+    assert not well_conditioned(q)
+    view = (-0.5, 1.5, -0.5, 1.5)
+    for level in (1.0, 2.0):
+        segs = level_segments(q, level, view)
+        assert len(segs) > 10
+        pts = segs.reshape(-1, 2)
+        # marching squares interpolates linearly on a 1/40 grid: Q is within a few 1e-3
+        assert np.abs(q.Q(pts[:, 0], pts[:, 1]) - level).max() < 5e-3 * level
+
+
+def test_diagram_paints_degenerate_pairs(qtbot):
+    cases = [
+        (Segment((0, 0, 0), (0, 0, 0)), Segment((1, 1, 1), (1, 1, 1))),  # two points
+        (Segment((0, 0, 0), (0, 0, 0)), Line((1, 1, 1), (1, 0, 0))),  # a point and a line
+        (Segment((1e6, 1e6, 0), (1e6 + 1, 1e6, 0)), Segment((1e6 + 2, 1e6 - 1, 1),
+                                                            (1e6 + 2, 1e6 + 1, 1))),
+        (Segment((0, 0, 0), (1, 0, 0)), Segment((0.5, -1, 0), (0.5, 1, 0))),  # crossing
+        (Ray((0, 0, 0), (1, 0, 0)), Ray((2, -1, 1), (-1, -1, 0))),
+        (Line((0, 0, 0), (1, 0, 0)), Segment((3, 1, 0), (5, 1, 0))),  # parallel
+        (Segment((0, 0, 0), (1, 0, 0)), Segment((0.2, 1, 0), (1.2, 1.000001, 0))),
+    ]
+    for a, b in cases:
+        scene = scene_with(("A", a, None), ("B", b, None))
+        panel, _, _ = make(qtbot, StPlanePanel, scene, ("A", "B"))
+        panel.grab()
+        q = panel.model
+        assert math.sqrt(q.q_min) == pytest.approx(panel.result["distance"], abs=1e-6)
+        assert panel.algorithm_region() == q.region
+
+
 def test_diagram_for_ray_and_line_domains(qtbot):
     # ray along x from the origin, segment crossing x = 2.5 above it: (s_bar, t_bar) = (2.5, .5)
     # is inside the half-strip [0, inf) x [0, 1]: region 0 even though s_bar > 1
