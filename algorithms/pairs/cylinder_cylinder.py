@@ -49,7 +49,7 @@ Both answers carry a proof, checked in closed form, never taken on trust from th
 
 When neither proof is found (not observed in the tests) the answer is "intersects" and the
 certificate says "undecided". So an answer can only be wrong for pairs whose true distance is
-below about ``TOUCH * scale`` (1e-11 relative), which are reported as touching.
+below about ``TOUCH * scale`` (1e-10 relative), which are reported as touching.
 
 Closest points (the ``distance`` query): GJK on smooth rims converges slowly near contact and
 its upper bound ``|v|`` stalls around 1e-8 relative, while the support-gap lower bound is
@@ -63,6 +63,7 @@ from __future__ import annotations
 
 import functools
 import math
+import random
 
 from ..registry import register
 from ..results import DistanceResult, IntersectionResult, SeparationResult
@@ -75,7 +76,7 @@ METHOD_DIST = f"cylinder-cylinder distance, certified GJK on exact cylinder supp
 #: a separating margin must exceed this times ``scale`` (rounding of the margin is ~1e-15)
 SEP_TOL = 1e-13
 #: GJK's upper bound on the distance below this times ``scale`` counts as touching
-TOUCH = 1e-11
+TOUCH = 1e-10
 #: a witness within this times ``scale`` of both cylinders is a common point (rounding)
 COMMON = 1e-15
 #: GJK stops when (upper - lower) <= REL_TOL * upper
@@ -487,22 +488,70 @@ def _segment_to_cylinder(a, b, cyl):
     return x, cyl.closest(x)
 
 
+def _wall_line(cyl, d):
+    """The wall line of ``cyl`` facing the unit ``d`` (through ``C + r Pd/|Pd|``)."""
+    du, dv = _dot(d, cyl.u), _dot(d, cyl.v)
+    pn = math.hypot(du, dv)
+    radial = (0.0, 0.0, 0.0)
+    if cyl.r > 0.0 and pn > 0.0:
+        radial = _add(_mul(cyl.r * du / pn, cyl.u), _mul(cyl.r * dv / pn, cyl.v))
+    base = _add(cyl.C, radial)
+    half = _mul(0.5 * cyl.h, cyl.w)
+    return _sub(base, half), _add(base, half)
+
+
+#: |d.w| below this: the wall line is also tried as a support set (near-kink directions)
+NEAR_WALL = 1e-6
+
+
 def _refine_pairs(c0, c1, d):
     """Candidate closest pairs (on A, on B) from the support sets along the unit ``d``:
-    a rim point of one against the other cylinder (closed form), a wall line against the
-    other cylinder (convex 1D search), and the 2D support-set problem of :func:`_polish`."""
-    fa, fb = _feature(c0, d), _feature(c1, _mul(-1.0, d))
+    the support point of one against the other cylinder (closed form), the wall line when
+    ``d`` is (nearly) perpendicular to an axis against the other cylinder (convex 1D search),
+    and the 2D support-set problem of :func:`_polish`. Every candidate is a pair of points
+    of the two cylinders, so each is an upper bound of the distance."""
+    nd = _mul(-1.0, d)
+    fa, fb = _feature(c0, d), _feature(c1, nd)
     out = [_polish(c0, c1, d)[:2]]
-    if fa[0] == "point":
-        out.append((fa[1], c1.closest(fa[1])))
-    if fb[0] == "point":
-        out.append((c0.closest(fb[1]), fb[1]))
-    if fa[0] == "segment":
-        out.append(_segment_to_cylinder(fa[1], fa[2], c1))
-    if fb[0] == "segment":
-        y, x = _segment_to_cylinder(fb[1], fb[2], c0)
+    pa, pb = c0.support(d), c1.support(nd)
+    out.append((pa, c1.closest(pa)))
+    out.append((c0.closest(pb), pb))
+    if abs(_dot(d, c0.w)) <= NEAR_WALL and c0.h > 0.0:
+        out.append(_segment_to_cylinder(*_wall_line(c0, d), c1))
+    if abs(_dot(d, c1.w)) <= NEAR_WALL and c1.h > 0.0:
+        y, x = _segment_to_cylinder(*_wall_line(c1, nd), c0)
         out.append((x, y))
     return out, (fa[0], fb[0])
+
+
+def _ascend(c0, c1, d, scale, rounds=400):
+    """Local maximisation of ``margin(d)`` on the unit sphere by a random pattern search
+    (deterministic seed): from ``d``, try 12 random tangent steps of the current size, move to
+    the best improvement, halve the step after a failure, stop below 1e-16. ``margin`` is
+    concave on R^3 (GTCG §11.12.9's ``-f`` for one orientation is a minimum of the disk-pair
+    gaps ``g_sigma``), so near its maximum this climbs to it even across the kinks of the
+    ``|d.w_i|`` terms, where GJK's direction ``v`` stalls. Returns ``(d, margin)``."""
+    rnd = random.Random(12345)
+    best = _margin(c0, c1, d)
+    step = 1e-3
+    for _ in range(rounds):
+        if step < 1e-16:
+            break
+        t1 = _perp_unit(d)
+        t2 = _cross(d, t1)
+        moved = False
+        for _k in range(12):
+            ang = rnd.uniform(0.0, 2.0 * math.pi)
+            trial = _unit(_add(d, _mul(step, _add(_mul(math.cos(ang), t1),
+                                                    _mul(math.sin(ang), t2)))))
+            m = _margin(c0, c1, trial)
+            if m > best:
+                best, d, moved = m, trial, True
+        if not moved:
+            step *= 0.5
+        else:
+            step *= 1.5
+    return d, best
 
 
 def _polish(c0, c1, d):
@@ -660,14 +709,66 @@ def decide(a, b) -> dict:
             ax["name"] == "gradient zero" for ax in axes) and solved["upper"] > 0.0:
         axes.append(_axis_record("closest points", c0, c1, solved["direction"]))
 
+    def best_axis():
+        return max((ax for ax in axes if ax["axis"] is not None), key=lambda ax: ax["margin"],
+                   default=None)
+
+    def nearest_pair(directions):
+        """The nearest candidate pair of points from the support sets along ``directions``."""
+        best = None
+        for d in directions:
+            for qa, qb in _refine_pairs(c0, c1, d)[0]:
+                dd = _dot(_sub(qb, qa), _sub(qb, qa))
+                if best is None or dd < best[0]:
+                    best = (dd, qa, qb)
+        return best[1], best[2]
+
+    def witness_search(mid, sd):
+        """A better witness among the midpoints of the candidate pairs along the most nearly
+        separating directions (a rim point or wall line of one inside the other)."""
+        ranked = sorted((ax for ax in axes if ax["axis"] is not None),
+                        key=lambda ax: -ax["margin"])[:3]
+        for ax in ranked:
+            for qa, qb in _refine_pairs(c0, c1, ax["axis"])[0]:
+                m = _mul(0.5, _add(qa, qb))
+                sm = max(c0.signed_distance(m), c1.signed_distance(m))
+                if sm < sd:
+                    mid, sd = m, sm
+        return mid, sd
+
+    def ascended():
+        """Climb from the best axis (module notes of :func:`_ascend`); recorded as a
+        "gradient zero" candidate (refined)."""
+        ax0 = best_axis()
+        d, _ = _ascend(c0, c1, ax0["axis"] if ax0 else _unit(delta) or c0.w, scale)
+        rec = _axis_record("gradient zero (refined)", c0, c1, d)
+        rec["separating"] = rec["margin"] > sep_tol
+        axes.append(rec)
+        return rec
+
     for ax in axes:
         ax["separating"] = ax["axis"] is not None and ax["margin"] > sep_tol
     found = next((ax for ax in axes if ax["separating"]), None)
 
+    witness = None
+    if found is None:
+        mid = _mul(0.5, _add(solved["pa"], solved["pb"]))
+        sd = max(c0.signed_distance(mid), c1.signed_distance(mid))
+        if sd > COMMON * scale and solved["termination"] != "same centre":
+            # GJK stalled short of the origin (a shallow overlap or a near touch)
+            mid, sd = witness_search(mid, sd)
+            if sd > TOUCH * scale:
+                rec = ascended()
+                if rec["separating"]:
+                    found = rec
+                else:
+                    mid2, sd2 = witness_search(mid, sd)
+                    mid, sd = (mid2, sd2) if sd2 < sd else (mid, sd)
+        witness = (mid, sd)
+
     out = {"scale": scale, "sep_tol": sep_tol, "touch_tol": TOUCH * scale,
            "termination": solved["termination"], "iterations": solved["iterations"],
            "gjk": gjk_runs}
-    pa, pb = _add(solved["pa"], origin), _add(solved["pb"], origin)
     if found is not None:
         d = found["axis"]
         dA, dB = _dot(d, c0.C) + _dot(d, origin), _dot(d, c1.C) + _dot(d, origin)
@@ -677,49 +778,42 @@ def decide(a, b) -> dict:
                    certificate=f"separating axis ({found['name']}), margin "
                                f"{found['margin']:.6g} > {sep_tol:.3g}",
                    witness=None)
-        # any separating margin bounds the distance below (best one: ``lower_bound``); points
-        # of the two cylinders bound it above: GJK's, or the support sets' along the best axis
-        best_ax = max((ax for ax in axes if ax["axis"] is not None),
-                      key=lambda ax: ax["margin"])
-        best = best_ax["margin"]
-        pairs, feats = _refine_pairs(c0, c1, best_ax["axis"])
-        qa, qb = min(pairs, key=lambda pq: _dot(_sub(pq[1], pq[0]), _sub(pq[1], pq[0])))
-        dist = solved["upper"]
-        polished = _norm(_sub(qb, qa))
-        out["polish"] = {"axis": best_ax["name"], "features": feats, "distance": polished,
-                         "gjk_distance": dist}
-        if not dist >= best or polished < dist:
-            pa, pb = _add(qa, origin), _add(qb, origin)
-            dist = polished
-        out.update(distance=dist, closest=(pa, pb), lower_bound=best)
+        # any separating margin bounds the distance below (the best: ``lower_bound``); pairs
+        # of points of the two cylinders bound it above: GJK's, or the support sets' along
+        # the best axis; when they are apart, climb to a better axis and try again
+        best_ax = best_axis()
+        qa, qb = nearest_pair([best_ax["axis"]])
+        pa, pb = solved["pa"], solved["pb"]
+        gjk_dist = solved["upper"] if solved["upper"] >= best_ax["margin"] else math.inf
+        dist = gjk_dist
+        if _norm(_sub(qb, qa)) < dist:  # ties keep the solver's (exact for parallel axes)
+            pa, pb, dist = qa, qb, _norm(_sub(qb, qa))
+        if dist - best_ax["margin"] > 1e-12 * scale:
+            if not any(ax["name"] == "gradient zero (refined)" for ax in axes):
+                ascended()
+            best_ax = best_axis()
+            qa, qb = nearest_pair([best_ax["axis"]])
+            if _norm(_sub(qb, qa)) < dist:
+                pa, pb, dist = qa, qb, _norm(_sub(qb, qa))
+        out["polish"] = {"axis": best_ax["name"], "gjk_distance": solved["upper"],
+                         "features": _refine_pairs(c0, c1, best_ax["axis"])[1]}
+        out.update(distance=dist, closest=(_add(pa, origin), _add(pb, origin)),
+                   lower_bound=best_ax["margin"])
     else:
-        mid = _mul(0.5, _add(solved["pa"], solved["pb"]))
-        sd = max(c0.signed_distance(mid), c1.signed_distance(mid))
-        if sd > COMMON * scale:
-            # GJK stalled short of the origin (shallow overlap): look for a common point in
-            # the support sets along the most nearly separating directions, as in the
-            # separated case (a rim point or wall line of one inside the other)
-            ranked = sorted((ax for ax in axes if ax["axis"] is not None),
-                            key=lambda ax: -ax["margin"])[:3]
-            for ax in ranked:
-                for qa, qb in _refine_pairs(c0, c1, ax["axis"])[0]:
-                    m = _mul(0.5, _add(qa, qb))
-                    sm = max(c0.signed_distance(m), c1.signed_distance(m))
-                    if sm < sd:
-                        mid, sd = m, sm
+        mid, sd = witness
         if solved["termination"] == "same centre" or sd <= COMMON * scale:
             cert = "common point"
         elif sd <= TOUCH * scale:
             cert = "touching within rounding"
         else:
-            cert = ("undecided within the iteration budget: reported as touching "
-                    f"(upper bound {solved['upper']:.3g}, best margin "
-                    f"{max((ax['margin'] for ax in axes if ax['axis'] is not None), default=0.0):.3g})")
-        sdA, sdB = c0.signed_distance(mid), c1.signed_distance(mid)
-        witness = _add(mid, origin)
+            best_m = max((ax["margin"] for ax in axes if ax["axis"] is not None), default=0.0)
+            cert = ("undecided: reported as touching (witness within "
+                    f"{sd:.3g}, best margin {best_m:.3g})")
+        wp = _add(mid, origin)
         out.update(intersects=True, axis=None, found_by=None, intervals=None,
-                   certificate=cert, witness=witness, witness_signed_distance=(sdA, sdB),
-                   distance=0.0, closest=(witness, witness), lower_bound=None)
+                   certificate=cert, witness=wp,
+                   witness_signed_distance=(c0.signed_distance(mid), c1.signed_distance(mid)),
+                   distance=0.0, closest=(wp, wp), lower_bound=None)
     out["axes"] = axes
     # a distance upper bound: |pb - pa| of the reported closest points (separated), GJK's
     # |v| otherwise

@@ -560,9 +560,10 @@ def run_constructed(rng, count):
         a, (c1, w1, r1, h1), n = touching_pair(rng, fa, fb)
         s = scale_of(a, Cylinder(tuple(c1), tuple(w1), r1, h1))
         for rel in RELS:
-            if rel < 0 and fa == "rim":
-                continue  # a rim has no interior in -n: the overlap is not guaranteed
             eps = rel * s
+            if rel < 0 and (fa == "rim" or (fa == "cap" and -eps > a.height)
+                            or (fa == "side" and -eps > 2 * a.radius)):
+                continue  # p - |eps| n is in A only within A's depth below p
             b = Cylinder(tuple(c1 + eps * n), tuple(w1), r1, h1)
             t0 = time.perf_counter()
             res = decide(a, b)
