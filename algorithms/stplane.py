@@ -37,7 +37,7 @@ off (the long-standing report against the published code). Here:
   forms ``(m1 x D).(m0 x m1) = b e - c d`` and ``(m0 x D).(m0 x m1) = b d - a e``
   (``D = B0 - B1``), i.e. the closest approach of the Primer, App. A.8: no ``a c - b^2``
   cancellation;
-* all work is in the frame centred at ``B1`` (only ``D = B0 - B1`` and the directions enter),
+* the coefficients use only ``D = B0 - B1`` and the directions (the frame centred at ``B1``),
   so coordinates of 1e6 around unit segments lose nothing;
 * by convexity the minimum over the domain is the interior critical point (region 0) or lies on
   the boundary; we therefore evaluate the conditional minimum on *every* finite edge of the
@@ -47,7 +47,14 @@ off (the long-standing report against the published code). Here:
   point is in the domain, ``(s_bar, t(s_bar))`` and ``(s(t_bar), t_bar)`` (one parameter from
   the formula, the other by projection) are both candidates, which makes the error along the
   flat valley of a nearly parallel pair second order;
-* the parallel case (``det == 0``) needs no special code: the edge candidates find it, and the
+* in float arithmetic each candidate's ``L0(s) - L1(t)`` is formed from the input points with
+  exact products (Dekker's TwoProduct) and ``math.fsum``: one rounding per component, so the
+  candidates are ranked by their true ``Q`` and the reported distance is exact up to the
+  rounding of ``s`` and ``t`` themselves (which matters only along the flat valley, i.e.
+  not at all to first order). A float ``m0 x m1`` that is tiny (an angle of 1e-180) is scaled
+  by a power of two before ``s_bar, t_bar`` are formed, and the distance is ``hypot`` of the
+  difference, so lines crossing 1e180 away still report 0;
+* the parallel case (``m0 x m1 == 0``) needs no special code: the edge candidates find it, and the
   trace records the book's ``sigma0 = -d/a``, ``sigma1 = -(b + d)/a`` and the valley line
   ``a s + b t + d = 0`` along which ``Q`` is least, for the level-line drawing.
 
@@ -117,6 +124,46 @@ def point_at(kind, B, m, u, end=None):
     return tuple(bi + u * mi for bi, mi in zip(B, m))
 
 
+_SPLIT = 134217729.0  # 2^27 + 1 (Veltkamp/Dekker)
+
+
+def _two_prod(a: float, b: float):
+    """``(p, e)`` with ``p + e == a * b`` exactly (Dekker's TwoProduct without FMA)."""
+    p = a * b
+    c = _SPLIT * a
+    d = _SPLIT * b
+    if not (math.isfinite(c) and math.isfinite(d) and math.isfinite(p)):
+        return p, 0.0  # beyond 1e300: no error term (never reached at sane scales)
+    a_hi = c - (c - a)
+    a_lo = a - a_hi
+    b_hi = d - (d - b)
+    b_lo = b - b_hi
+    return p, ((a_hi * b_hi - p) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo
+
+
+def _terms(kind, B, m, end, u):
+    """The point at parameter ``u`` as a sum of ``coefficient * vector`` terms whose products
+    are formed exactly: ``p0 - u p0 + u p1`` for a segment, ``B + u m`` otherwise."""
+    if kind == "point":
+        return ((1.0, B),)
+    if end is not None:
+        return ((1.0, B), (-u, B), (u, end))
+    return ((1.0, B), (u, m))
+
+
+def _accurate_sum(terms, minus=()):
+    """``sum(c v) - sum(c' v')`` per component, correctly rounded (TwoProduct + fsum)."""
+    out = []
+    for i in range(3):
+        parts = []
+        for sign, group in ((1.0, terms), (-1.0, minus)):
+            for c, v in group:
+                p, e = _two_prod(sign * c, v[i])
+                parts += (p, e)
+        out.append(math.fsum(parts))
+    return tuple(out)
+
+
 def _finite(x) -> bool:
     return not isinstance(x, float) or math.isfinite(x)
 
@@ -138,6 +185,9 @@ class STSolution:
 
     @property
     def distance(self) -> float:
+        """``|diff|`` as a float: the only square root (``hypot``, so no overflow)."""
+        if all(isinstance(x, float) for x in self.diff):
+            return math.hypot(*self.diff)
         return V.norm(self.diff)
 
 
@@ -167,7 +217,14 @@ def st_minimize(kind0, B0, m0, kind1, B1, m1, end0=None, end1=None) -> STSolutio
     det = V.dot(n, n)
     zero = 0 * f
 
+    floats = isinstance(f, float)
+
     def diff(s, t):
+        if floats:
+            # L0(s) - L1(t) from the input points with exact products and one rounding per
+            # component, so every candidate's Q is its true value at (s, t) to ~1 ulp
+            return _accurate_sum(_terms(kind0, B0, m0, end0, float(s)),
+                                 _terms(kind1, B1, m1, end1, float(t)))
         return tuple(Di + s * ui - t * vi for Di, ui, vi in zip(D, m0, m1))
 
     def t_of_s(s):
@@ -186,7 +243,10 @@ def st_minimize(kind0, B0, m0, kind1, B1, m1, end0=None, end1=None) -> STSolutio
 
     def add(label, s, t):
         v = diff(s, t)
-        candidates.append({"edge": label, "s": s, "t": t, "sqr_distance": V.dot(v, v), "_v": v})
+        # float mode ranks by hypot (no overflow when parameters are ~1e180)
+        key = math.hypot(*v) if floats else V.dot(v, v)
+        candidates.append({"edge": label, "s": s, "t": t, "sqr_distance": V.dot(v, v), "_v": v,
+                           "_key": key})
 
     trace = {"domain": f"{kind0}-{kind1}", "a": a, "b": b, "c": c, "d": d, "e": e, "f": f,
              "det": det}
@@ -200,10 +260,21 @@ def st_minimize(kind0, B0, m0, kind1, B1, m1, end0=None, end1=None) -> STSolutio
 
     s_bar = t_bar = None
     region = None
-    parallel = det == 0
+    parallel = all(x == 0 for x in n)
     if not parallel:
-        s_bar = V.dot(V.cross(m1, D), n) / det  # (b e - c d) / det
-        t_bar = V.dot(V.cross(m0, D), n) / det  # (b d - a e) / det
+        # s_bar = (m1 x D).n / n.n is of degree -1 in n: a tiny or huge float n (an angle of
+        # 1e-180) is first scaled by an exact power of two 2^k, then s_bar = 2^k (...)/(...)
+        k = 0
+        if floats:
+            big = max(abs(x) for x in n)
+            if not 2.0 ** -400 <= big <= 2.0 ** 400:
+                k = -math.frexp(big)[1]
+        nk = tuple(math.ldexp(x, k) for x in n) if k else n
+        detk = V.dot(nk, nk)
+        s_bar = V.dot(V.cross(m1, D), nk) / detk  # (b e - c d) / det
+        t_bar = V.dot(V.cross(m0, D), nk) / detk  # (b d - a e) / det
+        if k:
+            s_bar, t_bar = _ldexp(s_bar, k), _ldexp(t_bar, k)
         if not (_finite(s_bar) and _finite(t_bar)):
             s_bar = t_bar = None  # det underflowed: handled as parallel by the edges
             parallel = True
@@ -236,11 +307,16 @@ def st_minimize(kind0, B0, m0, kind1, B1, m1, end0=None, end1=None) -> STSolutio
         # line-line parallel (the only domain with no edge and no critical point): the valley
         add("valley", zero, t_of_s(zero))
 
-    best = min(candidates, key=lambda cand: cand["sqr_distance"])
+    best = min(candidates, key=lambda cand: cand["_key"])
     s, t, q, v = best["s"], best["t"], best["sqr_distance"], best["_v"]
-    trace["candidates"] = [{k: w for k, w in cand.items() if k != "_v"} for cand in candidates]
+    trace["candidates"] = [{k: w for k, w in cand.items() if k[0] != "_"}
+                           for cand in candidates]
     trace.update({"edge": best["edge"], "s": s, "t": t, "sqr_distance": q})
-    closest = (point_at(kind0, B0, m0, s, end0), point_at(kind1, B1, m1, t, end1))
+    if floats:
+        closest = (_accurate_sum(_terms(kind0, B0, m0, end0, float(s))),
+                   _accurate_sum(_terms(kind1, B1, m1, end1, float(t))))
+    else:
+        closest = (point_at(kind0, B0, m0, s, end0), point_at(kind1, B1, m1, t, end1))
     return STSolution(s, t, q, closest, v, trace)
 
 
