@@ -41,7 +41,8 @@ import pyvista as pv
 from algorithms.primitives import SEPARABLE_KINDS
 from algorithms.support import BOUNDED_KINDS, support_interval
 
-from .render import PALETTE, Extent, color_of, primitive_mesh, scene_extent
+from .render import (PALETTE, Extent, Geom, _offset_cells, _Templates, color_of, cone_points,
+                     primitive_geom, primitive_mesh, scene_extent)
 from .scene import Scene, SceneObject
 
 RESULT_COLOR = "#d62728"
@@ -132,35 +133,39 @@ def _f(v) -> np.ndarray:
     return np.asarray(v, dtype=float)
 
 
-def points_mesh(points) -> pv.PolyData:
-    return pv.PolyData(np.atleast_2d(_f(points)))
+def points_mesh(points) -> Geom:
+    pts = np.atleast_2d(_f(points))
+    return Geom(pts, verts=True, topo=f"pts{len(pts)}")
 
 
-def lines_mesh(pairs) -> pv.PolyData:
+def lines_mesh(pairs) -> Geom:
     """Disjoint segments ``[(a, b), ...]`` as one mesh."""
     pts = np.array([p for ab in pairs for p in ab], dtype=float).reshape(-1, 3)
     n = len(pts) // 2
     cells = np.column_stack([np.full(n, 2), np.arange(0, 2 * n, 2), np.arange(1, 2 * n, 2)])
-    return pv.PolyData(pts, lines=cells.ravel())
+    return Geom(pts, lines=cells.ravel(), topo=f"lines{n}")
 
 
-def arrows_mesh(tails, vectors, size: float) -> pv.PolyData:
-    """Arrows as a shaft segment plus a small cone head each (cheap to rebuild every step)."""
-    parts = []
-    shafts = []
+def arrows_mesh(tails, vectors, size: float) -> Geom:
+    """Arrows as a shaft segment plus a small cone head each (numpy only: cheap per step)."""
+    _, cone_faces = _Templates.get("cone")
+    pts, lines, faces = [], [], []
     for tail, vec in zip(tails, vectors):
         tail, vec = _f(tail), _f(vec)
         n = float(np.linalg.norm(vec))
         if n == 0 or not math.isfinite(n):
             continue
         tip = tail + vec
-        shafts.append((tail, tip - vec / n * size * 0.6))
-        parts.append(pv.Cone(center=tip - vec / n * size * 0.3, direction=vec / n,
-                             height=size * 0.6, radius=size * 0.22, resolution=12))
-    mesh = lines_mesh(shafts) if shafts else pv.PolyData()
-    for p in parts:
-        mesh = mesh.merge(p)
-    return mesh
+        base = sum(len(p) for p in pts)
+        pts.append(np.array([tail, tip - vec / n * size * 0.6]))
+        lines.append([2, base, base + 1])
+        cone = cone_points(tip, vec / n, size * 0.6, size * 0.22)
+        faces.append(_offset_cells(cone_faces, base + 2))
+        pts.append(cone)
+    if not pts:
+        return Geom(np.zeros((0, 3)), verts=True, topo="empty")
+    return Geom(np.vstack(pts), lines=np.concatenate(lines), faces=np.concatenate(faces),
+                topo=f"arrows{len(lines)}")
 
 
 def _center(ctx: Context, obj_id: str) -> np.ndarray:
@@ -327,7 +332,7 @@ def draw_toi(r: dict, ctx: Context, frame: Frame) -> None:
         obj = ctx.scene[obj_id]
         if obj.motion is None or obj.hidden:
             continue
-        mesh = primitive_mesh(obj.at_time(float(toi)), ctx.ext)
+        mesh = primitive_geom(obj.at_time(float(toi)), ctx.ext)
         frame.add(f"{base}:ghost:{obj_id}", mesh, color=TOI_COLOR, opacity=0.35,
                   show_edges=False, line_width=4)
     tr = (r.get("trace") or {}).get("toi") or {}
@@ -367,10 +372,10 @@ def draw_motion(obj: SceneObject, ctx: Context, frame: Frame) -> None:
     m = _f(obj.motion)
     if not np.any(m):
         return
-    ghost = primitive_mesh(obj.at_time(1.0), ctx.ext)
+    ghost = primitive_geom(obj.at_time(1.0), ctx.ext)
     frame.add(f"ov:motion:{obj.id}:ghost", ghost, color=ctx.colors.get(obj.id, "#888888"),
               opacity=0.15, style="wireframe", line_width=1)
-    start = _f(primitive_mesh(obj.primitive, ctx.ext).center)
+    start = ghost.points.mean(axis=0) - m
     end = start + m
     frame.add(f"ov:motion:{obj.id}:path",
               arrows_mesh([start], [m], min(ctx.unit * 1.5, float(np.linalg.norm(m)) * 0.3)),
@@ -391,33 +396,68 @@ def draw_motion(obj: SceneObject, ctx: Context, frame: Frame) -> None:
 OBJECT_OVERLAYS: dict[str, Callable] = {"motion": draw_motion}
 
 
+#: kinds drawn only for the pairs in focus (they take room: one axis line per pair)
+FOCUS_ONLY = {"separating_axis"}
+
+
 def build(scene: Scene, results: Iterable[dict], ctx: Context,
-          enabled: Optional[Iterable[str]] = None) -> Frame:
+          enabled: Optional[Iterable[str]] = None, focus: Optional[set] = None,
+          cache: Optional[dict] = None) -> Frame:
     """The frame for ``results`` with the overlay kinds in ``enabled`` (default: all).
 
-    A result with ``"error"`` still draws what it has; a draw function that fails for one
-    result leaves that visual out and never stops the others.
+    ``focus``: the pairs ``(a, b)`` (either order) that also get the :data:`FOCUS_ONLY` kinds;
+    ``None`` means every pair. ``cache`` (a dict kept by the caller) reuses the visuals of a
+    result that did not change since the last call (the evaluator returns the same dict for an
+    unchanged pair; the colours and the extent must not have changed either). A result with ``"error"`` still draws what it has; a draw
+    function that fails for one result leaves that visual out and never stops the others.
     """
     on = set(OVERLAYS) | set(OBJECT_OVERLAYS) if enabled is None else set(enabled)
     frame = Frame()
+    on_key = frozenset(on)
+    fresh: dict = {}
     for r in results:
         if r.get("a") not in scene or r.get("b") not in scene:
             continue
         if scene[r["a"]].hidden or scene[r["b"]].hidden:
             continue
-        for kind, draw in OVERLAYS.items():
-            if kind in on:
-                try:
-                    draw(r, ctx, frame)
-                except Exception:  # noqa: BLE001 - a visual aid must never break the app
-                    pass
+        focused = focus is None or (r["a"], r["b"]) in focus or (r["b"], r["a"]) in focus
+        key = (id(r), focused, on_key, id(ctx.ext))
+        hit = None if cache is None else cache.get(key)
+        if hit is not None and hit[0] is r:
+            part = hit[1]
+        else:
+            part = Frame()
+            for kind, draw in OVERLAYS.items():
+                if kind in on and (focused or kind not in FOCUS_ONLY):
+                    try:
+                        draw(r, ctx, part)
+                    except Exception:  # noqa: BLE001 - a visual aid must never break the app
+                        pass
+        fresh[key] = (r, part)
+        frame.items += part.items
+        frame.labels += part.labels
+        frame.tints.update(part.tints)
     for kind, draw in OBJECT_OVERLAYS.items():
-        if kind in on:
-            for obj in scene.objects:
+        if kind not in on:
+            continue
+        for obj in scene.objects:
+            key = (kind, obj.id, id(ctx.ext))
+            hit = None if cache is None else cache.get(key)
+            if hit is not None and hit[0] is obj:
+                part = hit[1]
+            else:
+                part = Frame()
                 try:
-                    draw(obj, ctx, frame)
+                    draw(obj, ctx, part)
                 except Exception:  # noqa: BLE001
                     pass
+            fresh[key] = (obj, part)
+            frame.items += part.items
+            frame.labels += part.labels
+            frame.tints.update(part.tints)
+    if cache is not None:
+        cache.clear()
+        cache.update(fresh)
     return frame
 
 

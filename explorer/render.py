@@ -16,6 +16,7 @@ from typing import Callable, Optional
 
 import numpy as np
 import pyvista as pv
+from vtkmodules.util import numpy_support
 
 from algorithms.primitives import Primitive
 
@@ -79,7 +80,27 @@ def scene_extent(objects, margin: float = 1.5, minimum: float = 4.0) -> Extent:
     return Extent((lo + hi) / 2, size)
 
 
-# ----------------------------------------------------------------------------- meshers
+# ----------------------------------------------------------------------------- geometry
+#
+# Every primitive is drawn from a fixed template (a unit sphere, a unit box, ...) whose points
+# are scaled, rotated and moved with numpy. A drag step therefore only rewrites the points of an
+# existing mesh (:func:`write_geom`); no VTK source runs and no actor is rebuilt.
+
+
+@dataclass
+class Geom:
+    """Points plus cells of a mesh, as numpy arrays (VTK's flat cell layout).
+
+    ``topo`` names the topology: two geoms with the same ``topo`` have the same cells, so one
+    can refill the other's mesh by writing points only.
+    """
+
+    points: np.ndarray
+    faces: Optional[np.ndarray] = None
+    lines: Optional[np.ndarray] = None
+    verts: bool = False
+    normals: Optional[np.ndarray] = None
+    topo: str = ""
 
 
 def _unit(v) -> np.ndarray:
@@ -95,12 +116,68 @@ def _perp_basis(n) -> tuple[np.ndarray, np.ndarray]:
     return u, np.cross(n, u)
 
 
-def _mesh_point(p, ext):
-    return pv.PolyData(np.array([p.position], dtype=float))
+def frame_of(axis) -> np.ndarray:
+    """Rows ``u, v, w`` of a right-handed frame whose ``w`` is the unit ``axis``."""
+    w = _unit(axis)
+    u, v = _perp_basis(w)
+    if np.dot(np.cross(u, v), w) < 0:
+        u, v = v, u
+    return np.array([u, v, w])
 
 
-def _mesh_segment(p, ext):
-    return pv.Line(np.asarray(p.p0, float), np.asarray(p.p1, float))
+class _Templates:
+    """Unit shapes built once (lazily: importing this module runs no VTK source)."""
+
+    _cache: dict = {}
+
+    @classmethod
+    def get(cls, name: str):
+        t = cls._cache.get(name)
+        if t is None:
+            t = cls._cache[name] = getattr(cls, "_" + name)()
+        return t
+
+    @staticmethod
+    def _sphere():  # phi_resolution 18: no ring on the equator (the capsule stretches it)
+        m = pv.Sphere(radius=1.0, theta_resolution=36, phi_resolution=18)
+        return np.array(m.points, float), np.array(m.faces), np.array(m.point_data["Normals"])
+
+    @staticmethod
+    def _box():
+        m = pv.Box(bounds=(-1, 1, -1, 1, -1, 1))
+        return np.array(m.points, float), np.array(m.faces)
+
+    @staticmethod
+    def _cylinder():
+        m = pv.Cylinder(center=(0, 0, 0), direction=(0, 0, 1), radius=1.0, height=1.0,
+                        resolution=40, capping=True)
+        return np.array(m.points, float), np.array(m.faces), np.array(m.point_data["Normals"])
+
+    @staticmethod
+    def _cone():  # tip at z = +0.5, base at z = -0.5, radius 1
+        m = pv.Cone(center=(0, 0, 0), direction=(0, 0, 1), height=1.0, radius=1.0,
+                    resolution=12)
+        return np.array(m.points, float), np.array(m.faces)
+
+    @staticmethod
+    def _square():
+        return (np.array([[-1, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0]], float),
+                np.array([4, 0, 1, 2, 3]))
+
+
+def cone_points(tip, direction, height: float, radius: float) -> np.ndarray:
+    pts, _ = _Templates.get("cone")
+    R = frame_of(direction)
+    local = pts * np.array([radius, radius, height])
+    return np.asarray(tip, float) - 0.5 * height * R[2] + local @ R
+
+
+def _g_point(p, ext):
+    return Geom(np.array([p.position], float), verts=True, topo="point")
+
+
+def _g_segment(p, ext):
+    return Geom(np.array([p.p0, p.p1], float), lines=np.array([2, 0, 1]), topo="segment")
 
 
 def _line_span(origin, direction, ext, t0=None) -> tuple[np.ndarray, np.ndarray]:
@@ -114,80 +191,147 @@ def _line_span(origin, direction, ext, t0=None) -> tuple[np.ndarray, np.ndarray]
     return o + lo * dn, o + hi * dn
 
 
-def _mesh_ray(p, ext):
+def _g_ray(p, ext):
     a, b = _line_span(p.origin, p.direction, ext, t0=0.0)
     d = _unit(p.direction)
-    head = pv.Cone(center=np.asarray(p.origin, float) + d * ext.size * 0.035, direction=d,
-                   height=ext.size * 0.05, radius=ext.size * 0.015, resolution=16)
-    return pv.Line(a, b).merge(head)
+    h = ext.size * 0.05
+    cone = cone_points(np.asarray(p.origin, float) + d * (ext.size * 0.035 + h / 2), d, h,
+                       ext.size * 0.015)
+    _, cf = _Templates.get("cone")
+    faces = _offset_cells(cf, 2)
+    return Geom(np.vstack([[a, b], cone]), faces=faces, lines=np.array([2, 0, 1]), topo="ray")
 
 
-def _mesh_line(p, ext):
+def _g_line(p, ext):
     a, b = _line_span(p.origin, p.direction, ext)
-    return pv.Line(a, b)
+    return Geom(np.array([a, b]), lines=np.array([2, 0, 1]), topo="segment")
 
 
-def _mesh_plane(p, ext):
+def _g_plane(p, ext):
     n = _unit(p.normal)
     origin = np.asarray(p.origin, float)
     # centre the drawn square on the projection of the scene centre onto the plane
     c = ext.center - np.dot(ext.center - origin, n) * n
-    return pv.Plane(center=c, direction=n, i_size=ext.size * 1.2, j_size=ext.size * 1.2,
-                    i_resolution=1, j_resolution=1)
+    pts, faces = _Templates.get("square")
+    R = frame_of(n)
+    return Geom(c + (pts * ext.size * 0.6) @ R, faces=faces, topo="plane")
 
 
-def _mesh_triangle(p, ext):
-    pts = np.asarray(p.vertices, dtype=float)
-    return pv.PolyData(pts, faces=[3, 0, 1, 2])
+def _g_triangle(p, ext):
+    return Geom(np.asarray(p.vertices, dtype=float), faces=np.array([3, 0, 1, 2]),
+                topo="triangle")
 
 
-def _mesh_sphere(p, ext):
+def _g_sphere(p, ext):
+    pts, faces, normals = _Templates.get("sphere")
     r = max(float(p.radius), 1e-3 * ext.size)
-    return pv.Sphere(radius=r, center=np.asarray(p.center, float), theta_resolution=40,
-                     phi_resolution=24)
+    return Geom(np.asarray(p.center, float) + pts * r, faces=faces, normals=normals,
+                topo="sphere")
 
 
-def _mesh_aabb(p, ext):
+def _g_aabb(p, ext):
+    pts, faces = _Templates.get("box")
     lo, hi = np.asarray(p.min, float), np.asarray(p.max, float)
-    return pv.Box(bounds=(lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]))
+    return Geom((lo + hi) / 2 + pts * (hi - lo) / 2, faces=faces, topo="box")
 
 
-def _mesh_obb(p, ext):
+def _g_obb(p, ext):
+    pts, faces = _Templates.get("box")
     e = np.asarray(p.extents, float)
-    box = pv.Box(bounds=(-e[0], e[0], -e[1], e[1], -e[2], e[2]))
-    axes = np.asarray(p.axes, float)
     # a local point u maps to center + u @ axes (axes are rows)
-    box.points = np.asarray(p.center, float) + box.points @ axes
-    return box
+    return Geom(np.asarray(p.center, float) + (pts * e) @ np.asarray(p.axes, float),
+                faces=faces, topo="box")
 
 
-def _mesh_cylinder(p, ext):
+def _g_cylinder(p, ext):
+    pts, faces, normals = _Templates.get("cylinder")
     r = max(float(p.radius), 1e-3 * ext.size)
     h = max(float(p.height), 1e-4 * ext.size)
-    return pv.Cylinder(center=np.asarray(p.center, float), direction=_unit(p.axis), radius=r,
-                       height=h, resolution=48, capping=True)
+    R = frame_of(p.axis)
+    return Geom(np.asarray(p.center, float) + (pts * np.array([r, r, h])) @ R, faces=faces,
+                normals=normals @ R, topo="cylinder")
 
 
-def _mesh_capsule(p, ext):
+def _g_capsule(p, ext):
+    """A unit sphere cut at its equator, the halves pushed apart along the axis: the two
+    hemispheres and the tube between them in one closed mesh."""
+    pts, faces, normals = _Templates.get("sphere")
     r = max(float(p.radius), 1e-3 * ext.size)
     p0, p1 = np.asarray(p.p0, float), np.asarray(p.p1, float)
-    parts = [pv.Sphere(radius=r, center=p0, theta_resolution=32, phi_resolution=16),
-             pv.Sphere(radius=r, center=p1, theta_resolution=32, phi_resolution=16)]
     length = float(np.linalg.norm(p1 - p0))
-    if length > 0:
-        parts.append(pv.Cylinder(center=(p0 + p1) / 2, direction=p1 - p0, radius=r,
-                                 height=length, resolution=32, capping=False))
-    return pv.merge(parts)
+    R = frame_of(p1 - p0 if length > 0 else (0.0, 0.0, 1.0))
+    local = pts * r
+    local[:, 2] += np.sign(pts[:, 2]) * length / 2
+    return Geom((p0 + p1) / 2 + local @ R, faces=faces, normals=normals @ R, topo="sphere")
+
+
+def _offset_cells(cells: np.ndarray, offset: int) -> np.ndarray:
+    out = np.array(cells, copy=True)
+    i = 0
+    while i < len(out):
+        n = out[i]
+        out[i + 1:i + 1 + n] += offset
+        i += n + 1
+    return out
+
+
+#: primitive type -> function(primitive, extent) -> :class:`Geom` (points from a template)
+GEOMS: dict[str, Callable] = {
+    "point": _g_point, "segment": _g_segment, "ray": _g_ray, "line": _g_line,
+    "plane": _g_plane, "triangle": _g_triangle, "sphere": _g_sphere, "aabb": _g_aabb,
+    "obb": _g_obb, "cylinder": _g_cylinder, "capsule": _g_capsule,
+}
+
+
+def geom_to_mesh(g: Geom) -> pv.PolyData:
+    """A new PyVista mesh holding ``g``."""
+    kw = {}
+    if g.faces is not None:
+        kw["faces"] = g.faces
+    if g.lines is not None:
+        kw["lines"] = g.lines
+    mesh = pv.PolyData(np.array(g.points, dtype=float), **kw)
+    if g.verts and g.faces is None and g.lines is None:
+        pass  # PolyData(points) already makes one vertex cell per point
+    if g.normals is not None:
+        mesh.point_data["Normals"] = np.array(g.normals, dtype=float)
+        mesh.point_data.active_normals_name = "Normals"
+    return mesh
+
+
+def write_geom(mesh, g: Geom, same_topology: bool) -> None:
+    """Refill ``mesh`` with ``g``: points (and normals) only when the topology is the same,
+    a shallow copy of a new mesh otherwise."""
+    if same_topology and mesh.GetNumberOfPoints() == len(g.points):
+        vp = mesh.GetPoints()
+        numpy_support.vtk_to_numpy(vp.GetData())[:] = g.points
+        vp.Modified()
+        if g.normals is not None:
+            arr = mesh.GetPointData().GetNormals()
+            if arr is not None:
+                numpy_support.vtk_to_numpy(arr)[:] = g.normals
+                arr.Modified()
+        mesh.Modified()
+        return
+    mesh.copy_from(geom_to_mesh(g), deep=False)
+
+
+def primitive_geom(prim: Primitive, ext: Extent) -> Geom:
+    return GEOMS[prim.kind](prim, ext)
+
+
+def _mesher(kind: str) -> Callable:
+    def mesh(p, ext):
+        return geom_to_mesh(GEOMS[kind](p, ext))
+
+    mesh.__name__ = f"mesh_{kind}"
+    return mesh
 
 
 #: primitive type -> function(primitive, extent) -> PyVista mesh
-MESHERS: dict[str, Callable] = {
-    "point": _mesh_point, "segment": _mesh_segment, "ray": _mesh_ray, "line": _mesh_line,
-    "plane": _mesh_plane, "triangle": _mesh_triangle, "sphere": _mesh_sphere,
-    "aabb": _mesh_aabb, "obb": _mesh_obb, "cylinder": _mesh_cylinder, "capsule": _mesh_capsule,
-}
+MESHERS: dict[str, Callable] = {kind: _mesher(kind) for kind in GEOMS}
 
-_SOLID = dict(opacity=0.45, smooth_shading=True, specular=0.3, show_edges=False)
+_SOLID = dict(opacity=0.45, specular=0.3, show_edges=False)
 _LINEAR = dict(line_width=5, render_lines_as_tubes=True)
 #: primitive type -> add_mesh keyword arguments (the colour comes from the object)
 LOOKS: dict[str, dict] = {
@@ -336,6 +480,7 @@ class SceneView:
         self._frame_names: set = set()
         self._frame_labels: set = set()
         self._tints: dict = {}
+        self._topo: dict = {}
         #: called with no arguments after objects were added, removed or reset
         self.on_rebuild: list[Callable] = []
 
@@ -388,17 +533,20 @@ class SceneView:
         return obj.at_time(self.time) if self.time else obj.primitive
 
     def _add_object_actor(self, obj: SceneObject, index: int) -> None:
-        mesh = primitive_mesh(self.prim_of(obj), self.ext)
+        g = primitive_geom(self.prim_of(obj), self.ext)
         color = color_of(obj, index)
         try:
             _rgb(color)
         except ValueError:
             color = PALETTE[index % len(PALETTE)]
-        actor = self.plotter.add_mesh(mesh, color=color, name=f"obj:{obj.id}", pickable=True,
-                                      reset_camera=False, **LOOKS[obj.kind])
+        actor = self.plotter.add_mesh(geom_to_mesh(g), color=color, name=f"obj:{obj.id}",
+                                      pickable=True, reset_camera=False, render=False,
+                                      **LOOKS[obj.kind])
         actor.SetVisibility(not obj.hidden)
-        self.meshes[obj.id], self.actors[obj.id], self.colors[obj.id] = mesh, actor, _rgb(color)
-        actor._explorer_id = obj.id  # the picker maps an actor back to its object
+        # keep the dataset the mapper really draws (add_mesh may have wrapped a copy)
+        self.meshes[obj.id] = actor.mapper.dataset
+        self.actors[obj.id], self.colors[obj.id] = actor, _rgb(color)
+        self._topo[obj.id] = g.topo
 
     def _remove_object_actor(self, obj_id: str) -> None:
         actor = self.actors.pop(obj_id, None)
@@ -412,7 +560,9 @@ class SceneView:
         mesh = self.meshes.get(obj.id)
         if mesh is None:
             return
-        mesh.copy_from(primitive_mesh(self.prim_of(obj), self.ext), deep=False)
+        g = primitive_geom(self.prim_of(obj), self.ext)
+        write_geom(mesh, g, self._topo.get(obj.id) == g.topo)
+        self._topo[obj.id] = g.topo
 
     def _on_added(self, obj: SceneObject) -> None:
         self._add_object_actor(obj, self.scene.index(obj.id))
@@ -451,20 +601,33 @@ class SceneView:
 
     # ------------------------------------------------------------------ overlays
     def add_overlay(self, name: str, mesh, **kwargs):
-        """Add or refill the overlay ``name`` (same name and look: refilled in place)."""
+        """Add or refill the overlay ``name`` (same name and look: refilled in place).
+
+        ``mesh`` is a PyVista mesh or a :class:`Geom`; returns the actor."""
         kwargs.setdefault("pickable", False)
         kwargs.setdefault("reset_camera", False)
+        kwargs.setdefault("render", False)
         sig = repr(sorted(kwargs.items()))
         cur = self._overlays.get(name)
-        if cur is not None and cur[2] == sig and type(cur[1]) is type(mesh):
-            if cur[1] is not mesh:
-                cur[1].copy_from(mesh, deep=False)
-            cur[0].SetVisibility(True)
-            return cur[0]
+        geom = mesh if isinstance(mesh, Geom) else None
+        if cur is not None and cur[2] == sig:
+            if geom is not None and cur[3] is not None:
+                if cur[4] is not geom:  # the very same geometry as drawn: nothing to write
+                    write_geom(cur[1], geom, cur[3] == geom.topo and bool(geom.topo))
+                    cur[3], cur[4] = geom.topo, geom
+                cur[0].SetVisibility(True)
+                return cur[0]
+            if geom is None and cur[3] is None and type(cur[1]) is type(mesh):
+                if cur[1] is not mesh:
+                    cur[1].copy_from(mesh, deep=False)
+                cur[0].SetVisibility(True)
+                return cur[0]
         if cur is not None:
             self.plotter.remove_actor(cur[0], reset_camera=False, render=False)
-        actor = self.plotter.add_mesh(mesh, name=name, **kwargs)
-        self._overlays[name] = [actor, mesh, sig]
+        data = geom_to_mesh(geom) if geom is not None else mesh
+        actor = self.plotter.add_mesh(data, name=name, **kwargs)
+        held = actor.mapper.dataset if geom is not None else mesh
+        self._overlays[name] = [actor, held, sig, None if geom is None else geom.topo, geom]
         return actor
 
     def remove_overlay(self, name: str) -> None:

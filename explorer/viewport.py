@@ -45,7 +45,6 @@ class Viewport(QWidget):
         self.plotter = QtInteractor(self, auto_update=False)
         layout.addWidget(self.plotter.interactor)
         self.plotter.add_axes()
-        self.plotter.enable_anti_aliasing("fxaa")
         self.view = SceneView(self.plotter)
         self.on_drag: Optional[Callable] = None
         self.on_drag_start: Optional[Callable] = None

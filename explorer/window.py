@@ -149,6 +149,9 @@ class MainWindow(QMainWindow):
         self._autosaved_version = 0
         self._refreshing = False
         self.last_results: list[dict] = []
+        self._frame_cache: dict = {}
+        #: render after each change (the drag benchmark turns it off to time render apart)
+        self.auto_render = True
         self.panel_errors: list[str] = []
 
         self.viewport = Viewport(self)
@@ -168,6 +171,9 @@ class MainWindow(QMainWindow):
         self._results_timer = QTimer(self)
         self._results_timer.setSingleShot(True)
         self._results_timer.timeout.connect(self._update_results_panel)
+        self._props_timer = QTimer(self)
+        self._props_timer.setSingleShot(True)
+        self._props_timer.timeout.connect(self._refresh_properties)
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.timeout.connect(self.refresh)
@@ -327,6 +333,12 @@ class MainWindow(QMainWindow):
         for a in self.overlay_actions.values():
             tb.addAction(a)
         self.addToolBar(tb)
+        from PyQt6.QtWidgets import QToolButton
+
+        for bar in self.findChildren(QToolBar):
+            ext = bar.findChild(QToolButton, "qt_toolbar_ext_button")
+            if ext is not None:
+                ext.setToolTip("More tools (the window is too narrow to show them all)")
 
     def _dock(self, title: str, widget: QWidget, area, tip: str = "") -> QDockWidget:
         d = QDockWidget(title, self)
@@ -586,6 +598,7 @@ class MainWindow(QMainWindow):
         self.autosave_timer.stop()
         self._results_timer.stop()
         self._refresh_timer.stop()
+        self._props_timer.stop()
         event.accept()
         self.shutdown()
 
@@ -603,14 +616,15 @@ class MainWindow(QMainWindow):
         self._edit_version += 1
         self._update_title()
 
-    def edit(self, obj_id: str, label: str, key=None, **changes) -> Optional[SceneObject]:
-        """Change fields of one object as one undoable step (``key`` merges steps)."""
+    def edit(self, obj_id: str, what: str, key=None, **changes) -> Optional[SceneObject]:
+        """Change fields of one object (``changes``: ``primitive``, ``label``, ``color``,
+        ``motion``, ``hidden``) as one undoable step called ``what`` (``key`` merges steps)."""
         if obj_id not in self.scene:
             return None
         obj = self.scene[obj_id]
         if all(getattr(obj, k) == v for k, v in changes.items()):
             return obj
-        self.undo_stack.checkpoint(label, key)
+        self.undo_stack.checkpoint(what, key)
         new = self.scene.update(obj_id, **changes)
         self._touch()
         self.refresh()
@@ -785,10 +799,16 @@ class MainWindow(QMainWindow):
 
     # ================================================================== live answers
     def _on_object_changed(self, obj, fields) -> None:
+        if "color" in fields:
+            self._frame_cache.clear()
         if obj.id == self.selected_id:
-            self.property_panel.refresh(obj)
+            self._props_timer.start(0)  # the fields follow at the next turn of the loop
             self.viewport.sync_grips()
         self._schedule_refresh()
+
+    def _refresh_properties(self) -> None:
+        if self.selected_id in self.scene and not getattr(self, "_shut", False):
+            self.property_panel.refresh(self.scene[self.selected_id])
 
     def _on_structure_changed(self, *_args) -> None:
         ids = self.scene.ids()
@@ -796,6 +816,7 @@ class MainWindow(QMainWindow):
         self._schedule_refresh()
 
     def _after_rebuild(self) -> None:
+        self._frame_cache.clear()
         if self.selected_id and self.selected_id in self.scene:
             self.viewport.show_grips(self.selected_id)
         else:
@@ -834,6 +855,16 @@ class MainWindow(QMainWindow):
             out.append(pair)
         return out
 
+    def focus_pairs(self) -> set:
+        """Pairs that get the roomy overlays (separating axis): the chosen pair, else the
+        selected object's pairs, else the scene's first pair."""
+        if self._pair and self._pair[0] in self.scene and self._pair[1] in self.scene:
+            return {self._pair}
+        if self.selected_id in self.scene:
+            return set(self.pairs_of(self.selected_id))
+        pairs = self.scene.pairs()
+        return set(pairs[:1])
+
     def enabled_overlays(self) -> set[str]:
         return {k for k, a in self.overlay_actions.items() if a.isChecked()}
 
@@ -842,7 +873,8 @@ class MainWindow(QMainWindow):
         view = self.viewport.view
         results = self.evaluator.results(self.scene, self.overlay_pairs())
         ctx = Context(self.scene, view.ext, view.meshes, view.colors)
-        frame = overlays.build(self.scene, results, ctx, self.enabled_overlays())
+        frame = overlays.build(self.scene, results, ctx, self.enabled_overlays(),
+                               focus=self.focus_pairs(), cache=self._frame_cache)
         view.apply_frame(frame)
         self.last_results = results
         return results
@@ -856,7 +888,8 @@ class MainWindow(QMainWindow):
             self._refresh_timer.stop()
             self.update_answers()
             self._results_timer.start(0)
-            self.viewport.render()
+            if self.auto_render:
+                self.viewport.render()
         finally:
             self._refreshing = False
 

@@ -1,0 +1,141 @@
+"""``explorer bench drag``: how fast is one drag step?
+
+Moves one object of a 10-object scene (``scenes/gui_ten.json`` by default) along a circle for
+``--steps`` steps through the same callback the viewport's grip uses
+(:meth:`MainWindow.drag_handle`), in the real window (Qt + ``QtInteractor``; under Xvfb when
+there is no display), and times separately
+
+* the **update path**: the model edit, the object's mesh, the queries of the pairs drawn and the
+  overlay geometry (everything but the render), and
+* VTK's **render** of the frame.
+
+It prints the median and the 95th percentile of both, then, on its last line, one JSON object
+``{"update_median_ms": ..., "update_p95_ms": ..., "render_median_ms": ..., "render_p95_ms": ...}``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from . import SCENES_DIR
+
+DEFAULT_SCENE = SCENES_DIR / "gui_ten.json"
+
+
+def _percentile(values, q: float) -> float:
+    v = sorted(values)
+    if not v:
+        return float("nan")
+    k = (len(v) - 1) * q
+    lo, hi = math.floor(k), math.ceil(k)
+    return v[lo] + (v[hi] - v[lo]) * (k - lo)
+
+
+def _pick_object(scene):
+    """The object to drag: the first one with a ``center`` grip (a sphere in the default)."""
+    for obj in scene.objects:
+        if obj.kind in ("sphere", "aabb", "obb", "cylinder", "capsule", "segment", "triangle"):
+            return obj
+    return scene.objects[0]
+
+
+def run_bench(scene_path, steps: int = 1000, panels: bool = False, size=(1280, 800)) -> dict:
+    """Time ``steps`` drag steps; returns the four figures (milliseconds)."""
+    import numpy as np
+    import pyvista as pv
+    from PyQt6.QtWidgets import QApplication
+
+    from . import drag
+    from .scenefile import load
+    from .window import MainWindow
+
+    pv.global_theme.multi_samples = 0
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    scene = load(scene_path)
+    os.environ.setdefault("EXPLORER_STATE_DIR", str(Path.home() / ".cache" / "explorer-bench"))
+    window = MainWindow(scene, scene_path, with_panels=panels, autosave_ms=0)
+    window.resize(*size)
+    window.show()
+    app.processEvents()
+    obj = _pick_object(window.scene)
+    window.select(obj.id)
+    app.processEvents()
+    window.auto_render = False
+    handle, start = next((n, p) for n, p in drag.handles(obj.primitive, window.viewport.view.ext.size)
+                         if n in ("center", "position", "origin", "p0"))
+    start = np.asarray(start, dtype=float)
+    radius = 0.25 * window.viewport.view.ext.size
+    update_ms, render_ms, update_cpu = [], [], []
+    window._drag_start(obj.id, handle)
+    for i in range(steps):
+        a = 2 * math.pi * i / max(steps, 1) * 3
+        pos = start + radius * np.array([math.cos(a) - 1.0, math.sin(a), 0.3 * math.sin(2 * a)])
+        c0 = time.thread_time()
+        t0 = time.perf_counter()
+        window.drag_handle(obj.id, handle, pos)
+        t1 = time.perf_counter()
+        update_cpu.append((time.thread_time() - c0) * 1e3)
+        window.viewport.plotter.render()
+        t2 = time.perf_counter()
+        update_ms.append((t1 - t0) * 1e3)
+        render_ms.append((t2 - t1) * 1e3)
+        if i % 50 == 0:
+            app.processEvents()  # let the results panel (timer) and Qt breathe, untimed
+    window._drag_end(obj.id, handle)
+    window.dirty = False
+    window.close()
+    app.processEvents()
+    return {"update_median_ms": round(_percentile(update_ms, 0.5), 3),
+            "update_p95_ms": round(_percentile(update_ms, 0.95), 3),
+            "render_median_ms": round(_percentile(render_ms, 0.5), 3),
+            "render_p95_ms": round(_percentile(render_ms, 0.95), 3),
+            "_update_cpu_median_ms": round(_percentile(update_cpu, 0.5), 3),
+            "_update_cpu_p95_ms": round(_percentile(update_cpu, 0.95), 3)}
+
+
+def main(args) -> int:
+    scene = Path(args.scene) if args.scene else DEFAULT_SCENE
+    if not scene.exists():
+        print(f"explorer: {scene}: no such file", file=sys.stderr)
+        return 2
+    if not os.environ.get("DISPLAY") and not os.environ.get("EXPLORER_BENCH_CHILD"):
+        # the Qt viewport needs an X server: run again under a private Xvfb
+        xvfb = shutil.which("xvfb-run")
+        if xvfb is None:
+            print("explorer: bench drag needs a display or xvfb-run (apt-get install xvfb)",
+                  file=sys.stderr)
+            return 2
+        cmd = [xvfb, "-a", "-s", "-screen 0 1600x1000x24", sys.executable, "-m", "explorer",
+               "bench", "drag", str(scene), "--steps", str(args.steps)]
+        if args.panels:
+            cmd.append("--panels")
+        return subprocess.call(cmd, env={**os.environ, "EXPLORER_BENCH_CHILD": "1"})
+    from .scenefile import SceneError
+
+    try:
+        figures = run_bench(scene, steps=max(1, args.steps), panels=args.panels)
+    except SceneError as exc:
+        print(f"explorer: {scene}: {exc}", file=sys.stderr)
+        return 2
+    print(f"scene: {scene.name}, {args.steps} drag steps{' with panels' if args.panels else ''}")
+    print(f"update path (model, meshes, queries, overlay geometry): "
+          f"median {figures['update_median_ms']:.2f} ms, p95 {figures['update_p95_ms']:.2f} ms")
+    print(f"render (VTK): median {figures['render_median_ms']:.2f} ms, "
+          f"p95 {figures['render_p95_ms']:.2f} ms")
+    print(f"update path CPU time of this thread (what wall time becomes on an idle machine): "
+          f"median {figures.pop('_update_cpu_median_ms'):.2f} ms, "
+          f"p95 {figures.pop('_update_cpu_p95_ms'):.2f} ms")
+    try:
+        print(f"load average: {', '.join(f'{x:.1f}' for x in os.getloadavg())} "
+              f"on {os.cpu_count()} cores")
+    except OSError:
+        pass
+    print(json.dumps(figures))
+    return 0
