@@ -207,17 +207,18 @@ def run_sat(A: Convex, B: Convex, candidates, method: str, skipped=(), extra_tra
     best = None
     least = None
     for name, L in candidates:
+        s = V.norm(L)
+        if s == 0 or not math.isfinite(s):
+            # |L| under- or overflows in floats: rescale by the largest component (exact)
+            m = max(abs(c) for c in L)
+            L = tuple(c / m for c in L)
         ca, ra = A.project(L)
         cb, rb = B.project(L)
         dist = abs(cb - ca)
         separating = bool(dist > ra + rb)
         s = V.norm(L)
-        if s == 0 or not math.isfinite(s):
-            continue
         unit = tuple(float(c) / s + 0.0 for c in L)
-        margin = (float(dist) - float(ra) - float(rb)) / s
-        if exact:
-            margin = float((dist - ra - rb)) / s
+        margin = float(dist - ra - rb) / s
         entry = {"name": name, "axis": unit, "r_A": float(ra) / s, "r_B": float(rb) / s,
                  "distance": float(dist) / s, "margin": margin, "separating": separating}
         entries.append(entry)

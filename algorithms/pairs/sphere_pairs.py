@@ -36,7 +36,7 @@ def _unit(v):
     return tuple(float(c) / n for c in v)
 
 
-def _round_distance(C, r, Q, sq, method, trace, params=(None, None), b_first=False):
+def _round_distance(C, r, Q, sq, method, trace, params=(None, None)):
     """DistanceResult of a sphere (centre C, radius r) and a set whose closest point to C is Q
     at squared distance ``sq``: 0 and Q twice when ``sq <= r^2``."""
     if sq <= r * r:
@@ -50,7 +50,7 @@ def _round_distance(C, r, Q, sq, method, trace, params=(None, None), b_first=Fal
         res = DistanceResult(distance=dist, sqr_distance=dist * dist,
                              closest=(on_sphere, tuple(Q)), parameter=params, method=method,
                              trace={**trace, "intersects": False})
-    return res.flipped() if b_first else res
+    return res
 
 
 def _closest_axis_separation(C, r, Q, sq, project_other, method, trace):
