@@ -781,18 +781,21 @@ def decide(a, b) -> dict:
         # any separating margin bounds the distance below (the best: ``lower_bound``); pairs
         # of points of the two cylinders bound it above: GJK's, or the support sets' along
         # the best axis; when they are apart, climb to a better axis and try again
+        def top_axes():
+            return [ax["axis"] for ax in sorted((ax for ax in axes if ax["axis"] is not None),
+                                                key=lambda ax: -ax["margin"])[:3]]
+
         best_ax = best_axis()
-        qa, qb = nearest_pair([best_ax["axis"]])
         pa, pb = solved["pa"], solved["pb"]
-        gjk_dist = solved["upper"] if solved["upper"] >= best_ax["margin"] else math.inf
-        dist = gjk_dist
+        dist = _norm(_sub(pb, pa)) if solved["upper"] > 0.0 else math.inf
+        qa, qb = nearest_pair(top_axes())
         if _norm(_sub(qb, qa)) < dist:  # ties keep the solver's (exact for parallel axes)
             pa, pb, dist = qa, qb, _norm(_sub(qb, qa))
         if dist - best_ax["margin"] > 1e-12 * scale:
             if not any(ax["name"] == "gradient zero (refined)" for ax in axes):
                 ascended()
             best_ax = best_axis()
-            qa, qb = nearest_pair([best_ax["axis"]])
+            qa, qb = nearest_pair(top_axes())
             if _norm(_sub(qb, qa)) < dist:
                 pa, pb, dist = qa, qb, _norm(_sub(qb, qa))
         out["polish"] = {"axis": best_ax["name"], "gjk_distance": solved["upper"],
