@@ -408,8 +408,8 @@ def _segments_cross2(a, b, c, d):
     r = (b[0] - a[0], b[1] - a[1])
     s = (d[0] - c[0], d[1] - c[1])
     den = r[0] * s[1] - r[1] * s[0]
-    if den == 0.0:
-        return None
+    if not abs(den) > 1e-12 * math.hypot(*r) * math.hypot(*s):
+        return None  # (nearly) parallel: the endpoint candidates settle it
     qp = (c[0] - a[0], c[1] - a[1])
     t = (qp[0] * s[1] - qp[1] * s[0]) / den
     u = (qp[0] * r[1] - qp[1] * r[0]) / den
@@ -715,9 +715,11 @@ def decide(a, b) -> dict:
 
     def nearest_pair(directions):
         """The nearest candidate pair of points from the support sets along ``directions``."""
-        best = None
+        best = (math.inf, solved["pa"], solved["pb"])
         for d in directions:
             for qa, qb in _refine_pairs(c0, c1, d)[0]:
+                if max(c0.signed_distance(qa), c1.signed_distance(qb)) > 1e-13 * scale:
+                    continue  # not on the cylinders (cannot happen; never trust a candidate)
                 dd = _dot(_sub(qb, qa), _sub(qb, qa))
                 if best is None or dd < best[0]:
                     best = (dd, qa, qb)
