@@ -80,6 +80,22 @@ def _face(Y: list, idx: tuple):
             return None
         return (1.0 - t, t)
     if k == 3:
+        # Base the edges at the vertex opposite the longest edge (the largest angle): for a
+        # sliver (two support points of one rim, one far corner) this keeps the 2x2 Gram
+        # system well conditioned; based at the sharp vertex it loses the direction of v.
+        i0, i1, i2 = idx
+        l0 = _dot(_sub(Y[i1], Y[i2]), _sub(Y[i1], Y[i2]))
+        l1 = _dot(_sub(Y[i0], Y[i2]), _sub(Y[i0], Y[i2]))
+        l2 = _dot(_sub(Y[i0], Y[i1]), _sub(Y[i0], Y[i1]))
+        order = (0, 1, 2) if l0 >= l1 and l0 >= l2 else ((1, 0, 2) if l1 >= l2 else (2, 0, 1))
+        if order != (0, 1, 2):
+            lam = _face(Y, tuple(idx[j] for j in order))
+            if lam is None:
+                return None
+            out = [0.0, 0.0, 0.0]
+            for j, l in zip(order, lam):
+                out[j] = l
+            return tuple(out)
         e11, e12, e22 = _dot(E[0], E[0]), _dot(E[0], E[1]), _dot(E[1], E[1])
         det = e11 * e22 - e12 * e12
         if not det > 1e-13 * e11 * e22:
@@ -126,7 +142,7 @@ def closest_on_simplex(Y: list):
             continue
         v = tuple(sum(l * Y[i][c] for l, i in zip(lam, idx)) for c in range(3))
         vv = _dot(v, v)
-        if best is None or vv < best[3] * (1.0 - 1e-12):
+        if best is None or vv < best[3]:
             best = (idx, lam, v, vv)
     return best[0], best[1], best[2]
 
