@@ -16,6 +16,7 @@ import numpy as np
 from PyQt6.QtGui import QImage
 from PyQt6.QtWidgets import QWidget
 
+from ..render import Geom
 from ..scene import Scene, SceneObject
 
 
@@ -29,13 +30,19 @@ class PairCache:
         self._scene = scene
         self._key: tuple = ()
         self._result: Optional[dict] = None
+        #: the window's own cached evaluator (``result(scene, a_id, b_id)``), when it has one:
+        #: the panels then share the window's evaluation of the drag step instead of redoing it
+        self.evaluator = None
 
     def result(self, a: SceneObject, b: SceneObject) -> dict:
         key = (a, b)
         if len(self._key) == 2 and self._key[0] is a and self._key[1] is b:
             return self._result
         try:
-            result = self._scene.evaluate_pair(a.id, b.id)
+            if self.evaluator is not None:
+                result = self.evaluator.result(self._scene, a.id, b.id)
+            else:
+                result = self._scene.evaluate_pair(a.id, b.id)
         except Exception as exc:  # noqa: BLE001 - a broken query must not break the panels
             result = {"a": a.id, "b": b.id, "pair": f"{a.kind}-{b.kind}", "trace": {},
                       "method": None, "error": f"{type(exc).__name__}: {exc}"}
@@ -92,6 +99,9 @@ class PairPanel(QWidget):
         self._stale = False
         self._scratch: dict = {}
         self._cache = cache_for(scene)
+        evaluator = getattr(window, "evaluator", None)
+        if callable(getattr(evaluator, "result", None)):
+            self._cache.evaluator = evaluator
         # The scene's Signal holds strong references: disconnect when the widget dies.
         callbacks = [(scene.object_changed, self._on_object_changed),
                      (scene.object_removed, self._on_object_removed),
@@ -157,9 +167,17 @@ class PairPanel(QWidget):
         if self._stale:
             self.refresh(force=True)
 
+    #: true while refreshing for a live edit (a drag step), false for a new pair: panels may
+    #: throttle slow text (tables, rich text) during live edits only
+    live = False
+
     def _on_object_changed(self, obj, fields) -> None:
         if obj.id in self.pair_ids:
-            self._guarded(self.refresh)
+            self.live = True
+            try:
+                self._guarded(self.refresh)
+            finally:
+                self.live = False
 
     def _on_object_removed(self, obj) -> None:
         if obj.id in self.pair_ids:
@@ -235,18 +253,15 @@ class PairPanel(QWidget):
         pass
 
 
-def point_mesh(p) -> "pv.PolyData":
-    """One vertex (drawn with ``render_points_as_spheres``): far cheaper than ``pv.Sphere``."""
-    import pyvista as pv
+def point_mesh(p) -> Geom:
+    """One vertex (drawn with ``render_points_as_spheres``), as a :class:`Geom` the viewport
+    refills in place on the next step: far cheaper than a new ``pv.Sphere``."""
+    return Geom(np.asarray([p], dtype=float), verts=True, topo="pts1")
 
-    return pv.PolyData(np.asarray([p], dtype=float))
 
-
-def line_mesh(p, q) -> "pv.PolyData":
-    """The segment ``p q`` as a two-point polyline (cheaper than ``pv.Line``)."""
-    import pyvista as pv
-
-    return pv.PolyData(np.asarray([p, q], dtype=float), lines=np.array([2, 0, 1]))
+def line_mesh(p, q) -> Geom:
+    """The segment ``p q`` as a two-point polyline :class:`Geom`."""
+    return Geom(np.asarray([p, q], dtype=float), lines=np.array([2, 0, 1]), topo="lines1")
 
 
 def fmt(x, digits: int = 4) -> str:

@@ -356,7 +356,7 @@ class ExplainPanel(PairPanel):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.browser)
         self._last_html = ""
-        self._pending: Optional[str] = None
+        self._pending: Optional[tuple] = None
         # Laying out rich text costs ~10 ms: during a drag the text follows at most every
         # THROTTLE_MS (the last state always lands), so the drag's frame never waits for it.
         self._timer = QTimer(self)
@@ -369,20 +369,21 @@ class ExplainPanel(PairPanel):
     THROTTLE_MS = 100
 
     def show_pair(self, a, b, result) -> None:
-        self._queue(to_html(result, a.name, b.name))
+        self._queue((result, a.name, b.name))
 
     def show_nothing(self) -> None:
-        self._queue(to_html(None))
+        self._queue((None, "A", "B"))
 
-    def _queue(self, text: str) -> None:
-        self._pending = text
+    def _queue(self, what: tuple) -> None:
+        self._pending = what  # the text is built when shown, not on every drag step
         if not self._timer.isActive():
             self._timer.start()
 
     def flush(self) -> None:
         """Show the pending text now."""
         self._timer.stop()
-        text, self._pending = self._pending, None
+        what, self._pending = self._pending, None
+        text = None if what is None else to_html(*what)
         if text is not None and text != self._last_html:  # setHtml relayouts: only on change
             self._last_html = text
             scroll = self.browser.verticalScrollBar().value()

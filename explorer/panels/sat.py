@@ -19,7 +19,7 @@ import math
 from typing import Optional
 
 import numpy as np
-from PyQt6.QtCore import Qt
+from PyQt6.QtCore import Qt, QTimer
 from PyQt6.QtGui import QBrush, QColor, QFont
 from PyQt6.QtWidgets import (QAbstractItemView, QCheckBox, QHBoxLayout, QHeaderView, QLabel,
                              QLineEdit, QTableWidget, QTableWidgetItem, QVBoxLayout)
@@ -109,6 +109,10 @@ class SatInspectorPanel(PairPanel):
         layout.addLayout(top)
         layout.addWidget(self.table, 1)
         self._filling = False
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(self.THROTTLE_MS)
+        self._timer.timeout.connect(lambda: self._guarded(self.flush))
         self.start()
 
     # ------------------------------------------------------------------ updates
@@ -131,11 +135,23 @@ class SatInspectorPanel(PairPanel):
                            "that separates)")
             self.summary.setText(f"{a.name} ({a.kind}) – {b.name} ({b.kind}): "
                                  f"{len(self.axes)} candidate axes, {n_sep} separating; {verdict}.")
-        if self.isVisible():
-            self._fill()
-        else:  # a tabbed-away dock: the table waits, the drawn axis stays current
+        if not self.isVisible():  # a tabbed-away dock: the table waits, the axis stays current
             self._table_stale = True
+        elif self.live:  # a drag step: the numbers follow at most every THROTTLE_MS
+            self._table_stale = True
+            if not self._timer.isActive():
+                self._timer.start()
+        else:
+            self._fill()
         self._draw_selected()
+
+    THROTTLE_MS = 50
+
+    def flush(self) -> None:
+        """Fill the table now if it is behind."""
+        self._timer.stop()
+        if self._table_stale:
+            self._fill()
 
     def showEvent(self, event):
         super().showEvent(event)
