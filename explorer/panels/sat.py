@@ -64,6 +64,21 @@ def found_by(result: Optional[dict]) -> Optional[str]:
     return sat.get("found_by") or sat.get("chosen")
 
 
+def derived_axis(A, B, axis) -> dict:
+    """A table row for a separating direction that came from the closest points: both
+    projection intervals ``[-h(-n), h(n)]`` from the support functions, their centres'
+    distance and the margin ``distance - r_A - r_B``."""
+    n = np.asarray(axis, dtype=float)
+    n = n / np.linalg.norm(n)
+    lo_a, hi_a = support_interval(A, n)
+    lo_b, hi_b = support_interval(B, n)
+    r_a, r_b = (hi_a - lo_a) / 2, (hi_b - lo_b) / 2
+    dist = abs((lo_b + hi_b) / 2 - (lo_a + hi_a) / 2)
+    margin = dist - r_a - r_b
+    return {"name": "closest-point direction", "axis": tuple(n), "r_A": r_a, "r_B": r_b,
+            "distance": dist, "margin": margin, "separating": bool(margin > 0)}
+
+
 class SatInspectorPanel(PairPanel):
     """Dock panel: the candidate-axis table and a summary line."""
 
@@ -120,7 +135,16 @@ class SatInspectorPanel(PairPanel):
         self.axes = axes_of(result)
         sep = result.get("separating_axis")
         who = found_by(result)
-        if not self.axes:
+        derived = not self.axes and sep is not None and a.kind in BOUNDED_KINDS \
+            and b.kind in BOUNDED_KINDS
+        if derived:
+            self.axes = [derived_axis(a.primitive, b.primitive, sep)]
+            who = self.axes[0]["name"]
+            self.summary.setText(
+                f"{a.name} ({a.kind}) – {b.name} ({b.kind}): no candidate-axis test for this "
+                "pair; the separating direction is the one between the closest points (the "
+                "supporting hyperplane theorem). Its projections, from the support functions:")
+        elif not self.axes:
             why = ("no separating-axis test is registered for this pair"
                    if a.kind in BOUNDED_KINDS and b.kind in BOUNDED_KINDS
                    else "separating axes apply to bounded shapes only")

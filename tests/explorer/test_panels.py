@@ -370,6 +370,25 @@ def test_inspector_triangle_box(qtbot):
     assert "sat:interval_a" in viewport.overlays
 
 
+def test_inspector_direction_from_closest_points(qtbot):
+    # sphere (r 1 at the origin) and a segment from (3,-1,0) to (3,1,0): no candidate-axis
+    # test; the closest points (1,0,0) and (3,0,0) give the axis x; projections [-1, 1] and
+    # [3, 3]: r_A = 1, r_B = 0, centre distance 3, margin 2 (= the distance)
+    from algorithms import Sphere
+
+    scene = scene_with(("S", Sphere((0, 0, 0), 1), None),
+                       ("G", Segment((3, -1, 0), (3, 1, 0)), None))
+    panel, _, viewport = make(qtbot, SatInspectorPanel, scene, ("S", "G"))
+    assert panel.result["trace"]["separating_axis"] == {"from": "closest points"}
+    (row,) = panel.axes
+    assert np.abs(row["axis"]) == pytest.approx((1, 0, 0))
+    assert (row["r_A"], row["r_B"], row["distance"], row["margin"]) == \
+        pytest.approx((1, 0, 3, 2), abs=1e-9)
+    assert row["separating"] and "closest points" in panel.summary.text()
+    panel.select_axis("closest-point direction")
+    assert "sat:interval_b" in viewport.overlays
+
+
 # ============================================================================ time line
 def test_time_line_plays_and_stops_at_impact(qtbot):
     # A moves (0, .5, 0), B (-3, 0, .4): relative d = (-3, -.5, .4). On x, B's min 3 - 3t meets
