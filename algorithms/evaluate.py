@@ -138,7 +138,8 @@ def evaluate_pair(
                             "normal": contact.normal}
 
     out["method"] = "; ".join(methods) if methods else None
-    out["trace"] = to_jsonable(trace)
     if errors:
         out["error"] = "; ".join(errors)
-    return to_jsonable(out)
+    out = {k: (v if k == "trace" else to_jsonable(v)) for k, v in out.items()}
+    out["trace"] = to_jsonable(trace)
+    return out

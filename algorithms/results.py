@@ -33,6 +33,7 @@ The families
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Optional
@@ -184,19 +185,29 @@ def to_jsonable(value):
     """Convert numbers, numpy arrays, tuples, Fractions and records to JSON-ready values.
 
     Fractions become floats (the exact value stays available in Python); non-finite floats
-    become ``None`` so the output is strict JSON.
+    become ``None`` so the output is strict JSON. The common types are dispatched on their exact
+    type first: this runs on every result of every drag step.
     """
-    if value is None or isinstance(value, (bool, str)):
+    t = type(value)
+    if t is float:
+        return value if math.isfinite(value) else None
+    if t is int or t is str or t is bool or value is None:
         return value
+    if t is list or t is tuple:
+        return [to_jsonable(v) for v in value]
+    if t is dict:
+        return {k if type(k) is str else str(k): to_jsonable(v) for k, v in value.items()}
+    if t is np.ndarray:
+        if value.dtype.kind == "f" and np.isfinite(value).all():
+            return value.tolist()
+        return to_jsonable(value.tolist())
     if isinstance(value, (np.bool_,)):
         return bool(value)
     if isinstance(value, (int, np.integer)):
         return int(value)
     if isinstance(value, (float, np.floating, Fraction)):
         f = float(value)
-        return f if np.isfinite(f) else None
-    if isinstance(value, np.ndarray):
-        return to_jsonable(value.tolist())
+        return f if math.isfinite(f) else None
     if isinstance(value, dict):
         return {str(k): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
