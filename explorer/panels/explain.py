@@ -118,17 +118,39 @@ TEMPLATES: dict[str, Template] = {
         ),
         method_has=("arvo",),
     ),
-    "boreskov": Template(
+    "primer a10": Template(
+        "Box against a plane: the projection interval",
+        "Dunn & Parberry, 3D Math Primer, App. A.10, Listing A.2",
+        (
+            "Project the box on the plane normal: its points reach n · x from minD = "
+            "{trace.side.minD} to maxD = {trace.side.maxD}; the plane is n · x = "
+            "{trace.side.d}.",
+            "Side {side}: 1 when minD > d (all in front), −1 when maxD < d (all behind), 0 "
+            "when d lies in [minD, maxD].",
+        ),
+        needs="trace.side.minD",
+    ),
+    "boreskov corner": Template(
         "Box against a plane: Boreskov's corner test",
         "Boreskov, bounding volumes, Fig. 3.9",
         (
-            "The signs of the plane normal pick the box corner farthest along it, "
-            "{trace.side.corner}, and the opposite corner.",
-            "Signed distances of the two corners: {trace.side.d_min} and {trace.side.d_max}.",
-            "Side: {side} (1 in front, −1 behind, 0 straddling).",
+            "The signs of the normal's components pick one corner, {trace.boreskov.corner} "
+            "(corner {trace.boreskov.corner_index}), where f(x) = n · x − d is least: "
+            "f = {trace.boreskov.f_corner}.",
+            "The opposite corner {trace.boreskov.opposite_corner} gives the largest value, "
+            "f = {trace.boreskov.f_opposite}.",
+            "Both signs together classify the box: {trace.boreskov.classify}.",
         ),
-        method_has=("boreskov", "corner"),
-        needs="trace.side",
+        needs="trace.boreskov.corner",
+    ),
+    "boreskov sphere": Template(
+        "Sphere against a plane: Boreskov's classify",
+        "Boreskov, bounding volumes, BoundingSphere::classify",
+        (
+            "The centre's signed distance to the plane is {trace.boreskov.v}; compared with "
+            "the radius {trace.boreskov.effective_radius}: {trace.boreskov.classify}.",
+        ),
+        needs="trace.boreskov.v",
     ),
     "cylinders": Template(
         "Cylinder against cylinder: separating axes and planes",
@@ -250,6 +272,34 @@ def fill(sentence: str, data: dict) -> Optional[str]:
         return None
 
 
+#: a second method worth showing beside the default one, per unordered pair: the explain panel
+#: runs it (``registry.query(query, plane, other, method=name)``) and files its trace under
+#: ``trace[key]``
+EXTRA_METHODS = {
+    ("aabb", "plane"): ("side", "boreskov_corner", "boreskov"),
+    ("plane", "sphere"): ("side", "boreskov_classify", "boreskov"),
+}
+
+
+def with_extras(result: dict, prim_a, prim_b) -> dict:
+    """``result`` plus the traces of :data:`EXTRA_METHODS` for its pair (never raises)."""
+    extra = EXTRA_METHODS.get(tuple(sorted((prim_a.kind, prim_b.kind))))
+    if extra is None:
+        return result
+    from algorithms import registry
+    from algorithms.results import to_jsonable
+
+    query, method, key = extra
+    try:
+        r = registry.query(query, prim_a, prim_b, method=method)
+    except Exception:  # noqa: BLE001 - an explanation extra must never break the panel
+        return result
+    out = dict(result)
+    out["trace"] = {**(result.get("trace") or {}), key: to_jsonable(r.trace)}
+    out["method"] = "; ".join(m for m in (result.get("method"), r.method) if m)
+    return out
+
+
 def matching(result: dict) -> list[Template]:
     return [t for t in TEMPLATES.values() if t.matches(result)]
 
@@ -369,7 +419,7 @@ class ExplainPanel(PairPanel):
     THROTTLE_MS = 100
 
     def show_pair(self, a, b, result) -> None:
-        self._queue((result, a.name, b.name))
+        self._queue((result, a.name, b.name, a.primitive, b.primitive))
 
     def show_nothing(self) -> None:
         self._queue((None, "A", "B"))
@@ -383,7 +433,12 @@ class ExplainPanel(PairPanel):
         """Show the pending text now."""
         self._timer.stop()
         what, self._pending = self._pending, None
-        text = None if what is None else to_html(*what)
+        text = None
+        if what is not None:
+            result, name_a, name_b, *prims = what
+            if result is not None and prims:
+                result = with_extras(result, *prims)
+            text = to_html(result, name_a, name_b)
         if text is not None and text != self._last_html:  # setHtml relayouts: only on change
             self._last_html = text
             scroll = self.browser.verticalScrollBar().value()

@@ -460,6 +460,20 @@ def test_explain_st_plane_woo_and_arvo(qtbot):
     assert "adding 2.25" in text and "2.25" in text and "intersects = no" in text
 
 
+def test_explain_boreskov_corner(qtbot):
+    # plane y + z = 3 (n = (0, 1, 1), both components >= 0): the least corner of the unit box
+    # is (0, 0, 0) with f = 0 - 3 = -3, the opposite (1, 1, 1) gives 2 - 3 = -1: all behind
+    from algorithms import Plane
+
+    scene = scene_with(("B", AABB((0, 0, 0), (1, 1, 1)), None),
+                       ("P", Plane((0, 1, 1), 3), None))
+    panel, _, _ = make(qtbot, ExplainPanel, scene, ("B", "P"))
+    text = panel.text()
+    assert "Boreskov's corner test" in text and "(0, 0, 0)" in text
+    assert "f = -3" in text and "f = -1" in text and "IN_BACK" in text
+    assert "minD = 0" in text and "maxD = 2" in text and "Side -1" in text
+
+
 def test_explain_helpers():
     from explorer.panels.explain import split_methods
 
