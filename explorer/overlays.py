@@ -196,8 +196,8 @@ def draw_closest(r: dict, ctx: Context, frame: Frame) -> None:
     if dist > 0:
         frame.add(base + ":line", lines_mesh([(pa, pb)]), color=RESULT_COLOR, line_width=3)
         frame.label(base, (pa + pb) / 2, f"{r['a']}–{r['b']}  d = {_fmt(dist)}", RESULT_COLOR)
-    else:
-        frame.label(base, pa, f"{r['a']}–{r['b']}  touch", RESULT_COLOR)
+    elif not ((r.get("trace") or {}).get("hits") or {}).get("hits"):
+        frame.label(base, pa, f"{r['a']}–{r['b']}  intersect", RESULT_COLOR)
 
 
 def draw_hits(r: dict, ctx: Context, frame: Frame) -> None:
@@ -305,8 +305,7 @@ def draw_separating_axis(r: dict, ctx: Context, frame: Frame) -> None:
     frame.add(name + ":ticks", lines_mesh([(e - off * ctx.unit, e + off * ctx.unit) for e in ends]),
               color=AXIS_COLOR, line_width=2)
     gap = (b0 - a1) if b0 >= a1 else (a0 - b1)
-    frame.label(name, at(hi + pad), f"separating axis {r['a']}–{r['b']} (gap {_fmt(gap)})",
-                AXIS_COLOR)
+    frame.label(name, at(hi + pad), f"axis {r['a']}–{r['b']}, gap {_fmt(gap)}", AXIS_COLOR)
 
 
 def draw_side(r: dict, ctx: Context, frame: Frame) -> None:

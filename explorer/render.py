@@ -10,6 +10,7 @@ Unbounded primitives (rays, lines, planes) are drawn clipped to the scene's exte
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from typing import Callable, Optional
@@ -36,6 +37,9 @@ class Extent:
 
     center: np.ndarray
     size: float
+    #: the corners of the box around the bounded objects (``None``: empty scene)
+    lo: Optional[np.ndarray] = None
+    hi: Optional[np.ndarray] = None
 
 
 def _points_of(p: Primitive) -> list:
@@ -77,7 +81,7 @@ def scene_extent(objects, margin: float = 1.5, minimum: float = 4.0) -> Extent:
     arr = np.array(pts)
     lo, hi = arr.min(axis=0), arr.max(axis=0)
     size = max(float(np.max(hi - lo)) * margin, minimum)
-    return Extent((lo + hi) / 2, size)
+    return Extent((lo + hi) / 2, size, lo, hi)
 
 
 # ----------------------------------------------------------------------------- geometry
@@ -372,12 +376,25 @@ def add_object(plotter, obj: SceneObject, index: int, ext: Extent, highlight: bo
     return actor
 
 
+def nice_step(span: float, cells: int = 12) -> float:
+    """A round grid spacing (1, 2 or 5 times a power of ten) giving about ``cells`` cells."""
+    raw = max(span, 1e-9) / cells
+    mag = 10 ** math.floor(math.log10(raw))
+    return next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw)
+
+
 def add_floor(plotter, ext: Extent):
-    """A floor grid under the scene and the axes widget."""
-    z = float(ext.center[2] - ext.size / 2)
-    floor = pv.Plane(center=(ext.center[0], ext.center[1], z), direction=(0, 0, 1),
-                     i_size=ext.size * 1.5, j_size=ext.size * 1.5, i_resolution=12,
-                     j_resolution=12)
+    """A floor grid just under the objects, its lines on round coordinates."""
+    lo = ext.lo if ext.lo is not None else ext.center - ext.size / 2
+    hi = ext.hi if ext.hi is not None else ext.center + ext.size / 2
+    span = max(float(max(hi[0] - lo[0], hi[1] - lo[1])) * 1.6, ext.size * 0.6)
+    step = nice_step(span)
+    x0 = math.floor((ext.center[0] - span / 2) / step) * step
+    y0 = math.floor((ext.center[1] - span / 2) / step) * step
+    n = int(math.ceil(span / step)) + 1
+    z = min(float(lo[2]), 0.0) - 0.002 * ext.size
+    floor = pv.Plane(center=(x0 + n * step / 2, y0 + n * step / 2, z), direction=(0, 0, 1),
+                     i_size=n * step, j_size=n * step, i_resolution=n, j_resolution=n)
     plotter.add_mesh(floor, style="wireframe", color="#c9ccd3", line_width=1, name="floor",
                      pickable=False)
 

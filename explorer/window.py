@@ -900,8 +900,10 @@ class MainWindow(QMainWindow):
             pairs = [(a, b)] if a and b else []
         elif mode == "queries":
             pairs = self.scene.pairs()
-        else:
-            pairs = self.pairs_of(self.selected_id) if self.selected_id in self.scene else []
+        elif self.selected_id in self.scene:
+            pairs = self.pairs_of(self.selected_id)
+        else:  # nothing selected: the scene's pairs
+            pairs = self.scene.pairs()
         return self.evaluator.results(self.scene, pairs)
 
     def _update_results_panel(self) -> None:
