@@ -331,7 +331,7 @@ def explain(result: dict) -> list[tuple[str, str, list[str]]]:
     return out
 
 
-_REF = re.compile(r"(?:GTCG\s*)?§\s*\d+(?:\.\d+)*|App\.\s*[A-Z]\.\d+|Listing\s*[A-Z]\.\d+"
+_REF = re.compile(r"(?:GTCG\s*)?§\s*\d+(?:\.\d+)*|(?:App\.\s*)?\b[A-Z]\.\d+\b|Listing\s*[A-Z]\.\d+"
                   r"|Figs?\.\s*[A-Z\d]+(?:\.\d+)*(?:\s*-\s*[A-Z\d]+(?:\.\d+)*)?")
 
 
