@@ -461,3 +461,45 @@ def test_evaluate_pair_has_no_error():
                                                    and not (a.kind == "line"
                                                             and b.kind == "line"
                                                             and out["trace"].get("parallel")))
+
+
+@st.composite
+def crossing_segments(draw):
+    """Two segments through a common point X (up to 1e6 from the origin) at any angle; the
+    float end points are rounded, so the exact distance is a few ulps of the scale, not 0."""
+    big = draw(st.sampled_from([1.0, 1e3, 1e6]))
+    X = tuple(big * draw(unit_float) for _ in range(3))
+    dirs = []
+    for _ in range(2):
+        u = draw(st.tuples(unit_float, unit_float, unit_float))
+        n = math.sqrt(sum(x * x for x in u))
+        assume(n > 0.1)
+        dirs.append(tuple(x / n for x in u))
+    segs = []
+    for u in dirs:
+        lo, hi = draw(st.floats(0.05, 1)), draw(st.floats(0.05, 1))
+        segs.append(Segment(tuple(x - lo * c for x, c in zip(X, u)),
+                            tuple(x + hi * c for x, c in zip(X, u))))
+    return segs[0], segs[1], dirs
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+@given(crossing_segments())
+def test_clean_crossing_counts_as_touching(case):
+    # the documented tolerance (8 eps x scale) absorbs the end-point rounding (<= eps/2 x scale
+    # per coordinate): a constructed crossing is reported as touching, with distance 0 and one
+    # common point, and a hit on A
+    a, b, (u, v) = case
+    n = (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
+    assume(math.sqrt(sum(x * x for x in n)) > 1e-3)  # a real crossing, not collinear
+    r = query("distance", a, b)
+    assert r.distance == 0 and r.closest[0] == r.closest[1]
+    assert query("intersects", a, b).intersects and query("hits", a, b).intersects
+    # ... while lifting b by 1e-9 x scale along the common normal separates them
+    scale = max(abs(x) for x in a.p0 + a.p1 + b.p0 + b.p1)
+    nn = math.sqrt(sum(x * x for x in n))
+    off = tuple(1e-9 * scale * x / nn for x in n)
+    b2 = b.translated(off)
+    assert not query("intersects", a, b2).intersects
+    assert query("distance", a, b2).distance == pytest.approx(1e-9 * scale, rel=1e-3)
