@@ -13,7 +13,9 @@ casting against general convex objects with application to continuous collision 
 * ``v . w > 0``: the plane through ``p`` with normal ``v`` separates ``x`` from ``C``; if the ray
   heads away from it (``v . d >= 0``) there is no hit, else ``x`` jumps to the plane:
   ``t <- t - (v . w) / (v . d)`` (past ``1``: no hit in the period) and ``n <- v``;
-* stop when ``|v|`` is below ``eps`` times the simplex's size (``x`` is on ``C``).
+* stop when ``|v|`` is below ``eps = 1e-12`` times the simplex's size (``x`` is on ``C``);
+  for the curved cylinder, where GJK converges only linearly, also after 20 steps without a
+  separating plane once ``|v| <= 1e-8`` times the size.
 
 ``t`` only grows and every jump stops at a supporting plane of ``C``, so it never passes the
 first contact. The normal is the last separating ``v`` (outward from ``C = A - B``, that is from
@@ -40,6 +42,8 @@ METHOD = ("GJK ray cast against the Minkowski difference A - B on support functi
           "(van den Bergen 2004; Dunn & Parberry, 3D Math Primer, App. A.6 relative motion)")
 EPS_REL = 1e-12
 MAX_ITER = 200
+STALL = 20  # iterations without a separating plane before accepting |v| <= STALL_EPS
+STALL_EPS = 1e-8
 
 
 def _core(prim):
@@ -78,10 +82,16 @@ def gjk_ray_cast(a, b, motion, *, eps_rel: float = EPS_REL, max_iter: int = MAX_
     it = 0
     lam_bary = None
     hit = False
+    stall = 0
     while it < max_iter:
         it += 1
         vn = math.sqrt(float(v @ v))
         if vn <= R + eps_rel * scale:
+            hit = True
+            break
+        if stall >= STALL and vn <= R + STALL_EPS * scale:
+            # a curved C (cylinder rim) converges only linearly: x is within 1e-8 of it
+            trace["stalled"] = {"v": vn - R, "iterations": stall}
             hit = True
             break
         sa = support(ca, v)
@@ -90,7 +100,9 @@ def gjk_ray_cast(a, b, motion, *, eps_rel: float = EPS_REL, max_iter: int = MAX_
         scale = max(scale, float(np.linalg.norm(p)), float(np.linalg.norm(x)))
         w = x - p
         vw = float(v @ w) - R * vn  # the plane of the grown C, offset by R along v
+        stall += 1
         if vw > 0:
+            stall = 0
             vd = float(v @ d)
             if vd >= 0:
                 trace["case"] = "the ray heads away from a separating plane: no contact"
@@ -114,6 +126,9 @@ def gjk_ray_cast(a, b, motion, *, eps_rel: float = EPS_REL, max_iter: int = MAX_
         v = np.asarray(vt, dtype=float)
         if len(pts) == 4:  # x inside the tetrahedron: in C
             v = np.zeros(3)
+    if not hit and it >= max_iter and math.sqrt(float(v @ v)) <= R + 1e-7 * scale:
+        trace["stalled"] = {"v": math.sqrt(float(v @ v)) - R, "iterations": stall}
+        hit = True
     if not hit:
         trace["case"] = "no convergence: the ray point stays apart from A - B"
         return _done(trace, None, it)
