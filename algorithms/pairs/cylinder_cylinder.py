@@ -28,7 +28,9 @@ The tests, in the book's order (``trace["found_by"]`` names the first that separ
     oriented gap ``margin(d)`` is the minimum of the four disk-pair gaps ``g_sigma`` of the
     book and is concave on R^3, so its maximum over the unit ball is a convex problem whose
     value is the distance between the cylinders: we solve it by GJK on the Minkowski difference
-    ``B - A`` with the exact support point ``C + sign(d.w)(h/2)w + r P d/|P d|``.
+    ``B - A`` with the exact support point ``C + sign(d.w)(h/2)w + r P d/|P d|``. When GJK
+    stalls (its direction ``v`` is poor near curved contacts) a pattern search climbs
+    ``margin`` from the best axis: ``"gradient zero (refined)"``.
 
 Parallel axes (``|w0 x w1| <= PARALLEL``) are decided exactly as in the book: the circles of
 projection onto ``w0 . X = 0`` and the intervals on ``w0``.
@@ -75,7 +77,8 @@ METHOD_DIST = f"cylinder-cylinder distance, certified GJK on exact cylinder supp
 
 #: a separating margin must exceed this times ``scale`` (rounding of the margin is ~1e-15)
 SEP_TOL = 1e-13
-#: GJK's upper bound on the distance below this times ``scale`` counts as touching
+#: a witness within this times ``scale`` of both cylinders counts as touching (GJK also stops
+#: when its distance upper bound ``|v|`` drops below it)
 TOUCH = 1e-10
 #: a witness within this times ``scale`` of both cylinders is a common point (rounding)
 COMMON = 1e-15
@@ -858,7 +861,8 @@ def separating_axis_cylinder_cylinder(a, b) -> SeparationResult:
         ``axis`` a unit vector (oriented from A to B) on which the projection ``intervals``
         are disjoint, from the first test of the book's order that separates
         (``trace["found_by"]``: ``"w0"``, ``"w1"``, ``"w0 x w1"``, ``"centre difference"``,
-        ``"perpendicular to w0"``, ``"perpendicular to w1"``, ``"gradient zero"``); ``None``
+        ``"perpendicular to w0"``, ``"perpendicular to w1"``, ``"gradient zero"``, or
+        ``"gradient zero (refined)"`` when GJK's direction had to be climbed); ``None``
         when they intersect or touch, with ``trace["witness"]`` a point of both and
         ``trace["certificate"]`` saying how sure (module notes).
     """
