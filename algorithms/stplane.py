@@ -152,16 +152,31 @@ def _terms(kind, B, m, end, u):
 
 
 def _accurate_sum(terms, minus=()):
-    """``sum(c v) - sum(c' v')`` per component, correctly rounded (TwoProduct + fsum)."""
-    out = []
-    for i in range(3):
-        parts = []
-        for sign, group in ((1.0, terms), (-1.0, minus)):
-            for c, v in group:
-                p, e = _two_prod(sign * c, v[i])
-                parts += (p, e)
-        out.append(math.fsum(parts))
-    return tuple(out)
+    """``sum(c v) - sum(c' v')`` per component, correctly rounded: every product split into
+    ``p + e`` exactly (Dekker's TwoProduct, :func:`_two_prod` inlined), then ``math.fsum``."""
+    parts = [[], [], []]
+    for sign, group in ((1.0, terms), (-1.0, minus)):
+        for c, v in group:
+            c = sign * c
+            if c == 1.0 or c == -1.0 or c == 0.0 or not abs(c) < 1e290:
+                for i in range(3):
+                    parts[i].append(c * v[i])
+                continue
+            cs = _SPLIT * c
+            c_hi = cs - (cs - c)
+            c_lo = c - c_hi
+            for i in range(3):
+                x = v[i]
+                p = c * x
+                if abs(x) < 1e290 and abs(p) < 1e300:
+                    xs = _SPLIT * x
+                    x_hi = xs - (xs - x)
+                    x_lo = x - x_hi
+                    parts[i].extend((p, ((c_hi * x_hi - p) + c_hi * x_lo + c_lo * x_hi)
+                                     + c_lo * x_lo))
+                else:
+                    parts[i].append(p)
+    return tuple(math.fsum(q) for q in parts)
 
 
 def _finite(x) -> bool:
