@@ -206,6 +206,33 @@ def test_every_pair_certified(a, b):
     to_jsonable(r.trace)  # JSON-able
 
 
+@settings(max_examples=200, deadline=None)
+@given(primitives(), primitives(),
+       st.tuples(*[st.floats(-1, 1)] * 3).filter(lambda v: sum(c * c for c in v) > 1e-2),
+       st.sampled_from([0.0, 0.0, 1e-9, 1e-6, 0.01, 0.5, 3.0]))
+def test_placed_at_known_distance(a, b, n, delta):
+    """Exact oracle for every pair: move A so that its support point in ``-n`` sits at
+    ``s_B(n) + delta n``. The planes normal to ``n`` through the two support points then
+    bound an empty slab of width ``delta`` and the two points are ``delta`` apart, so the
+    distance is exactly ``delta``; ``delta = 0`` is touching (distance exactly 0)."""
+    from algorithms.support import support
+
+    n = np.asarray(n) / np.linalg.norm(n)
+    offset = support(b, n) + delta * n - support(a, -n)
+    scale = 1 + float(np.abs(offset).max()) + float(np.abs(support(a, -n)).max())
+    a = a.translated(tuple(float(x) for x in offset))
+    scale += float(np.abs(support(a, n)).max())
+    for x, y in ((a, b), (b, a)):
+        r = gjk_distance(x, y)
+        if delta == 0:
+            # touching, up to the rounding of the translation (coordinates of size `scale`);
+            # GJK snaps |v| <= 1e-12 * (its own scale) to exactly 0
+            assert r.distance <= 1e-15 * scale
+        else:
+            assert r.distance == pytest.approx(delta, abs=1e-10 * scale)
+        assert contains(x, r.closest[0]) and contains(y, r.closest[1])
+
+
 # ----------------------------------------------------------------------------- hand cases
 
 I = ((1.0, 0, 0), (0, 1.0, 0), (0, 0, 1.0))
