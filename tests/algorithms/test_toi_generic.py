@@ -419,3 +419,26 @@ def test_evaluate_pair_gives_toi_for_every_pair_as_json(ka):
             continue
         assert out["toi"] is not None and 0 < out["toi"] < 1, (ka, kb, out)
         assert "A.6" in out["trace"]["toi"]["A.6"]["reduction"]
+
+
+def test_degenerate_shapes():
+    # each case: a still A, B moving (0,0,-4) from 2 above A's top: contact at t = 0.5
+    flat_box = AABB((0, 0, 0), (1, 1, 0))  # flat: the unit square in z = 0
+    cases = [
+        (flat_box, Sphere((0.5, 0.5, 2), 0)),  # zero radius, exact rounded-box test
+        (flat_box, AABB((0.5, 0.5, 2), (0.5, 0.5, 2))),  # a point-sized box, exact A.17
+        (Triangle([(0, 0, 0), (1, 0, 0), (2, 0, 0)]), Sphere((1, 0, 3), 1)),  # collinear
+        (Segment((1, 1, 0), (1, 1, 0)), Capsule((0, 1, 3), (2, 1, 3), 1)),  # zero length
+        (Cylinder((0, 0, 0), (0, 0, 1), 1, 0), Point((0.5, 0, 2))),  # zero height: a disk
+        (Cylinder((0, 0, -1), (0, 0, 1), 0, 2), Triangle([(-1, -1, 2), (1, 0, 2), (0, 1, 2)])),
+        (OBB((0, 0, -1), [(1, 0, 0), (0, 1, 0), (0, 0, 1)], (0, 0, 1)), Segment((0, -1, 2),
+                                                                                (0, 1, 2))),
+    ]
+    for a, b in cases:
+        for method in (None, "conservative_advancement", "convex_search"):
+            r = query("toi", a, b, (0, 0, -4), method=method)
+            assert r.toi == pytest.approx(0.5, abs=1e-8), (a, b, method)
+            r = query("toi", a, b, (0, 0, 4), method=method)
+            assert r.toi is None, (a, b, method)
+        g = query("toi", a, b, (0, 0, -4), method="gjk_ray_cast")
+        assert g.toi == pytest.approx(0.5, abs=1e-8), (a, b)
