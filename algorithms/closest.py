@@ -590,3 +590,22 @@ def linear_features_distance(o, d, lo, hi, point_closest, edges):
 
 def _show(t):
     return float(t)
+
+
+def rescue_hit(hr, o, d, sqr, t, why):
+    """Reconcile a cast that missed with a distance minimisation that found an exact contact.
+
+    A cast decides a grazing contact (through an edge, a corner, the rim) by comparisons of
+    rounded values and may reject it, while the exact candidates of the distance (the edges'
+    closest points) give squared distance exactly ``0``. Reporting "no hit" with distance 0
+    would contradict itself, so the contact is returned as one hit of kind ``"hit"`` at that
+    ``t`` (no normal), with ``trace["rescued"]`` saying why.
+    """
+    from .results import Hit, HitResult
+
+    if hr.intersects or sqr != 0:
+        return hr
+    trace = {**hr.trace, "rescued": why}
+    hit = Hit(float(t), _fp(point_at(o, d, t)), None, "hit")
+    return HitResult(method=hr.method, trace=trace, intersects=True, first_t=float(t),
+                     hits=(hit,))

@@ -22,11 +22,13 @@ Hit normal: the triangle's unit normal facing the side the component comes from.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 from .. import vec as V
 from ..closest import (INF, closest_point_triangle, golden_section_distance, is_zero_vector,
                        linear_features_distance, linear_parts, linear_segment_closest, point_at,
-                       surface_hits, touching_distance, unit)
+                       rescue_hit, surface_hits, touching_distance, unit)
+from ..primitives import Triangle
 from ..registry import register
 from ..results import DistanceResult, IntersectionResult
 
@@ -42,15 +44,24 @@ DEGENERATE_TOL = 1e-12  # relative: a collinear triangle is a segment, touched w
 
 def _coplanar_interval(o, d, lo, hi, verts, n):
     """Clip ``o + t d`` (lying in the triangle's plane) to the triangle: Cyrus-Beck against the
-    three edge half-planes ``m . (x - v_i) >= 0`` with ``m = n x (v_j - v_i)`` turned toward the
-    third vertex. Returns ``(ta, tb)`` or ``None``."""
+    three edge half-planes, in the 2D projection that drops the dominant axis of ``n`` (as
+    Listing A.4 does). Edge ``i j`` with opposite vertex ``k`` keeps the side where
+    ``s * cross2(v_j - v_i, x - v_i) >= 0``, ``s = sign(cross2(v_j - v_i, v_k - v_i))``; dropping
+    an axis is exact, so a point equal to a vertex is exactly on its two edges.
+    Returns ``(ta, tb)`` or ``None``."""
+    ax = [abs(c) for c in n]
+    drop = ax.index(max(ax))
+    iu, iv = [i for i in range(3) if i != drop]
+
+    def cross2(a, b):
+        return a[iu] * b[iv] - a[iv] * b[iu]
+
     ta, tb = lo, hi
     for i, j, k in ((0, 1, 2), (1, 2, 0), (2, 0, 1)):
-        m = V.cross(n, V.sub(verts[j], verts[i]))
-        if V.dot(m, V.sub(verts[k], verts[i])) < 0:
-            m = V.scale(-1, m)
-        c0 = V.dot(m, V.sub(o, verts[i]))
-        c1 = V.dot(m, d)
+        e = V.sub(verts[j], verts[i])
+        sgn = 1 if cross2(e, V.sub(verts[k], verts[i])) > 0 else -1
+        c0 = sgn * cross2(e, V.sub(o, verts[i]))
+        c1 = sgn * cross2(e, d)
         if c1 == 0:
             if c0 < 0:
                 return None
@@ -96,15 +107,42 @@ def _degenerate_hits(o, d, lo, hi, verts, method, trace):
 
 
 def _parallel_hits(o, d, lo, hi, tri, n, num, method, trace):
-    """The component is parallel to the plane (``n . d == 0``): in the plane (``num == 0``)
-    it is clipped to the triangle, else it misses."""
+    """The component is parallel to the plane in floating point (``n . d == 0``).
+
+    Whether it lies in the plane is decided in exact rational arithmetic (the float plane
+    constant ``n . p0`` differs from ``n . p1`` by rounding, which would drop a point-segment
+    sitting on a vertex): with exact ``n``, ``n . d`` and ``n . (p0 - o)``, a component in the
+    plane is clipped to the triangle exactly (:func:`_coplanar_interval` on Fractions); one
+    that is not exactly parallel crosses the plane at the exact ``t``, accepted when that
+    point's exact closest point in the triangle is itself.
+    """
     trace["parallel"] = True
-    if num != 0:
-        trace["rejected"] = "parallel to the plane, off it"
+    F = Fraction
+    oe, de = tuple(map(F, o)), tuple(map(F, d))
+    ve = tuple(tuple(map(F, v)) for v in tri.vertices)
+    ne = V.cross(V.sub(ve[1], ve[0]), V.sub(ve[2], ve[1]))
+    dot_e, num_e = V.dot(ne, de), V.dot(ne, V.sub(ve[0], oe))
+    trace["exact"] = {"dot": dot_e, "n.p0 - n.o": num_e}
+    if dot_e == 0:
+        if num_e != 0:
+            trace["rejected"] = "parallel to the plane, off it"
+            return surface_hits(o, d, lo, hi, None, None, method, trace)
+        iv = _coplanar_interval(oe, de, lo, hi, ve, ne)
+        if iv is not None:
+            iv = tuple(float(t) if t not in (INF, -INF) else t for t in iv)
+        trace["coplanar_interval"] = iv
+        return surface_hits(o, d, lo, hi, iv, None, method, trace)
+    t = num_e / dot_e
+    if not (lo <= t <= hi):
+        trace["rejected"] = "t outside the domain (exact)"
         return surface_hits(o, d, lo, hi, None, None, method, trace)
-    iv = _coplanar_interval(o, d, lo, hi, tri.vertices, n)
-    trace["coplanar_interval"] = iv
-    return surface_hits(o, d, lo, hi, iv, None, method, trace)
+    p = point_at(oe, de, t)
+    if closest_point_triangle(p, Triangle(ve, exact=True))[0] != p:
+        trace["rejected"] = "outside the triangle (exact)"
+        return surface_hits(o, d, lo, hi, None, None, method, trace)
+    nh = unit(n)
+    normal = nh if dot_e < 0 else tuple(0.0 - c for c in nh)
+    return surface_hits(o, d, lo, hi, float(t), normal, method, trace)
 
 
 # ----------------------------------------------------------------------------- Badouel
@@ -243,22 +281,47 @@ def _fp(p):
     return tuple(float(c) for c in p)
 
 
+def _features(a, tri):
+    o, d, lo, hi = linear_parts(a)
+    of, df = V.to_float(o), V.to_float(d)
+    vs = tri.vertices
+    edges = [("01", vs[0], vs[1]), ("02", vs[0], vs[2]), ("12", vs[1], vs[2])]
+    return linear_features_distance(of, df, lo, hi,
+                                    lambda p: closest_point_triangle(p, tri)[0], edges)
+
+
+def _hits_and_features(a, tri, front_only=False):
+    hr = hits_badouel(a, tri, front_only)
+    if hr.intersects or front_only:
+        return hr, None
+    feats = _features(a, tri)
+    o, d, _, _ = linear_parts(a)
+    hr = rescue_hit(hr, V.to_float(o), V.to_float(d), feats[0], feats[1],
+                    f"Badouel rejected a contact the edge distance finds exactly ({feats[4]})")
+    return hr, feats
+
+
+def hits_linear_triangle(a, tri, front_only=False):
+    """The default cast: Badouel (:func:`hits_badouel`); when it rejects a contact that the
+    exact edge candidates of the distance find at distance exactly 0 (a component through an
+    edge or a vertex, rounded to the wrong side), that contact is reported
+    (:func:`algorithms.closest.rescue_hit`), so ``hits``, ``intersects`` and ``distance`` agree."""
+    return _hits_and_features(a, tri, front_only)[0]
+
+
 def distance_linear_triangle(a, tri):
     """Distance from a segment, ray or line to the triangle: 0 at the first touching point
     (Badouel), else the least over the component's ends (Ericson's regions) and the three edges
     (:func:`algorithms.closest.linear_features_distance`); exact up to rounding."""
     method = "linear-triangle distance: GTCG §10.9.1 candidates (ends, edges); " + A16
-    hr = hits_badouel(a, tri)
+    hr, feats = _hits_and_features(a, tri)
     o, d, lo, hi = linear_parts(a)
     of, df = V.to_float(o), V.to_float(d)
     if hr.intersects:
         bary = hr.trace.get("barycentric")
         pb = (lambda p: _fp(bary)) if bary is not None else _bary(tri)
         return touching_distance(of, df, hr, method, {"first_t": hr.first_t}, pb)
-    vs = tri.vertices
-    edges = [("01", vs[0], vs[1]), ("02", vs[0], vs[2]), ("12", vs[1], vs[2])]
-    sq, t, pa, pb, feature, cands = linear_features_distance(
-        of, df, lo, hi, lambda p: closest_point_triangle(p, tri)[0], edges)
+    sq, t, pa, pb, feature, cands = feats
     bary = closest_point_triangle(pb, tri)[1]
     dist = math.sqrt(float(sq))
     trace = {"feature": feature, "candidates": cands, "t": float(t)}
@@ -308,14 +371,14 @@ def intersects_point_triangle(pt, tri):
 
 
 def intersects_linear_triangle(a, tri):
-    hr = hits_badouel(a, tri)
+    hr = hits_linear_triangle(a, tri)
     return IntersectionResult(method=A16, trace=hr.trace, intersects=hr.intersects)
 
 
 register("distance", "point", "triangle")(distance_point_triangle)
 register("intersects", "point", "triangle")(intersects_point_triangle)
 for _k in LINEAR:
-    register("hits", _k, "triangle", name="badouel", priority=10)(hits_badouel)
+    register("hits", _k, "triangle", name="badouel", priority=10)(hits_linear_triangle)
     register("hits", _k, "triangle", name="moller_trumbore", priority=0)(hits_moller_trumbore)
     register("distance", _k, "triangle", name="features", priority=10)(
         distance_linear_triangle)

@@ -13,7 +13,7 @@ from algorithms import Line, Point, Ray, Segment, Sphere
 from algorithms.closest import closest_point_on_sphere_surface, closest_point_sphere
 from algorithms.evaluate import evaluate_pair
 from algorithms.registry import query
-from tests.algorithms.test_linear_plane import (MY_QUERIES, any_a, check_distance, check_hits,
+from tests.algorithms.test_linear_plane import (MY_QUERIES, ex, any_a, check_distance, check_hits,
                                                 coord, ivec3, linear, vec3)
 
 UNIT = Sphere((0, 0, 0), 1)
@@ -111,14 +111,14 @@ def test_far_ray_precision():
 # ----------------------------------------------------------------------------- properties
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=ex(100), deadline=None)
 @given(a=any_a(), s=spheres)
 def test_distance_vs_oracle(a, s):
     dist, _ = sphere_np(s)
     check_distance(a, s, dist, np.array(s.center), s.radius)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=ex(100), deadline=None)
 @given(a=linear(), s=spheres)
 def test_hits_vs_oracle(a, s):
     dist, sdf = sphere_np(s)
@@ -127,7 +127,7 @@ def test_hits_vs_oracle(a, s):
     assert query("intersects", a, s).intersects == hr.intersects
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=ex(40), deadline=None)
 @given(a=linear(pts=ivec3), c=ivec3, r=st.integers(0, 2))
 def test_lattice_cases(a, c, r):
     # integer data: tangents, zero radius, origins on the surface
