@@ -197,7 +197,13 @@ def test_obb_aabb_uses_identity_axes_for_b():
     r = sep(a, b)
     assert not r.intersects
     assert by_name(r, "B0")["margin"] == pytest.approx(0.6)
-    assert by_name(r, "B0")["separating"]
+    assert by_name(r, "B0")["separating"] and r.trace["chosen"] == "B0"
+    # swapped through the registry: the names follow the arguments (the AABB is now A), and
+    # r_A / r_B are exchanged: on the AABB's x axis r_A = 1 (AABB), r_B = 7/5 (OBB)
+    s = sep(b, a)
+    assert s.trace["chosen"] == "A0" and s.trace["swapped"]
+    assert (by_name(s, "A0")["r_A"], by_name(s, "A0")["r_B"]) == pytest.approx((1.0, 1.4))
+    assert "B0xA1" in {e["name"] for e in s.trace["axes"]}  # the OBB's axis 0 x AABB's y
 
 
 def test_aabb_aabb_axes_xyz_and_touching():
