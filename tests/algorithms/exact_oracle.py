@@ -95,9 +95,19 @@ def exact_sqr_distance(prim0, prim1) -> Fraction:
     return brute_force(*exact_parts(prim0), *exact_parts(prim1))[0]
 
 
+def fraction_sqrt(q: Fraction) -> float:
+    """``sqrt(q)`` as a float within an ulp, without under/overflow of ``float(q)`` (q can be
+    1e-500 for points 1e-250 apart): scale by ``4^k`` into ``[1, 4)`` first."""
+    if q == 0:
+        return 0.0
+    k = (q.denominator.bit_length() - q.numerator.bit_length()) // 2
+    scaled = q * Fraction(4) ** k if k >= 0 else q / Fraction(4) ** (-k)
+    return math.ldexp(math.sqrt(float(scaled)), -k)
+
+
 def exact_distance(prim0, prim1) -> float:
     """The exact distance, correctly rounded to a float up to one square-root rounding."""
-    return math.sqrt(float(exact_sqr_distance(prim0, prim1)))
+    return fraction_sqrt(exact_sqr_distance(prim0, prim1))
 
 
 def exact_point_segment_sqr(q, p0, p1) -> Fraction:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from algorithms import Capsule, Line, Point, Ray, Segment, evaluate_pair, query
 from algorithms.stplane import DOMAINS, linear_form
 
-from .exact_oracle import brute_force, exact_parts, exact_point_segment_sqr
+from .exact_oracle import brute_force, exact_parts, fraction_sqrt, exact_point_segment_sqr
 
 N = int(os.environ.get("LINEAR_ORACLE_EXAMPLES", "60"))
 CAP = Capsule((0, 0, 0), (2, 0, 0), 1)  # axis x in [0, 2], radius 1
@@ -157,7 +157,7 @@ def test_distance_against_exact_axis_distance(kind, p, q, c0, c1, r):
     cap = Capsule(c0, c1, r)
     res = query("distance", a, cap)
     q_exact = brute_force(*exact_parts(a), *exact_parts(cap.segment))[0]
-    expected = max(math.sqrt(float(q_exact)) - r, 0.0)
+    expected = max(fraction_sqrt(q_exact) - r, 0.0)
     scale = scale_of(p, q, c0, c1, (r,), *res.closest)
     err = abs(res.distance - expected) / scale
     WORST["capsule distance"] = max(WORST.get("capsule distance", 0), err)
@@ -165,7 +165,7 @@ def test_distance_against_exact_axis_distance(kind, p, q, c0, c1, r):
     if res.distance > 0:
         # the capsule point is on the surface, the closest points are `distance` apart
         assert math.dist(*res.closest) == pytest.approx(res.distance, abs=1e-12 * scale)
-        axis_d = math.sqrt(float(exact_point_segment_sqr(res.closest[1], c0, c1)))
+        axis_d = fraction_sqrt((exact_point_segment_sqr(res.closest[1], c0, c1)))
         assert abs(axis_d - r) <= 1e-12 * scale
     sw = query("distance", cap, a)
     assert sw.distance == res.distance and sw.closest == (res.closest[1], res.closest[0])
@@ -197,7 +197,7 @@ def oracle_first_t(a, cap):
     (t or None, margin) where margin = r - (least axis distance) (near 0: grazing)."""
     r2 = Fraction(cap.radius) ** 2
     q, s, _ = brute_force(*exact_parts(a), *exact_parts(cap.segment))
-    margin = float(cap.radius) - math.sqrt(float(q))
+    margin = float(cap.radius) - fraction_sqrt(q)
     if q > r2:
         return None, margin
     lo, hi = DOMAINS[a.kind]
@@ -246,13 +246,13 @@ def test_first_t_against_bisection_oracle(pair):
     r = float(cap.radius)
     for hit in h.hits:
         x = hit.point
-        axis_d = math.sqrt(float(exact_point_segment_sqr(x, cap.p0, cap.p1)))
+        axis_d = fraction_sqrt((exact_point_segment_sqr(x, cap.p0, cap.p1)))
         if hit.kind in ("entry", "exit"):
             # on the surface, with a unit outward normal
             assert abs(axis_d - r) <= 1e-9 * scale
             assert math.hypot(*hit.normal) == pytest.approx(1.0, abs=1e-12)
             moved = tuple(xi + 1e-6 * scale * ni for xi, ni in zip(x, hit.normal))
-            assert math.sqrt(float(exact_point_segment_sqr(moved, cap.p0, cap.p1))) > r
+            assert fraction_sqrt((exact_point_segment_sqr(moved, cap.p0, cap.p1))) > r
         else:
             assert axis_d <= r + 1e-9 * scale
 

@@ -20,7 +20,7 @@ from algorithms.pairs.dist_linear_linear import (closest_approach, closest_point
                                                  linear_distance, segment_segment_st)
 from algorithms.stplane import DOMAINS, linear_form
 
-from .exact_oracle import brute_force, exact_parts, exact_sqr_distance
+from .exact_oracle import brute_force, exact_parts, fraction_sqrt, exact_sqr_distance
 
 R2 = math.sqrt(2.0)
 N_ORACLE = int(os.environ.get("LINEAR_ORACLE_EXAMPLES", "80"))
@@ -290,7 +290,7 @@ def scale_of(*vectors):
 def check_against_oracle(a, b, name, tol=TOL):
     r = linear_distance(a, b)
     q_exact, s_ex, t_ex = brute_force(*exact_parts(a), *exact_parts(b))
-    exact = math.sqrt(float(q_exact))
+    exact = fraction_sqrt(q_exact)
     vecs = []
     for p in (a, b):
         _, B, m = linear_form(p)
