@@ -358,21 +358,41 @@ def _ldexp(x, k):
 def minimize(prim0, prim1) -> STSolution:
     """:func:`st_minimize` for two primitives among point, segment, ray, line.
 
-    Float ray/line directions with components outside ``[2^-400, 2^400]`` are first scaled by
+    Float inputs whose largest coordinate is outside ``[2^-400, 2^400]`` are first scaled as a
+    whole by a power of two ``2^G`` (``s``, ``t`` unchanged; the closest points and distance are
+    scaled back; ``a``..``f`` in the trace are the scaled ones, ``trace["coordinate_scale"]``).
+    Float ray/line directions with components outside ``[2^-400, 2^400]`` are then scaled by
     a power of two (exactly, :func:`_pow2_scale`); ``s``, ``t`` and their trace entries are
     scaled back, the coefficients ``a``..``f`` in the trace are those of the scaled directions
     (``trace["direction_scale"]`` is the factor applied).
     """
     k0, B0, m0 = linear_form(prim0)
     k1, B1, m1 = linear_form(prim1)
+    end0 = prim0.p1 if k0 == "segment" else None
+    end1 = prim1.p1 if k1 == "segment" else None
+    # Whole-scene scale: coordinates below 2^-400 (or above 2^400) would underflow (overflow)
+    # the products; scaling every point and direction by 2^G leaves s, t unchanged.
+    G = 0
+    vectors = [v for v in (B0, m0, B1, m1, end0, end1) if v is not None]
+    if all(isinstance(x, float) for v in vectors for x in v):
+        big = max(abs(x) for v in vectors for x in v)
+        if big != 0 and not 2.0 ** -400 <= big <= 2.0 ** 400:
+            G = -math.frexp(big)[1]
+            B0, m0, B1, m1 = (tuple(math.ldexp(x, G) for x in v) for v in (B0, m0, B1, m1))
+            end0, end1 = (None if v is None else tuple(math.ldexp(x, G) for x in v)
+                          for v in (end0, end1))
     g0, g1 = _pow2_scale(k0, m0), _pow2_scale(k1, m1)
     if g0:
         m0 = tuple(math.ldexp(x, g0) for x in m0)
     if g1:
         m1 = tuple(math.ldexp(x, g1) for x in m1)
-    sol = st_minimize(k0, B0, m0, k1, B1, m1,
-                      end0=prim0.p1 if k0 == "segment" else None,
-                      end1=prim1.p1 if k1 == "segment" else None)
+    sol = st_minimize(k0, B0, m0, k1, B1, m1, end0=end0, end1=end1)
+    if G:
+        sol.trace["coordinate_scale"] = math.ldexp(1.0, G) if abs(G) < 1000 else None
+        sol.closest = tuple(tuple(_ldexp(x, -G) for x in p) for p in sol.closest)
+        sol.diff = tuple(_ldexp(x, -G) for x in sol.diff)
+        sol.sqr_distance = _ldexp(sol.sqr_distance, -2 * G)
+        sol.trace["sqr_distance"] = sol.sqr_distance
     if g0 or g1:
         tr = sol.trace
         tr["direction_scale"] = (2.0 ** -g0 if abs(g0) < 1000 else None,

@@ -69,7 +69,8 @@ def capsule_distance(prim, cap: Capsule) -> DistanceResult:
     dist = d_axis - r
     k = r / d_axis
     on_cap = tuple(q + k * (p - q) for p, q in zip(P, Q))
-    return DistanceResult(method=METHOD, trace=trace, distance=dist, sqr_distance=dist * dist,
+    return DistanceResult(method=METHOD, trace=trace, distance=dist,
+                          sqr_distance=max(dist * dist, math.ulp(0.0)),
                           closest=(P, on_cap), parameter=(s, None))
 
 

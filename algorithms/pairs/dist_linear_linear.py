@@ -103,6 +103,8 @@ def linear_distance(prim0, prim1) -> DistanceResult:
     if not exact:
         closest = (_fp(closest[0]), _fp(closest[1]))
         sqr = float(sqr) if sqr != 0 else 0.0
+        if dist > 0 and sqr == 0:
+            sqr = math.ulp(0.0)  # 1e-200 apart: the square underflows but is not 0
     param = (None if prim0.kind == "point" else sol.s, None if prim1.kind == "point" else sol.t)
     if not exact:
         param = tuple(None if p is None else float(p) for p in param)
