@@ -10,6 +10,7 @@ Listing A.2; for a sphere ``u . c -+ r`` as in A.15):
 * ``hi < o``: behind; distance ``o - hi`` at ``s_S(u)``;
 * otherwise ``S`` touches or straddles the plane: distance 0 and a common point, found on the
   segment from ``s_S(-u)`` to ``s_S(u)`` (which lies in ``S``) where it crosses the plane.
+  Gaps within the rounding band ``1e-13 (|o| + |c| + r_eff)`` count as touching.
 
 Two planes: parallel (``|n_A x n_B| <= 1e-12 |n_A| |n_B|``, exactly 0 for exact input) planes
 are ``|o_A - o_B'|`` apart (``o_B'`` the offset of B along ``u_A``); coincident or crossing
@@ -38,6 +39,16 @@ METHOD_SOLID = ("plane-solid distance: support points along -n and +n "
 METHOD_PLANE = "plane-plane distance: parallel offsets or the line of intersection (A.11)"
 
 
+#: gaps below ``TOUCH_REL * (|d|/|n| + |c| + r_eff)`` are rounding: the solid touches
+TOUCH_REL = 1e-13
+
+
+def touch_tolerance(offset: float, c, r_eff: float) -> float:
+    """Rounding band (unit-normal units) within which a float solid counts as touching the
+    plane; :mod:`side_plane` uses the same band so ``side == 0`` iff ``distance == 0``."""
+    return TOUCH_REL * (abs(offset) + float(np.linalg.norm(np.asarray(c, dtype=float))) + r_eff)
+
+
 def _unit_plane(plane):
     n = np.asarray(plane.normal, dtype=float)
     length = float(np.linalg.norm(n))
@@ -54,14 +65,15 @@ def distance_plane_solid(plane, solid) -> DistanceResult:
     c = centre(solid)
     signed = float(u @ c) - off
     lo, hi = support_interval(solid, u)
+    tol = touch_tolerance(off, c, (hi - lo) / 2)
     trace = {"signed_distance": signed, "effective_radius": (hi - lo) / 2,
-             "lo": lo - off, "hi": hi - off, "unit_normal": _lst(u)}
-    if lo > off:
+             "lo": lo - off, "hi": hi - off, "unit_normal": _lst(u), "touch_tolerance": tol}
+    if lo - off > tol:
         q = support(solid, -u)
         dist = lo - off
         p = q - (float(u @ q) - off) * u
         trace.update(case="front", support_point=_lst(q))
-    elif hi < off:
+    elif off - hi > tol:
         q = support(solid, u)
         dist = off - hi
         p = q - (float(u @ q) - off) * u
@@ -76,7 +88,7 @@ def distance_plane_solid(plane, solid) -> DistanceResult:
         q = q_lo + t * (q_hi - q_lo)
         p = q
         dist = 0.0
-        trace.update(case="touching" if lo == off or hi == off else "straddling",
+        trace.update(case="touching" if lo >= off - tol or hi <= off + tol else "straddling",
                      support_point=_lst(q_lo), support_point_front=_lst(q_hi), t=t)
     return DistanceResult(method=METHOD_SOLID, trace=trace, distance=float(dist),
                           sqr_distance=float(dist) ** 2, closest=(_lst(p), _lst(q)),
@@ -107,6 +119,8 @@ def distance_plane_plane(a, b) -> DistanceResult:
         pa = oa * ua
         pb = pa + gap * ua
         dist = abs(gap)
+        if dist <= TOUCH_REL * (abs(oa) + abs(ob)):
+            dist = 0.0
         case = "coincident" if dist == 0 else "parallel"
         if dist == 0:
             pb = pa

@@ -14,8 +14,12 @@ normal): sphere ``r``; aabb and obb ``sum e_i |u . a_i|``; capsule ``|f(p1) - f(
 cylinder ``(h/2) |u . w| + r |u x w|``; segment and triangle from the vertex values.
 
 Where the arithmetic allows it the decision is exact for exact (Fraction) input: vertex signs
-for points, segments, triangles, boxes and the plane pair; squared comparisons
-``f(c)^2 > r^2 |n|^2`` for spheres and capsules. Cylinders and OBBs use floats.
+for points, segments, triangles, boxes, OBBs and the plane pair; squared comparisons
+``f(c)^2 > r^2 |n|^2`` for spheres and capsules. Cylinders use floats. For float input a
+value of ``f`` within the rounding band of
+:func:`~algorithms.pairs.plane_solids.touch_tolerance` (``1e-13`` relative) counts as
+touching, the same band the plane distance uses, so ``side == 0`` exactly when
+``distance == 0``.
 
 Two methods for spheres (Dunn & Parberry A.15, Listing A.3; Boreskov ``classify``) and two
 for boxes (A.10, Listing A.2 ``minD``/``maxD``; Boreskov Fig. 3.9, the corner picked by the
@@ -31,7 +35,7 @@ import numpy as np
 from ..registry import register
 from ..results import SideResult
 from ..vec import dot, norm
-from .plane_solids import planes_parallel
+from .plane_solids import planes_parallel, touch_tolerance
 
 
 def _sign(x) -> int:
@@ -43,21 +47,31 @@ def _f(plane, x):
     return dot(plane.normal, x) - plane.d
 
 
-def _vertex_side(values) -> int:
-    if all(v > 0 for v in values):
-        return 1
-    if all(v < 0 for v in values):
-        return -1
-    return 0
+def _decide(lo, hi, tol) -> int:
+    """``1`` if the least ``f`` exceeds ``tol``, ``-1`` if the greatest is below ``-tol``."""
+    return 1 if lo > tol else (-1 if hi < -tol else 0)
 
 
-def _vertices_result(plane, kind, vertices, method):
-    """Side of a polytope from the signs of ``f`` at its vertices."""
+def _tol(plane, obj, centre, r_eff_unit: float):
+    """The touching band in ``f`` units: 0 for exact input, else ``|n|`` times
+    :func:`~algorithms.pairs.plane_solids.touch_tolerance` (the one the distance uses)."""
+    if plane.exact and obj.exact:
+        return 0
+    n_len = norm(plane.normal)
+    return n_len * touch_tolerance(float(plane.d) / n_len, [float(x) for x in centre],
+                                   r_eff_unit)
+
+
+def _vertices_result(plane, obj, vertices, method):
+    """Side of a polytope from the signs of ``f`` at its vertices (``signed_distance`` and
+    ``effective_radius`` describe the range of ``f``: its midpoint and half-width)."""
     fs = [_f(plane, v) for v in vertices]
     n_len = norm(plane.normal)
     lo, hi = float(min(fs)), float(max(fs))
-    side = _vertex_side(fs)
-    trace = {"f": [float(v) for v in fs], "kind": kind,
+    centre = [sum(float(v[i]) for v in vertices) / len(vertices) for i in range(3)]
+    tol = _tol(plane, obj, centre, (hi - lo) / 2 / n_len)
+    side = _decide(min(fs), max(fs), tol)
+    trace = {"f": [float(v) for v in fs], "kind": obj.kind, "touch_tolerance": float(tol),
              "signed_distance": (lo + hi) / 2 / n_len, "effective_radius": (hi - lo) / 2 / n_len}
     return SideResult(method=method, trace=trace, side=side,
                       signed_distance=trace["signed_distance"],
@@ -69,28 +83,29 @@ M_VERTS = "plane side by the signs of f(x) = n.x - d at the vertices (Boreskov, 
 
 def side_plane_point(plane, p):
     """Sign of ``f(p)``."""
-    return _vertices_result(plane, "point", [p.position], M_VERTS)
+    return _vertices_result(plane, p, [p.position], M_VERTS)
 
 
 def side_plane_segment(plane, s):
     """Signs of ``f`` at ``p0`` and ``p1``."""
-    return _vertices_result(plane, "segment", [s.p0, s.p1], M_VERTS)
+    return _vertices_result(plane, s, [s.p0, s.p1], M_VERTS)
 
 
 def side_plane_triangle(plane, t):
     """Signs of ``f`` at the three vertices."""
-    return _vertices_result(plane, "triangle", list(t.vertices), M_VERTS)
+    return _vertices_result(plane, t, list(t.vertices), M_VERTS)
 
 
 def _linear(plane, comp, is_ray: bool):
     f0 = _f(plane, comp.origin)
     g = dot(plane.normal, comp.direction)  # df/dt along the component
     n_len = norm(plane.normal)
+    tol = _tol(plane, comp, comp.origin, 0.0)
     if g == 0:
-        side, why = _sign(f0), "parallel to the plane"
-    elif is_ray and f0 > 0 and g > 0:
+        side, why = _decide(f0, f0, tol), "parallel to the plane"
+    elif is_ray and f0 > tol and g > 0:
         side, why = 1, "starts in front and moves away"
-    elif is_ray and f0 < 0 and g < 0:
+    elif is_ray and f0 < -tol and g < 0:
         side, why = -1, "starts behind and moves away"
     else:
         side, why = 0, "crosses the plane"
@@ -116,23 +131,28 @@ def side_plane_line(plane, l):
     return _linear(plane, l, False)
 
 
-def _centre_radius(plane, kind, signed_raw, r_eff_unit, method, extra=None, side=None):
-    """Side from a centre value ``f(c)`` and an effective radius along the unit normal."""
+def _centre_radius(plane, obj, centre, signed_raw, r_eff_unit, method, extra=None, side=None):
+    """Side from a centre value ``f(c)`` and an effective radius along the unit normal
+    (``side`` given: decided exactly by the caller)."""
     n_len = norm(plane.normal)
     s = float(signed_raw) / n_len
+    tol = _tol(plane, obj, centre, float(r_eff_unit)) / n_len
     if side is None:
-        side = 1 if s > r_eff_unit else (-1 if s < -r_eff_unit else 0)
-    trace = {"kind": kind, "signed_distance": s, "effective_radius": float(r_eff_unit)}
+        side = _decide(s - r_eff_unit, s + r_eff_unit, tol)
+    trace = {"kind": obj.kind, "signed_distance": s, "effective_radius": float(r_eff_unit),
+             "touch_tolerance": float(tol)}
     trace.update(extra or {})
     return SideResult(method=method, trace=trace, side=side, signed_distance=s,
                       effective_radius=float(r_eff_unit))
 
 
-def _outside_ball(f, radius, nn) -> int:
-    """Exact: ``1`` if ``f > r |n|``, ``-1`` if ``f < -r |n|``, else ``0`` (``f^2 > r^2 n.n``)."""
-    if f * f > radius * radius * nn:
-        return _sign(f)
-    return 0
+def _outside_ball(f, radius, nn, tol=0) -> int:
+    """``1`` if ``f > r |n| + tol``, ``-1`` if ``f < -r |n| - tol``, else ``0``; for exact
+    input (``tol == 0``) by the squares ``f^2 > r^2 n.n``, with no square root."""
+    if tol == 0:
+        return _sign(f) if f * f > radius * radius * nn else 0
+    reach = float(radius) * math.sqrt(float(nn))
+    return _decide(float(f) - reach, float(f) + reach, tol)
 
 
 M_A15 = "sphere-plane classification (Dunn & Parberry, 3D Math Primer, A.15, Listing A.3)"
@@ -144,8 +164,9 @@ def side_plane_sphere(plane, s):
     """Primer A.15: ``d = n.c - planeD`` (unit normal); ``d > r`` front, ``d < -r`` back,
     else straddling (Listing A.3 has ``>=``: touching counts as straddling here)."""
     f = _f(plane, s.center)
-    side = _outside_ball(f, s.radius, dot(plane.normal, plane.normal))
-    return _centre_radius(plane, "sphere", f, float(s.radius), M_A15,
+    tol = _tol(plane, s, s.center, float(s.radius))
+    side = _outside_ball(f, s.radius, dot(plane.normal, plane.normal), tol)
+    return _centre_radius(plane, s, s.center, f, float(s.radius), M_A15,
                           {"d": float(f) / norm(plane.normal), "r": float(s.radius)}, side)
 
 
@@ -153,9 +174,10 @@ def side_plane_sphere_boreskov(plane, s):
     """Boreskov: ``v = plane.f(center)``; ``v > r`` or ``v < -r``: the side of the centre
     (``plane.classify(center)``), else ``IN_BOTH``."""
     f = _f(plane, s.center)
-    side = _outside_ball(f, s.radius, dot(plane.normal, plane.normal))
+    tol = _tol(plane, s, s.center, float(s.radius))
+    side = _outside_ball(f, s.radius, dot(plane.normal, plane.normal), tol)
     label = {1: "IN_FRONT", -1: "IN_BACK", 0: "IN_BOTH"}[side]
-    return _centre_radius(plane, "sphere", f, float(s.radius), M_BORESKOV_SPHERE,
+    return _centre_radius(plane, s, s.center, f, float(s.radius), M_BORESKOV_SPHERE,
                           {"v": float(f) / norm(plane.normal), "classify": label}, side)
 
 
@@ -183,10 +205,11 @@ def side_plane_aabb(plane, box):
         else:
             minD += n[i] * box.max[i]
             maxD += n[i] * box.min[i]
-    side = 1 if minD > plane.d else (-1 if maxD < plane.d else 0)
     c, r_raw = _aabb_radius(plane, box)
     n_len = norm(n)
-    return _centre_radius(plane, "aabb", _f(plane, c), float(r_raw) / n_len, M_A10,
+    tol = _tol(plane, box, c, float(r_raw) / n_len)
+    side = 1 if minD - plane.d > tol else (-1 if maxD - plane.d < -tol else 0)
+    return _centre_radius(plane, box, c, _f(plane, c), float(r_raw) / n_len, M_A10,
                           {"minD": float(minD), "maxD": float(maxD), "d": float(plane.d)}, side)
 
 
@@ -201,19 +224,20 @@ def side_plane_aabb_boreskov(plane, box):
     corner = tuple(box.max[i] if index >> i & 1 else box.min[i] for i in range(3))
     opposite = tuple(box.min[i] if index >> i & 1 else box.max[i] for i in range(3))
     f_near, f_far = _f(plane, corner), _f(plane, opposite)
-    if f_near > 0:
+    c, r_raw = _aabb_radius(plane, box)
+    n_len = norm(n)
+    tol = _tol(plane, box, c, float(r_raw) / n_len)
+    if f_near > tol:
         side, label = 1, "IN_FRONT"
-    elif f_far < 0:
+    elif f_far < -tol:
         side, label = -1, "IN_BACK"
     else:
         side, label = 0, "IN_BOTH"
-    c, r_raw = _aabb_radius(plane, box)
-    n_len = norm(n)
     extra = {"corner_index": index, "corner": [float(x) for x in corner],
              "f_corner": float(f_near), "opposite_index": 7 - index,
              "opposite_corner": [float(x) for x in opposite], "f_opposite": float(f_far),
              "classify": label}
-    return _centre_radius(plane, "aabb", _f(plane, c), float(r_raw) / n_len, M_BORESKOV_AABB,
+    return _centre_radius(plane, box, c, _f(plane, c), float(r_raw) / n_len, M_BORESKOV_AABB,
                           extra, side)
 
 
@@ -226,8 +250,9 @@ def side_plane_obb(plane, box):
     n = plane.normal
     r_raw = sum(abs(dot(n, a)) * e for a, e in zip(box.axes, box.extents))
     f = _f(plane, box.center)
-    side = 1 if f > r_raw else (-1 if f < -r_raw else 0)
-    return _centre_radius(plane, "obb", f, float(r_raw) / norm(n), M_RADIUS,
+    tol = _tol(plane, box, box.center, float(r_raw) / norm(n))
+    side = _decide(f - r_raw, f + r_raw, tol)
+    return _centre_radius(plane, box, box.center, f, float(r_raw) / norm(n), M_RADIUS,
                           {"r_eff_raw": float(r_raw)}, side)
 
 
@@ -236,11 +261,13 @@ def side_plane_capsule(plane, cap):
     when both ends are more than ``r`` in front."""
     f0, f1 = _f(plane, cap.p0), _f(plane, cap.p1)
     nn = dot(plane.normal, plane.normal)
-    s0, s1 = _outside_ball(f0, cap.radius, nn), _outside_ball(f1, cap.radius, nn)
-    side = s0 if s0 == s1 else 0
     n_len = norm(plane.normal)
     r_eff = abs(float(f1 - f0)) / 2 / n_len + float(cap.radius)
-    return _centre_radius(plane, "capsule", (f0 + f1) / 2, r_eff, M_RADIUS,
+    mid = [(float(a) + float(b)) / 2 for a, b in zip(cap.p0, cap.p1)]
+    tol = _tol(plane, cap, mid, r_eff)
+    s0, s1 = _outside_ball(f0, cap.radius, nn, tol), _outside_ball(f1, cap.radius, nn, tol)
+    side = s0 if s0 == s1 else 0
+    return _centre_radius(plane, cap, mid, (f0 + f1) / 2, r_eff, M_RADIUS,
                           {"f_p0": float(f0), "f_p1": float(f1)}, side)
 
 
@@ -253,7 +280,7 @@ def side_plane_cylinder(plane, cyl):
     uw = float(u @ w)
     r_eff = float(cyl.height) / 2 * abs(uw) + float(cyl.radius) * float(np.linalg.norm(np.cross(u, w)))
     f = _f(plane, cyl.center)
-    return _centre_radius(plane, "cylinder", f, r_eff, M_RADIUS, {"u_dot_w": uw})
+    return _centre_radius(plane, cyl, cyl.center, f, r_eff, M_RADIUS, {"u_dot_w": uw})
 
 
 M_PLANES = "plane-plane side: B relative to A, 0 unless parallel and apart"
@@ -265,9 +292,11 @@ def side_plane_plane(a, b):
     n_len = norm(a.normal)
     if planes_parallel(a, b):
         f = _f(a, b.origin)
-        return SideResult(method=M_PLANES, trace={"case": "parallel" if f != 0 else "coincident",
+        tol = _tol(a, b, b.origin, 0.0)
+        side = _decide(f, f, tol)
+        return SideResult(method=M_PLANES, trace={"case": "parallel" if side else "coincident",
                                                   "f_A(origin_B)": float(f)},
-                          side=_sign(f), signed_distance=float(f) / n_len, effective_radius=0.0)
+                          side=side, signed_distance=float(f) / n_len, effective_radius=0.0)
     return SideResult(method=M_PLANES, trace={"case": "crossing"}, side=0,
                       signed_distance=None, effective_radius=math.inf)
 

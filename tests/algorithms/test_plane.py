@@ -286,3 +286,31 @@ def test_plane_distance_against_samples(n, d, obj):
     # consistency with side: nonzero side <=> positive distance
     s = side(plane, obj)
     assert (s.side != 0) == (r.distance > 0) or abs(r.distance) < 1e-12 * scale
+
+
+@settings(max_examples=300, deadline=None)
+@given(primitives(), st.tuples(*[st.floats(-1, 1)] * 3).filter(lambda v: sum(c * c for c in v) > 1e-2),
+       st.floats(0.2, 3), st.sampled_from([0.0, 0.0, 1e-9, 1e-4, 0.5]), st.booleans())
+def test_plane_through_support_point(obj, n, k, delta, behind):
+    """Exact oracle: the plane ``n . x = n . s(-n) - delta |n|`` (``s(-n)`` the support point
+    of the object in ``-n``) has the object wholly in front at distance ``delta``, touching
+    when ``delta = 0``; negating ``n`` and ``d`` puts it behind. The normal is scaled by
+    ``k`` (not unit)."""
+    from algorithms.support import support
+
+    n = np.asarray(n) / np.linalg.norm(n) * k
+    s = support(obj, -n)
+    d = float(n @ s) - delta * k
+    plane = Plane(tuple(-n), -d) if behind else Plane(tuple(n), d)
+    want = 0 if delta == 0 else (-1 if behind else 1)
+    for m in registry.methods("side", "plane", obj.kind):
+        assert side(plane, obj, method=m).side == want, m
+        assert side(obj, plane, method=m).side == want, m
+    if obj.kind not in ("point", "segment"):  # those distances are linear_plane.py's
+        r = registry.query("distance", plane, obj)
+        scale = 1 + float(np.abs(s).max())
+        if delta == 0:
+            assert r.distance == 0.0
+        else:
+            assert r.distance == pytest.approx(delta, abs=1e-12 * scale)
+        assert contains(obj, r.closest[1])
