@@ -427,9 +427,11 @@ def solid_hits(o, d, lo, hi, t_in, t_out, n_in, n_out, method, trace):
     if t_in is None or t_in > t_out or t_out < lo or t_in > hi or t_in == INF or t_out == -INF:
         return HitResult(method=method, trace=trace, intersects=False, first_t=None, hits=())
     hits = []
-    if t_in == t_out:
-        hits.append(Hit(float(t_in), _fp(point_at(o, d, t_in)), n_in, "hit"))
-        first = t_in
+    ta, tb = max(t_in, lo), min(t_out, hi)
+    if ta == tb:  # one touching point (possibly after clipping to the domain)
+        normal = n_in if t_in >= lo else (n_out if t_out <= hi else None)
+        hits.append(Hit(float(ta) + 0.0, _fp(point_at(o, d, ta)), normal, "hit"))
+        first = ta
     else:
         if t_in >= lo:
             hits.append(Hit(float(t_in), _fp(point_at(o, d, t_in)), n_in, "entry"))

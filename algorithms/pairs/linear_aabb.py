@@ -26,7 +26,8 @@ import math
 
 from .. import vec as V
 from ..closest import (INF, closest_point_aabb, golden_section_distance, is_zero_vector,
-                       linear_features_distance, linear_parts, solid_hits, touching_distance)
+                       linear_features_distance, linear_parts, rescue_hit, solid_hits,
+                       touching_distance)
 from ..registry import register
 from ..results import DistanceResult, IntersectionResult
 
@@ -156,11 +157,10 @@ def slab_interval(o, d, lo, hi, bmin, bmax):
                               "rejected": f"parallel to the {ax} slab and outside it"})
                 return None, None, None, None, trace
             continue
-        t1 = (bmin[i] - o[i]) / d[i]
-        t2 = (bmax[i] - o[i]) / d[i]
-        s1, s2 = -1, 1
-        if t1 > t2:
-            t1, t2, s1, s2 = t2, t1, 1, -1
+        if d[i] > 0:  # near plane min (normal -x_i), far plane max
+            t1, t2, s1, s2 = (bmin[i] - o[i]) / d[i], (bmax[i] - o[i]) / d[i], -1, 1
+        else:
+            t1, t2, s1, s2 = (bmax[i] - o[i]) / d[i], (bmin[i] - o[i]) / d[i], 1, -1
         slabs.append({"axis": ax, "t_near": t1, "t_far": t2})
         if t1 > t_enter:
             t_enter, n_in = t1, _axis_normal(i, s1)
@@ -219,15 +219,33 @@ class _Box:
         self.min, self.max = bmin, bmax
 
 
+def _hits_and_features(a, box):
+    hr = hits_woo(a, box)
+    if hr.intersects:
+        return hr, None
+    o, d, lo, hi = linear_parts(a)
+    feats = box_features_distance(o, d, lo, hi, box.min, box.max)
+    hr = rescue_hit(hr, o, d, feats[0], feats[1],
+                    f"Woo rejected a contact the edge distance finds exactly ({feats[4]})")
+    return hr, feats
+
+
+def hits_linear_aabb(a, box):
+    """The default cast: Woo (:func:`hits_woo`); a grazing contact along an edge or at a corner
+    that Woo's rounded comparisons reject but the exact edge candidates find at distance 0 is
+    reported (:func:`algorithms.closest.rescue_hit`), so hits, intersects and distance agree."""
+    return _hits_and_features(a, box)[0]
+
+
 def distance_linear_aabb(a, box):
     """0 at Woo's first touching point, else the features minimum (exact up to rounding)."""
     method = "linear-AABB distance: GTCG §10.9 candidates (ends, 12 edges); " + A18
-    hr = hits_woo(a, box)
+    hr, feats = _hits_and_features(a, box)
     o, d, lo, hi = linear_parts(a)
     if hr.intersects:
         return touching_distance(V.to_float(o), V.to_float(d), hr, method,
                                  {"first_t": hr.first_t})
-    sq, t, pa, pb, feature, cands = box_features_distance(o, d, lo, hi, box.min, box.max)
+    sq, t, pa, pb, feature, cands = feats
     sq = float(sq)
     trace = {"feature": feature, "candidates": cands, "t": float(t)}
     return DistanceResult(method=method, trace=trace, distance=math.sqrt(sq), sqr_distance=sq,
@@ -266,14 +284,14 @@ def intersects_point_aabb(pt, box):
 
 
 def intersects_linear_aabb(a, box):
-    hr = hits_woo(a, box)
+    hr = hits_linear_aabb(a, box)
     return IntersectionResult(method=A18, trace=hr.trace, intersects=hr.intersects)
 
 
 register("distance", "point", "aabb")(distance_point_aabb)
 register("intersects", "point", "aabb")(intersects_point_aabb)
 for _k in LINEAR:
-    register("hits", _k, "aabb", name="woo", priority=10)(hits_woo)
+    register("hits", _k, "aabb", name="woo", priority=10)(hits_linear_aabb)
     register("hits", _k, "aabb", name="slabs", priority=0)(hits_slabs)
     register("distance", _k, "aabb", name="features", priority=10)(distance_linear_aabb)
     register("distance", _k, "aabb", name="golden_section", priority=-10)(

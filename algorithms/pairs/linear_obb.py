@@ -22,7 +22,7 @@ import math
 from .. import vec as V
 from ..closest import (closest_point_obb, golden_section_distance, linear_parts, obb_to_local,
                        obb_to_world, obb_vector_to_local, obb_vector_to_world, point_at,
-                       solid_hits, touching_distance)
+                       rescue_hit, solid_hits, touching_distance)
 from ..registry import register
 from ..results import DistanceResult, IntersectionResult
 from .linear_aabb import box_features_distance, slab_interval, woo_interval
@@ -73,17 +73,34 @@ def _fp(p):
     return tuple(float(c) for c in p)
 
 
+def _hits_and_features(a, obb):
+    hr = hits_woo_obb(a, obb)
+    if hr.intersects:
+        return hr, None
+    o, d, lo, hi, ol, dl = _local(a, obb)
+    bmin, bmax = _bounds(obb)
+    feats = box_features_distance(ol, dl, lo, hi, bmin, bmax)
+    hr = rescue_hit(hr, o, d, feats[0], feats[1],
+                    f"Woo rejected a contact the edge distance finds exactly ({feats[4]})")
+    return hr, feats
+
+
+def hits_linear_obb(a, obb):
+    """The default cast: Woo in the box frame, with the edge-contact rescue of the AABB module
+    (:func:`algorithms.closest.rescue_hit`)."""
+    return _hits_and_features(a, obb)[0]
+
+
 def distance_linear_obb(a, obb):
     """0 at Woo's first touching point, else the box-frame features minimum."""
     method = "linear-OBB distance: GTCG §10.9.4 in the box frame, candidates (ends, 12 edges); " \
         + WOO
-    hr = hits_woo_obb(a, obb)
+    hr, feats = _hits_and_features(a, obb)
     o, d, lo, hi, ol, dl = _local(a, obb)
     if hr.intersects:
         return touching_distance(V.to_float(o), V.to_float(d), hr, method,
                                  {"first_t": hr.first_t})
-    bmin, bmax = _bounds(obb)
-    _, t, _, pbl, feature, cands = box_features_distance(ol, dl, lo, hi, bmin, bmax)
+    _, t, _, pbl, feature, cands = feats
     pa = _fp(point_at(o, d, t))
     pb = _fp(obb_to_world(pbl, obb))
     sq = float(V.sqr_dist(pa, pb))
@@ -124,14 +141,14 @@ def intersects_point_obb(pt, obb):
 
 
 def intersects_linear_obb(a, obb):
-    hr = hits_woo_obb(a, obb)
+    hr = hits_linear_obb(a, obb)
     return IntersectionResult(method=WOO, trace=hr.trace, intersects=hr.intersects)
 
 
 register("distance", "point", "obb")(distance_point_obb)
 register("intersects", "point", "obb")(intersects_point_obb)
 for _k in LINEAR:
-    register("hits", _k, "obb", name="woo", priority=10)(hits_woo_obb)
+    register("hits", _k, "obb", name="woo", priority=10)(hits_linear_obb)
     register("hits", _k, "obb", name="slabs", priority=0)(hits_slabs_obb)
     register("distance", _k, "obb", name="features", priority=10)(distance_linear_obb)
     register("distance", _k, "obb", name="golden_section", priority=-10)(
