@@ -59,6 +59,7 @@ in a drag: the diagram, the chart, the table, the text lines). Hidden panels (ta
         if refresh is None:
             continue
         refresh()
-        if paint and panel.isVisible():
+        on_screen = getattr(panel, "on_screen", panel.isVisible)
+        if paint and on_screen():
             paint_now = getattr(panel, "paint_now", None)
             (paint_now or panel.repaint)()

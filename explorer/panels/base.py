@@ -13,8 +13,9 @@ import weakref
 from typing import Optional
 
 import numpy as np
+from PyQt6.QtCore import QTimer
 from PyQt6.QtGui import QImage
-from PyQt6.QtWidgets import QWidget
+from PyQt6.QtWidgets import QDockWidget, QWidget
 
 from ..render import Geom
 from ..scene import Scene, SceneObject
@@ -97,6 +98,7 @@ class PairPanel(QWidget):
         self._overlays: set[str] = set()
         self._shown: Optional[tuple] = None  # the (a, b) objects last shown, ("", "") for none
         self._stale = False
+        self._dock_hooked = False
         self._scratch: dict = {}
         self._cache = cache_for(scene)
         evaluator = getattr(window, "evaluator", None)
@@ -129,9 +131,9 @@ class PairPanel(QWidget):
         self.pair_ids = (a_id or "", b_id or "")
         self.refresh(force=True)
 
-    #: a panel whose work is all on screen (no viewport overlays) skips it while hidden (a
-    #: tabbed-away dock) and catches up when shown
-    defer_when_hidden = False
+    #: a hidden panel (a tabbed-away dock) does no work and draws nothing in the viewport; it
+    #: catches up when shown again
+    defer_when_hidden = True
 
     def refresh(self, force: bool = False) -> None:
         """Re-read both objects and the result, and redraw (the per-update path).
@@ -144,7 +146,7 @@ class PairPanel(QWidget):
             if not force and self._shown is not None and self._shown[0] is a \
                     and self._shown[1] is b:
                 return
-            if self.defer_when_hidden and not self.isVisible():
+            if self.defer_when_hidden and not self.on_screen():
                 self._shown = None
                 self._stale = True
                 return
@@ -162,10 +164,52 @@ class PairPanel(QWidget):
             self.clear_overlays()
             self.show_nothing()
 
+    def on_screen(self) -> bool:
+        """Shown and not covered: a dock in a tab group whose tab is not selected stays
+        ``isVisible()`` but has an empty visible region."""
+        self._hook_dock()
+        return self.isVisible() and not self.visibleRegion().isEmpty()
+
+    def _hook_dock(self) -> None:
+        """Follow the enclosing dock's ``visibilityChanged`` (tab selected or not)."""
+        if self._dock_hooked:
+            return
+        w = self.parentWidget()
+        while w is not None and not isinstance(w, QDockWidget):
+            w = w.parentWidget()
+        if w is not None:
+            w.visibilityChanged.connect(self._on_dock_visibility)
+            self._dock_hooked = True
+
+    def _on_dock_visibility(self, visible: bool) -> None:
+        if visible:
+            # the tab switch lays the widget out after this signal: catch up then
+            QTimer.singleShot(0, lambda: self._guarded(self._catch_up))
+        else:
+            self._went_away()
+
+    def _catch_up(self) -> None:
+        if self._stale and self.on_screen():
+            self.refresh(force=True)
+
+    def _went_away(self) -> None:
+        if self.defer_when_hidden:
+            # its 3D drawings belong to the panel on screen: they go with it, and come back
+            self._stale = True
+            self._shown = None
+            if self._overlays:
+                self.clear_overlays()
+                self.render_viewport()
+
     def showEvent(self, event):
         super().showEvent(event)
+        self._hook_dock()
         if self._stale:
             self.refresh(force=True)
+
+    def hideEvent(self, event):
+        super().hideEvent(event)
+        self._went_away()
 
     #: true while refreshing for a live edit (a drag step), false for a new pair: panels may
     #: throttle slow text (tables, rich text) during live edits only
@@ -212,12 +256,18 @@ class PairPanel(QWidget):
     def clear_overlays(self) -> None:
         if self.viewport is not None:
             for full in sorted(self._overlays):
-                self.viewport.remove_overlay(full)
+                try:
+                    self.viewport.remove_overlay(full)
+                except Exception:  # noqa: BLE001 - a viewport already closed (window exit)
+                    pass
         self._overlays.clear()
 
     def render_viewport(self) -> None:
         if self.viewport is not None and hasattr(self.viewport, "render"):
-            self.viewport.render()
+            try:
+                self.viewport.render()
+            except Exception:  # noqa: BLE001 - a viewport already closed (window exit)
+                pass
 
     def marker_radius(self) -> float:
         """A marker size proportional to the scene (2 % of its extent)."""

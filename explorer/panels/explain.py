@@ -394,7 +394,6 @@ class ExplainPanel(PairPanel):
 
     overlay_prefix = "explain"
     live_widgets = ()
-    defer_when_hidden = True  # text only: nothing to keep current in the viewport
 
     def __init__(self, scene, viewport, window, parent=None):
         super().__init__(scene, viewport, window, parent)

@@ -159,7 +159,7 @@ class SatInspectorPanel(PairPanel):
                            "that separates)")
             self.summary.setText(f"{a.name} ({a.kind}) – {b.name} ({b.kind}): "
                                  f"{len(self.axes)} candidate axes, {n_sep} separating; {verdict}.")
-        if not self.isVisible():  # a tabbed-away dock: the table waits, the axis stays current
+        if not self.on_screen():  # (hidden panels never get here; a covered one may)
             self._table_stale = True
         elif self.live:  # a drag step: the numbers follow at most every THROTTLE_MS
             self._table_stale = True

@@ -508,18 +508,34 @@ def test_panels_registry_and_update_all_speed(qtbot):
         times.append(time.perf_counter() - t0)
     median = statistics.median(times) * 1e3
     assert median < 60, f"update_all median {median:.1f} ms"
-    assert panels[0].model is not None and panels[1].axes == []
+    assert panels[0].model is not None
+    # segments have no candidate-axis test: one row, the closest-point direction, on which
+    # the gap between the projections is the distance itself (r_A = 0: A is perpendicular)
+    (row,) = panels[1].axes
+    assert row["name"] == "closest-point direction" and row["r_A"] == pytest.approx(0, abs=1e-12)
+    assert row["margin"] == pytest.approx(panels[1].result["distance"], rel=1e-9)
+    # a hidden panel does no work and leaves the viewport; shown again it catches up
+    panels[0].hide()
+    assert not any(k.startswith("stplane:") for k in viewport.overlays)
+    scene.update("B", primitive=B)
+    assert panels[0].model.s_bar != pytest.approx(TARGET[3][0], abs=1e-3)  # not updated yet
+    panels[0].show()
+    assert panels[0].model.s_bar == pytest.approx(TARGET[3][0], abs=2e-3)
+    assert "stplane:probe_a" in viewport.overlays
 
 
 def test_with_the_real_window(qtbot):
     window_mod = pytest.importorskip("explorer.window")
     win = window_mod.MainWindow(scenefile.load(SCENES / "stplane_region4.json"), autosave_ms=0)
     qtbot.addWidget(win)
+    win.show()
     try:
         assert not win.panel_errors
         panels = {d.windowTitle(): d.widget() for d in win.panel_docks}
         st = panels["st-plane"]
+        {d.windowTitle(): d for d in win.panel_docks}["st-plane"].raise_()
         win.set_pair("A", "B")
+        qtbot.waitUntil(lambda: st.isVisible() and st.model is not None, timeout=3000)
         assert st.model is not None and st.model.region == 4
         st.set_probe(0.5, 0.5)
         drawn = getattr(win.viewport.view, "_overlays", None)
@@ -533,6 +549,18 @@ def test_with_the_real_window(qtbot):
         timeline.set_time(0.5)
         assert timeline.t == 0.5
         update_all(panels.values())
+        # a tabbed-away panel takes its 3D drawings with it and brings them back
+        if drawn is not None:
+            assert "stplane:probe_a" in drawn
+            st_dock = {d.windowTitle(): d for d in win.panel_docks}["st-plane"]
+            neighbours = win.tabifiedDockWidgets(st_dock)
+            if neighbours:  # raise a dock in the same tab group: st-plane goes out of sight
+                neighbours[0].raise_()
+                qtbot.waitUntil(lambda: not st.on_screen(), timeout=3000)
+                assert "stplane:probe_a" not in drawn
+                st_dock.raise_()
+                qtbot.waitUntil(lambda: "stplane:probe_a" in drawn, timeout=3000)
+                assert "stplane:probe_a" in drawn and st.model.region == 3
     finally:
         win.viewport.close_viewport()
         win.close()
