@@ -27,7 +27,7 @@ from .. import closest as CL
 from .. import registry
 from .. import vec as V
 from ..primitives import Capsule, Segment, Sphere
-from .sat_boxes import register_both
+from .sat_boxes import register_both, safe_unit
 from ..results import DistanceResult, IntersectionResult, SeparationResult
 
 METHOD = "capsules: segment distance vs radius sum (Eberly GTCG §11.12.9)"
@@ -52,10 +52,7 @@ def _exact(p) -> bool:
 
 
 def _unit(v):
-    n = V.norm(v)
-    if n == 0 or not math.isfinite(n):
-        return None
-    return tuple(float(c) / n for c in v)
+    return safe_unit(v)
 
 
 def _round_round(P, Q, ra, rb, sq, params, method, trace) -> DistanceResult:

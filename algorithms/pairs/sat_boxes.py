@@ -92,6 +92,25 @@ def swap_role_names(result: SeparationResult) -> SeparationResult:
 # ----------------------------------------------------------------------------- the kernel
 
 
+def rescaled(v):
+    """``v / max |v_i|`` (``v`` itself when zero): the same direction with components in
+    ``[-1, 1]``, so products of tiny or huge coordinates neither underflow nor overflow.
+    Exact on Fractions."""
+    m = max(abs(c) for c in v)
+    if m == 0:
+        return tuple(v)
+    return tuple(c / m for c in v)
+
+
+def safe_unit(v):
+    """The unit vector of ``v`` as floats (via :func:`rescaled`), or ``None`` for zero."""
+    w = rescaled(v)
+    n = V.norm(w)
+    if n == 0 or not math.isfinite(n):
+        return None
+    return tuple(float(c) / n + 0.0 for c in w)
+
+
 def _is_exact(*vectors) -> bool:
     return all(isinstance(c, Fraction) for v in vectors for c in v)
 
@@ -144,6 +163,7 @@ def aabb_convex(box: AABB, role: str) -> Convex:
 
 def _parallel(u, v, exact: bool, tol: float = PARALLEL_TOL) -> bool:
     """``u x v`` is zero (exact) or ``|u x v| <= tol |u| |v|`` (floats)."""
+    u, v = rescaled(u), rescaled(v)
     c = V.cross(u, v)
     if exact:
         return _is_zero_vec(c)
@@ -162,7 +182,7 @@ def cross_axes(A: Convex, B: Convex, exact: bool, sep: str = "x"):
                 skipped.append({"name": name, "reason": "parallel edges: cross product "
                                 "degenerates, the face axes cover this direction"})
             else:
-                kept.append((name, V.cross(ea, eb)))
+                kept.append((name, V.cross(rescaled(ea), rescaled(eb))))
     return kept, skipped
 
 
@@ -175,8 +195,8 @@ def degenerate_span_axes(A: Convex, B: Convex, existing, exact: bool):
     line to B's; rank 0 (two points): the centre line. Extras parallel to an existing
     candidate are dropped. Returns ``(rank, axes)``.
     """
-    dirs = [(n, e) for n, e in A.edges + B.edges if not _is_zero_vec(e)]
-    D = V.sub(B.points[0], A.points[0])
+    dirs = [(n, rescaled(e)) for n, e in A.edges + B.edges if not _is_zero_vec(e)]
+    D = rescaled(V.sub(B.points[0], A.points[0]))
     out = []
     if not dirs:
         rank = 0

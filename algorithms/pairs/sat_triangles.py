@@ -23,7 +23,7 @@ from __future__ import annotations
 from .. import vec as V
 from ..primitives import AABB, OBB, Triangle
 from ..results import SeparationResult
-from .sat_boxes import (Convex, register_both, _is_exact, _is_zero_vec, aabb_convex, cross_axes,
+from .sat_boxes import (Convex, register_both, rescaled, _is_exact, _is_zero_vec, aabb_convex, cross_axes,
                         degenerate_span_axes, obb_convex, run_sat)
 
 
@@ -42,7 +42,7 @@ def triangle_convex(tri: Triangle, role: str, prefix: str = "") -> Convex:
 
     edges = [(f"{prefix}edge0", V.sub(v1, v0)), (f"{prefix}edge1", V.sub(v2, v1)),
              (f"{prefix}edge2", V.sub(v0, v2))]
-    n = V.cross(edges[0][1], V.sub(v2, v0))
+    n = V.cross(rescaled(edges[0][1]), rescaled(V.sub(v2, v0)))
     faces = [] if _is_zero_vec(n) else [(f"{'triangle ' if not prefix else prefix}normal", n)]
     return Convex(project, faces, edges, [v0], _is_exact(v0, v1, v2))
 
@@ -88,7 +88,7 @@ def separating_axis_triangle_triangle(a: Triangle, b: Triangle) -> SeparationRes
         for _, n in T.faces:
             for en, e in T.edges:
                 if not _is_zero_vec(e):
-                    cands.append((f"{tag}.n x {en}", V.cross(n, e)))
+                    cands.append((f"{tag}.n x {en}", V.cross(rescaled(n), rescaled(e))))
     rank, extra = degenerate_span_axes(A, B, cands, exact)
     return run_sat(A, B, cands + extra, TRI_TRI_METHOD, skipped, {"edge_span_rank": rank},
                    exact=exact)

@@ -23,17 +23,14 @@ import math
 from .. import closest as CL
 from .. import vec as V
 from ..primitives import AABB, OBB, Sphere, Triangle
-from .sat_boxes import register_both
+from .sat_boxes import register_both, safe_unit
 from ..results import DistanceResult, IntersectionResult, SeparationResult
 
 # ----------------------------------------------------------------------------- helpers
 
 
 def _unit(v):
-    n = V.norm(v)
-    if n == 0 or not math.isfinite(n):
-        return None
-    return tuple(float(c) / n for c in v)
+    return safe_unit(v)
 
 
 def _round_distance(C, r, Q, sq, method, trace, params=(None, None)):
@@ -45,7 +42,7 @@ def _round_distance(C, r, Q, sq, method, trace, params=(None, None)):
     else:
         dc = math.sqrt(float(sq))
         dist = dc - float(r)
-        u = tuple(float(q - c) / dc for q, c in zip(Q, C))
+        u = _unit(V.sub(Q, C))
         on_sphere = tuple(float(c) + float(r) * ui for c, ui in zip(C, u))
         res = DistanceResult(distance=dist, sqr_distance=dist * dist,
                              closest=(on_sphere, tuple(Q)), parameter=params, method=method,

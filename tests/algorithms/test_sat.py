@@ -644,3 +644,24 @@ def test_exact_triangle_triangle_against_clipping(a, b):
     r = sep(a, b)
     assert r.intersects is want
     assert sep(b, a).intersects is want
+
+
+@pytest.mark.parametrize("scale", [2.0 ** -600, 2.0 ** -300, 1.0, 2.0 ** 300, 2.0 ** 600])
+def test_extreme_scales(scale):
+    # the unit right triangle and copies scaled by 2^+-600 (powers of two keep the touching
+    # case exact): edge crosses would under/overflow (2^-1200, 2^1200) without the
+    # max-component rescaling; the answers must not depend on the scale. Lifted by scale/10: the normal separates; shifted to (0.5, 0.5): the copy's corner
+    # touches the hypotenuse; to (0.6, 0.6): an in-plane normal separates.
+    t = Triangle(((0, 0, 0), (scale, 0, 0), (0, scale, 0)))
+    assert sep(t, t.translated((0, 0, scale / 10))).trace["chosen"] == "A.normal"
+    assert sep(t, t.translated((0.5 * scale, 0.5 * scale, 0))).intersects
+    assert sep(t, t.translated((0.6 * scale, 0.6 * scale, 0))).trace["chosen"].startswith("A.n x")
+    # box [0.2, 1] x [0.2, 1] x [-1, 1] holds the triangle's point (0.2, 0.2, 0). Moved by 0.9
+    # on x: on B0 = x the gap is 1.1 - 1 = 0.1; across the hypotenuse (edge1 = (-1, 1, 0),
+    # edge1 x z = (1, 1, 0)) the corner (1.1, 0.2) gives (1.3 - 1) / sqrt(2) ~ 0.212: chosen
+    box = AABB((0.2 * scale, 0.2 * scale, -scale), (scale, scale, scale))
+    assert sep(t, box).intersects
+    r = sep(t, box.translated((0.9 * scale, 0, 0)))
+    assert not r.intersects and r.trace["chosen"] == "edge1 x B2"
+    assert by_name(r, "B0")["margin"] == pytest.approx(0.1 * scale)
+    assert by_name(r, "edge1 x B2")["margin"] == pytest.approx(0.3 / math.sqrt(2) * scale)
