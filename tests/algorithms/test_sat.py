@@ -665,3 +665,43 @@ def test_extreme_scales(scale):
     assert not r.intersects and r.trace["chosen"] == "edge1 x B2"
     assert by_name(r, "B0")["margin"] == pytest.approx(0.1 * scale)
     assert by_name(r, "edge1 x B2")["margin"] == pytest.approx(0.3 / math.sqrt(2) * scale)
+
+
+# ----------------------------------------------------------------------------- through evaluate
+
+
+def _rand_any(kind, rng):
+    c = rng.uniform(-1.5, 1.5, 3)
+    if kind == "sphere":
+        from algorithms import Sphere
+        return Sphere(c, rng.uniform(0, 1))
+    if kind == "capsule":
+        from algorithms import Capsule
+        h = rng.uniform(-1, 1, 3)
+        return Capsule(c - h, c + h, rng.uniform(0, 0.7))
+    return rand_shape(kind, rng)
+
+
+MY_PAIRS = PAIRS + [("sphere", "aabb"), ("sphere", "obb"), ("sphere", "sphere"),
+                    ("sphere", "triangle"), ("capsule", "capsule"), ("capsule", "sphere")]
+
+
+@pytest.mark.parametrize("ka,kb", MY_PAIRS)
+def test_evaluate_pair_is_consistent(ka, kb):
+    # the explorer's answer: no error, intersects <=> distance == 0, a separating axis exactly
+    # when apart, and it separates the support intervals by at most the distance
+    from algorithms.evaluate import evaluate_pair
+    rng = np.random.default_rng(zlib.crc32(f"eval {ka}-{kb}".encode()))
+    for i in range(30):
+        a, b = _rand_any(ka, rng), _rand_any(kb, rng)
+        if i % 2:
+            a, b = b, a
+        out = evaluate_pair(a, b)
+        assert "error" not in out
+        assert out["intersects"] is (out["distance"] == 0)
+        assert (out["separating_axis"] is None) is out["intersects"]
+        if not out["intersects"]:
+            u = np.asarray(out["separating_axis"])
+            ia, ib = support_interval(a, u), support_interval(b, u)
+            gap = max(ib[0] - ia[1], ia[0] - ib[1])
+            assert 0 < gap <= out["distance"] + 1e-9
