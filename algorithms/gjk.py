@@ -31,8 +31,12 @@ terminates exactly, and the radii are subtracted afterwards. For points, segment
 and boxes GJK terminates in a few iterations with the exact answer up to rounding; only the
 cylinder (a curved rim) converges geometrically, to ``tol``.
 
-*Touching.* ``|v| <= TOUCH * scale`` (``scale`` the largest ``|w|`` met, or the radii) counts as
-touching: distance 0 and a common point (the rounding of ``|v|`` is of that order).
+*Touching.* ``|v| <= max(TOUCH * scale, 16 ulp * size)`` (``scale`` the largest ``|w|`` met or
+the radii, ``size`` the largest coordinate) counts as touching: distance 0 and a common point
+(the rounding of ``|v|`` is of that order).
+
+*Range.* When coordinates leave ``[2^-200, 2^200]`` (their squares would underflow or overflow)
+the pair is solved scaled by a power of two, which is exact, and the answer scaled back.
 """
 
 from __future__ import annotations
@@ -41,7 +45,7 @@ import math
 
 import numpy as np
 
-from .primitives import Point, Primitive, Segment
+from .primitives import AABB, OBB, Capsule, Cylinder, Point, Primitive, Segment, Sphere, Triangle
 from .results import DistanceResult
 from .support import BOUNDED_KINDS, centre, core, support
 
@@ -192,6 +196,67 @@ def gjk_distance(a: Primitive, b: Primitive, tol: float = DEFAULT_TOL,
     for p in (a, b):
         if p.kind not in BOUNDED_KINDS:
             raise ValueError(f"gjk_distance: {p.kind!r} is not a bounded kind {BOUNDED_KINDS}")
+    size = max(_magnitude(a), _magnitude(b))
+    if size > 0 and not SAFE_RANGE[0] <= size <= SAFE_RANGE[1]:
+        # squares of coordinates would overflow or underflow: solve the problem scaled by a
+        # power of two (exact) and scale the answer back
+        factor = 2.0 ** -math.frexp(size)[1]
+        r = _gjk(_scaled(a, factor), _scaled(b, factor), tol, max_iterations,
+                 size * factor)
+        back = 1.0 / factor
+        d = r.distance * back
+        trace = dict(r.trace, scaled_by=factor)
+        return DistanceResult(method=METHOD, trace=trace, distance=d, sqr_distance=d * d,
+                              closest=tuple(tuple(c * back for c in p) for p in r.closest),
+                              parameter=(None, None))
+    return _gjk(a, b, tol, max_iterations, size)
+
+
+#: coordinate magnitudes whose squares are safe in double precision
+SAFE_RANGE = (2.0 ** -200, 2.0 ** 200)
+
+
+def _magnitude(p: Primitive) -> float:
+    """The largest absolute coordinate or length of a primitive (directions excluded)."""
+    vals = []
+    for name in p._point_fields + p._scalar_fields:
+        v = getattr(p, name)
+        vals.append(v)
+    if p.kind == "obb":
+        vals.append(p.extents)
+    flat = np.abs(np.asarray(_flatten(vals), dtype=float))
+    return float(flat.max()) if flat.size else 0.0
+
+
+def _flatten(v):
+    if isinstance(v, (tuple, list)):
+        return [x for item in v for x in _flatten(item)]
+    return [v]
+
+
+def _scaled(p: Primitive, f: float) -> Primitive:
+    """``p`` with its points and lengths multiplied by ``f`` (a power of two: exact)."""
+    s = lambda v: tuple(float(x) * f for x in v)  # noqa: E731
+    k = p.kind
+    if k == "point":
+        return Point(s(p.position))
+    if k == "segment":
+        return Segment(s(p.p0), s(p.p1))
+    if k == "triangle":
+        return Triangle(tuple(s(v) for v in p.vertices))
+    if k == "sphere":
+        return Sphere(s(p.center), float(p.radius) * f)
+    if k == "aabb":
+        return AABB(s(p.min), s(p.max))
+    if k == "obb":
+        return OBB(s(p.center), p.axes, s(p.extents))
+    if k == "capsule":
+        return Capsule(s(p.p0), s(p.p1), float(p.radius) * f)
+    return Cylinder(s(p.center), p.axis, float(p.radius) * f, float(p.height) * f)
+
+
+def _gjk(a: Primitive, b: Primitive, tol: float, max_iterations: int,
+         size: float) -> DistanceResult:
     ca, ra = _core_primitive(a)
     cb, rb = _core_primitive(b)
 
@@ -246,8 +311,9 @@ def gjk_distance(a: Primitive, b: Primitive, tol: float = DEFAULT_TOL,
     pb = sum(l * p for l, p in zip(lam, PB))
     diff = pb - pa
     core_distance = float(np.linalg.norm(diff))
-    scale = max(math.sqrt(max_w2), ra + rb)
-    touch = TOUCH * scale
+    # rounding of |v|: relative to the support points, and to the coordinates themselves
+    # (shapes far from the origin carry absolute errors of a few ulps of their coordinates)
+    touch = max(TOUCH * max(math.sqrt(max_w2), ra + rb), 16 * 2.0 ** -52 * size)
     overlap = termination.startswith("overlap") or core_distance <= touch
     if overlap:
         mid = (pa + pb) / 2

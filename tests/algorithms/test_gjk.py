@@ -331,6 +331,32 @@ def test_nearly_degenerate_directions():
     assert r.distance - (-support_value(a, n) - support_value(c, -n)) <= 1e-10
 
 
+@pytest.mark.parametrize("f", [2.0 ** -700, 1e-250, 1e-120, 1.0, 1e120, 1e250, 2.0 ** 900])
+def test_extreme_scales(f):
+    # the same configurations scaled by f: distances scale by f exactly (power-of-two
+    # scaling inside gjk_distance keeps the squares in range)
+    r = gjk_distance(Point((0, 0, 0)), Point((3 * f, 4 * f, 0)))  # 3-4-5
+    assert r.distance == pytest.approx(5 * f, rel=1e-15)
+    # sphere r f at 0, cylinder axis z, radius f, centre (5f, 0, 0): gap 5f - f - f = 3f
+    r = gjk_distance(Sphere((0, 0, 0), f), Cylinder((5 * f, 0, 0), (0, 0, 1), f, 2 * f))
+    assert r.distance == pytest.approx(3 * f, rel=1e-14)
+    assert r.closest[1][0] == pytest.approx(4 * f, rel=1e-14)
+    # cube [0,f]^3 and a cube [2f,4f]x[2f,4f]x[-f,f]: gap (f, f, 0), distance sqrt2 f
+    r = gjk_distance(AABB((0, 0, 0), (f, f, f)), OBB((3 * f, 3 * f, 0), I, (f, f, f)))
+    assert r.distance == pytest.approx(math.sqrt(2) * f, rel=1e-14)
+
+
+def test_far_from_origin_touching():
+    # a point on a unit sphere centred at (1e6, 1e6, 1e6) (direction (0.6, 0.8, 0)): the
+    # coordinates round by ~1e-10, which must read as touching, not as a 1e-10 gap
+    c = (1e6, 1e6, 1e6)
+    p = (1e6 + 0.6, 1e6 + 0.8, 1e6)
+    assert gjk_distance(Sphere(c, 1), Point(p)).distance == 0.0
+    # and a real gap of 1e-6 there is kept
+    p = (1e6 + 0.6 * (1 + 1e-6), 1e6 + 0.8 * (1 + 1e-6), 1e6)
+    assert gjk_distance(Sphere(c, 1), Point(p)).distance == pytest.approx(1e-6, rel=1e-3)
+
+
 def test_degenerate_shapes():
     # zero-radius sphere and zero-length capsule are points: (0,0,0) to (3,4,0) is 5
     assert gjk_distance(Sphere((0, 0, 0), 0), Capsule((3, 4, 0), (3, 4, 0), 0)).distance == 5.0
