@@ -44,6 +44,7 @@ class Viewport(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         self.plotter = QtInteractor(self, auto_update=False)
         layout.addWidget(self.plotter.interactor)
+        self.setMinimumSize(420, 320)  # the docks never squeeze the view away
         self.plotter.add_axes()
         self.view = SceneView(self.plotter)
         self.on_drag: Optional[Callable] = None
@@ -171,11 +172,14 @@ class Viewport(QWidget):
         self.render()
 
     # ------------------------------------------------------------------ picking
-    def _on_press(self, iren, _event) -> None:
-        self._press = iren.GetEventPosition()
+    def _event_position(self):
+        return self.plotter.iren.interactor.GetEventPosition()
 
-    def _on_release(self, iren, _event) -> None:
-        pos = iren.GetEventPosition()
+    def _on_press(self, *_args) -> None:
+        self._press = self._event_position()
+
+    def _on_release(self, *_args) -> None:
+        pos = self._event_position()
         if self._press is None or self._dragging is not None:
             return
         moved = abs(pos[0] - self._press[0]) + abs(pos[1] - self._press[1])

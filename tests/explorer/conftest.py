@@ -71,7 +71,7 @@ def gui_window(qtbot, state_dir):
                        autosave_ms=0)
         w.dialogs = FakeDialogs()
         w.auto_render = False  # tests look at the model and the actors; screenshots render
-        w.resize(900, 640)
+        w.resize(1200, 760)
         w.show()
         qtbot.waitExposed(w)
         w.activateWindow()  # window shortcuts (Delete, Ctrl+Z, F) need the active window

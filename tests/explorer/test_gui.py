@@ -384,8 +384,49 @@ def test_every_control_has_a_tooltip(gui_window):
             tip = widget.toolTip() or (widget.defaultAction().toolTip()
                                        if hasattr(widget, "defaultAction")
                                        and widget.defaultAction() else "")
+            if not tip and widget.objectName().startswith("qt_") and widget.parent() is not None:
+                tip = widget.parent().toolTip()  # Qt's parts: a spin box's line edit, dock buttons
             if not tip and cls is QAbstractButton and widget.parent() is not None:
                 tip = widget.parent().toolTip()  # dock title bar buttons
             if not tip:
                 missing.append(f"{type(widget).__name__} {widget.objectName()} {widget.text() if hasattr(widget, 'text') else ''}")
     assert missing == []
+
+
+def test_mouse_drags_a_grip_and_clicks_select(gui_window):
+    """Real interactor events: press on the sphere's centre grip, move, release; then a click on
+    the box selects it. One undo step for the whole drag."""
+    w = gui_window(WELCOME)
+    w.select("ball")
+    w.viewport.render()
+    ren = w.viewport.plotter.renderer
+    iren = w.viewport.plotter.iren.interactor
+
+    def to_display(pt):
+        ren.SetWorldPoint(*pt, 1.0)
+        ren.WorldToDisplay()
+        return [int(round(v)) for v in ren.GetDisplayPoint()[:2]]
+
+    def event(name, x, y):
+        iren.SetEventInformation(x, y, 0, 0)
+        iren.InvokeEvent(name)
+
+    x, y = to_display(w.viewport.grip_position("center"))
+    event("MouseMoveEvent", x, y)
+    event("LeftButtonPressEvent", x, y)
+    for k in range(1, 6):
+        event("MouseMoveEvent", x + 8 * k, y + 3 * k)
+    event("LeftButtonReleaseEvent", x + 40, y + 15)
+    moved = w.scene["ball"].primitive.center
+    assert moved != (1.5, 0.0, 1.0)
+    assert w.scene["ball"].primitive.radius == 0.8
+    assert w.undo_stack.undo_label() == "Drag ball center" and len(w.undo_stack._undo) == 1
+    # the grip is drawn where the centre went
+    assert np.allclose(w.viewport.grip_position("center"), moved)
+    bx, by = to_display((-0.25, 2.5, 0.6))  # the box's centre
+    event("LeftButtonPressEvent", bx, by)
+    event("LeftButtonReleaseEvent", bx, by)
+    assert w.selected_id == "box"
+    assert set(w.viewport.grip_names()) == {"center", "x-", "x+", "y-", "y+", "z-", "z+"}
+    w.undo()
+    assert w.scene["ball"].primitive.center == (1.5, 0.0, 1.0)
