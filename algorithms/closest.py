@@ -547,13 +547,15 @@ def golden_section_distance(o, d, lo, hi, closest_fn, center, radius, extra_ts=(
                 a, x1, f1 = x1, x2, f2
                 x2 = a + GOLDEN * (b - a)
                 f2 = f(x2)
-    cands = [(a + b) / 2, a, b, L, H] + [clamp_t(float(t), L, H) for t in extra_ts]
+    # the closed-form candidates first: a golden-section point replaces them only when it is
+    # smaller by more than rounding (so an exact stationary point wins a tie)
+    cands = [clamp_t(float(t), L, H) for t in extra_ts] + [L, H, (a + b) / 2, a, b]
     best = None
     for t in cands:
         p = point_at(o, d, t)
         q = _fp(closest_fn(p))
         s = V.sqr_dist(p, q)
-        if best is None or s < best[0]:
+        if best is None or s < best[0] * (1 - 1e-14):
             best = (s, t, p, q)
     return best + (steps,)
 

@@ -28,7 +28,8 @@ import math
 
 from .. import vec as V
 from ..closest import (INF, closest_point_cylinder, cylinder_frame, golden_section_distance,
-                       is_zero_vector, linear_parts, point_at, solid_hits, touching_distance)
+                       is_zero_vector, linear_parts, point_at, rescue_hit, solid_hits,
+                       touching_distance)
 from ..registry import register
 from ..results import DistanceResult, IntersectionResult
 
@@ -117,22 +118,18 @@ def cylinder_interval(a, cyl):
     return t_in, t_out, n_in, n_out, trace
 
 
-def hits_linear_cylinder(a, cyl):
-    """Segment, ray or line against the solid cylinder: wall quadratic and cap slab."""
+def hits_cast(a, cyl):
+    """The cast alone: segment, ray or line against the solid cylinder (wall quadratic and
+    cap slab)."""
     o, d, lo, hi = linear_parts(a)
     t_in, t_out, n_in, n_out, trace = cylinder_interval(a, cyl)
     return solid_hits(V.to_float(o), V.to_float(d), lo, hi, t_in, t_out, n_in, n_out, CAST,
                       trace)
 
 
-def distance_linear_cylinder(a, cyl):
-    """0 at the first touching point, else golden-section + closed-form candidates."""
-    method = "linear-cylinder distance: golden-section on the convex distance + exact " \
-        "candidates (axis closest approach, cap planes, ends); " + CAST
-    hr = hits_linear_cylinder(a, cyl)
+def _min_distance(a, cyl):
+    """Golden-section minimisation + closed-form candidates (no cast)."""
     of, df, lo, hi, c, w, h, r, z0, dz, q0, qd = _parts(a, cyl)
-    if hr.intersects:
-        return touching_distance(of, df, hr, method, {"first_t": hr.first_t})
     extra = []
     qa = V.dot(qd, qd)
     if qa > 0:
@@ -144,6 +141,38 @@ def distance_linear_cylinder(a, cyl):
             extra.append(float(t))
     sq, t, pa, pb, steps = golden_section_distance(
         of, df, lo, hi, lambda p: closest_point_cylinder(p, cyl), c, math.hypot(r, h), extra)
+    return sq, t, pa, pb, steps, extra
+
+
+def _hits_and_distance(a, cyl):
+    hr = hits_cast(a, cyl)
+    if hr.intersects:
+        return hr, None
+    md = _min_distance(a, cyl)
+    o, d, _, _ = linear_parts(a)
+    hr = rescue_hit(hr, V.to_float(o), V.to_float(d), md[0], md[1],
+                    "the cast rejected a contact the distance minimisation finds exactly")
+    return hr, md
+
+
+def hits_linear_cylinder(a, cyl):
+    """Segment, ray or line against the solid cylinder: the exact cast
+    (:func:`cylinder_interval`); a grazing contact (the rim) that its rounded comparisons
+    reject but the distance minimisation finds at distance exactly 0 is reported
+    (:func:`algorithms.closest.rescue_hit`)."""
+    return _hits_and_distance(a, cyl)[0]
+
+
+def distance_linear_cylinder(a, cyl):
+    """0 at the first touching point, else golden-section + closed-form candidates."""
+    method = "linear-cylinder distance: golden-section on the convex distance + exact " \
+        "candidates (axis closest approach, cap planes, ends); " + CAST
+    hr, md = _hits_and_distance(a, cyl)
+    o, d, lo, hi = linear_parts(a)
+    if hr.intersects:
+        return touching_distance(V.to_float(o), V.to_float(d), hr, method,
+                                 {"first_t": hr.first_t})
+    sq, t, pa, pb, steps, extra = md
     trace = {"t": t, "steps": steps, "candidates": extra}
     return DistanceResult(method=method, trace=trace, distance=math.sqrt(sq), sqr_distance=sq,
                           closest=(pa, pb), parameter=(t, None))
