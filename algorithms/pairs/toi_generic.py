@@ -35,6 +35,17 @@ when one is registered for the pair, and the conservative advancement otherwise.
 ``toi`` is the least ``t`` in ``[0, 1]`` with ``f(t) <= tol`` (``0`` when already within
 ``tol``), refined to ``f = 0``; ``None`` when the objects do not touch within ``[0, 1]``. The
 default tolerance is ``1e-9 * max(1, |motion|, f(0))``.
+
+Accuracy (measured by ``tests/algorithms/test_toi_accuracy.py`` with ``TOI_ACCURACY_N=2000``,
+against the exact tests, on the registry's static distances): over 2000 random cases per pair
+(about 55-70 % colliding), the largest ``|toi - toi_exact|`` is 2.6e-15 (sphere-sphere, A.13),
+9.4e-14 (plane-sphere, A.15, on a closed-form distance), 5.6e-16 (aabb-aabb, A.17) and
+6.7e-15 (sphere-aabb, rounded box), with no hit/miss disagreement; median 2-3 static queries
+per case. On 400 grazing paths per pair (closest approach ``|gap|`` log-uniform in
+``[1e-12, 1e-2]``) the error stays below 5e-7 and hit/miss differs only for
+``|gap| < 1e-8`` (the tolerance). Across 1500 random pairs of the 8 bounded kinds the three
+general methods (this one, ``convex_search`` and ``gjk_ray_cast``) never disagree on hit/miss
+and agree to 1e-8 (5.6e-8 with a cylinder, whose GJK distance converges only to tolerance).
 """
 
 from __future__ import annotations
