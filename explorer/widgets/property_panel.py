@@ -51,6 +51,11 @@ def _spin(decimals: int, tip: str) -> QDoubleSpinBox:
     return s
 
 
+def _end_merge(window):
+    """Leaving a field ends its undo step: the next edit of that field is a new step."""
+    return lambda: window.undo_stack.end_merge()
+
+
 class PropertyPanel(QWidget):
     def __init__(self, window):
         super().__init__(window)
@@ -80,7 +85,7 @@ class PropertyPanel(QWidget):
         self._clear()
         if obj is None:
             self.obj_id = self.kind = None
-            self.title.setText("No object selected")
+            self.title.setText("No object selected: click one in the view or the scene list")
             return
         self.obj_id, self.kind = obj.id, obj.kind
         self.title.setText(f"{obj.kind}  '{obj.id}'")
@@ -96,6 +101,7 @@ class PropertyPanel(QWidget):
             if rows == 0:
                 s = _spin(dec, tip)
                 s.valueChanged.connect(lambda _v, n=name: self._edited(n))
+                s.editingFinished.connect(_end_merge(self.window))
                 self.spins[(name, None, None)] = s
                 self.form.addRow(name, s)
             elif rows == 1:
@@ -132,6 +138,7 @@ class PropertyPanel(QWidget):
         for c in range(3):
             s = _spin(dec, f"{tip} ({'xyz'[c]})")
             s.valueChanged.connect(lambda _v, n=name: self._edited(n))
+            s.editingFinished.connect(_end_merge(self.window))
             self.spins[(name, row, c)] = s
             h.addWidget(s)
         return w
