@@ -297,11 +297,20 @@ OBB_METHOD = "separating axes: 3 + 3 face axes and 9 edge crosses (Eberly GTCG �
 
 
 def box_box_sat(A: Convex, B: Convex, method: str = OBB_METHOD) -> SeparationResult:
-    """The 15-axis test of GTCG §11.12.7 for two box kernels (names ``A0``, ``B1``, ``A1xB0``)."""
+    """The 15-axis test of GTCG §11.12.7 for two box kernels (names ``A0``, ``B1``, ``A1xB0``).
+
+    The trace also holds the book's table entries: ``R[i][j] = a_A,i . a_B,j`` and
+    ``D_A[i] = a_A,i . (C_B - C_A)`` (floats), from which §11.12.7 writes every ``r_A``,
+    ``r_B`` and centre distance, e.g. ``r_B = h_B,u |R_02| + h_B,w |R_00|`` on
+    ``a_A,u x a_B,v``.
+    """
     exact = A.exact and B.exact
     faces = [(n, L) for n, L in A.faces + B.faces]
     crosses, skipped = cross_axes(A, B, exact)
-    return run_sat(A, B, faces + crosses, method, skipped, exact=exact)
+    D = V.sub(B.points[0], A.points[0])
+    extra = {"R": [[float(V.dot(a, b)) for _, b in B.faces] for _, a in A.faces],
+             "D_A": [float(V.dot(a, D)) for _, a in A.faces]}
+    return run_sat(A, B, faces + crosses, method, skipped, extra, exact=exact)
 
 
 @register("separating_axis", "obb", "obb")

@@ -705,3 +705,18 @@ def test_evaluate_pair_is_consistent(ka, kb):
             ia, ib = support_interval(a, u), support_interval(b, u)
             gap = max(ib[0] - ia[1], ia[0] - ib[1])
             assert 0 < gap <= out["distance"] + 1e-9
+
+
+def test_box_trace_has_eberly_table():
+    # A axis-aligned, B turned (3/5, 4/5) about z: R = A^T B rows; D_A = centre offset in A
+    c, s = F(3, 5), F(4, 5)
+    a = OBB((0, 0, 0), I3, (1, 1, 1), exact=True)
+    b = OBB((1, 2, 3), ((c, s, 0), (-s, c, 0), (0, 0, 1)), (1, 2, 3), exact=True)
+    r = sep(a, b)
+    assert r.trace["R"] == [[0.6, -0.8, 0.0], [0.8, 0.6, 0.0], [0.0, 0.0, 1.0]]
+    assert r.trace["D_A"] == [1.0, 2.0, 3.0]
+    # GTCG's r_B on a_A,0 x a_B,1 is h_B,0 |R_02| + h_B,2 |R_00| = 1*0 + 3*0.6 = 1.8, and
+    # r_A = h_A,1 |R_21| + h_A,2 |R_11| = 0 + 0.6: with |L| = |x x b1| = |(0, 0, 0.6)| = 0.6
+    # the normalised radii are 3 and 1
+    e = by_name(r, "A0xB1")
+    assert e["r_B"] == pytest.approx(1.8 / 0.6) and e["r_A"] == pytest.approx(0.6 / 0.6)
