@@ -179,6 +179,25 @@ def _accurate_sum(terms, minus=()):
     return tuple(math.fsum(q) for q in parts)
 
 
+def _acc_dot(u, v) -> float:
+    """``u . v`` correctly rounded (exact products, ``fsum``)."""
+    parts = []
+    for x, y in zip(u, v):
+        parts.extend(_two_prod(x, y))
+    return math.fsum(parts)
+
+
+def _acc_cross(u, v) -> tuple:
+    """``u x v`` with each component correctly rounded: a nearly parallel pair keeps the
+    direction of its tiny cross product (no ``u1 v2 - u2 v1`` cancellation)."""
+    out = []
+    for i, j in ((1, 2), (2, 0), (0, 1)):
+        p, e = _two_prod(u[i], v[j])
+        q, f = _two_prod(-u[j], v[i])
+        out.append(math.fsum((p, e, q, f)))
+    return tuple(out)
+
+
 def _finite(x) -> bool:
     return not isinstance(x, float) or math.isfinite(x)
 
@@ -197,10 +216,13 @@ class STSolution:
     closest: tuple
     diff: tuple
     trace: dict = field(default_factory=dict)
+    dist: object = None  # float mode: the distance as ranked (|diff| or the lines' distance)
 
     @property
     def distance(self) -> float:
-        """``|diff|`` as a float: the only square root (``hypot``, so no overflow)."""
+        """The distance as a float: the only square root (``hypot``, so no overflow)."""
+        if self.dist is not None:
+            return self.dist
         if all(isinstance(x, float) for x in self.diff):
             return math.hypot(*self.diff)
         return V.norm(self.diff)
@@ -228,11 +250,11 @@ def st_minimize(kind0, B0, m0, kind1, B1, m1, end0=None, end1=None) -> STSolutio
     d = V.dot(m0, D)
     e = -V.dot(m1, D)
     f = V.dot(D, D)
-    n = V.cross(m0, m1)
+    floats = isinstance(f, float)
+    cross, dot = (_acc_cross, _acc_dot) if floats else (V.cross, V.dot)
+    n = cross(m0, m1)
     det = V.dot(n, n)
     zero = 0 * f
-
-    floats = isinstance(f, float)
 
     def diff(s, t):
         if floats:
@@ -256,11 +278,15 @@ def st_minimize(kind0, B0, m0, kind1, B1, m1, end0=None, end1=None) -> STSolutio
 
     candidates = []
 
-    def add(label, s, t):
+    def add(label, s, t, dist=None):
         v = diff(s, t)
-        # float mode ranks by hypot (no overflow when parameters are ~1e180)
-        key = math.hypot(*v) if floats else V.dot(v, v)
-        candidates.append({"edge": label, "s": s, "t": t, "sqr_distance": V.dot(v, v), "_v": v,
+        # float mode ranks by distance (hypot: no overflow when parameters are ~1e180)
+        if floats:
+            key = math.hypot(*v) if dist is None else dist
+            q = key * key
+        else:
+            key = q = V.dot(v, v)
+        candidates.append({"edge": label, "s": s, "t": t, "sqr_distance": q, "_v": v,
                            "_key": key})
 
     trace = {"domain": f"{kind0}-{kind1}", "a": a, "b": b, "c": c, "d": d, "e": e, "f": f,
@@ -286,8 +312,8 @@ def st_minimize(kind0, B0, m0, kind1, B1, m1, end0=None, end1=None) -> STSolutio
                 k = -math.frexp(big)[1]
         nk = tuple(math.ldexp(x, k) for x in n) if k else n
         detk = V.dot(nk, nk)
-        s_bar = V.dot(V.cross(m1, D), nk) / detk  # (b e - c d) / det
-        t_bar = V.dot(V.cross(m0, D), nk) / detk  # (b d - a e) / det
+        s_bar = dot(cross(m1, D), nk) / detk  # (b e - c d) / det
+        t_bar = dot(cross(m0, D), nk) / detk  # (b d - a e) / det
         if k:
             s_bar, t_bar = _ldexp(s_bar, k), _ldexp(t_bar, k)
         if not (_finite(s_bar) and _finite(t_bar)):
@@ -296,8 +322,11 @@ def st_minimize(kind0, B0, m0, kind1, B1, m1, end0=None, end1=None) -> STSolutio
     if not parallel:
         region = _REGION[(classify(s_bar, lo0, hi0), classify(t_bar, lo1, hi1))]
         if region == 0:
-            add("interior", s_bar, clamp(t_of_s(s_bar), lo1, hi1))
-            add("interior", clamp(s_of_t(t_bar), lo0, hi0), t_bar)
+            # in floats the critical point's Q is the lines' distance |D.n|/|n| (Primer A.8),
+            # accurate even where (s_bar, t_bar) are too large to evaluate L0 - L1 at
+            perp = abs(dot(D, nk)) / math.hypot(*nk) if floats else None
+            add("interior", s_bar, clamp(t_of_s(s_bar), lo1, hi1), perp)
+            add("interior", clamp(s_of_t(t_bar), lo0, hi0), t_bar, perp)
     trace.update({"parallel": bool(parallel and a != 0 and c != 0), "s_bar": s_bar,
                   "t_bar": t_bar, "region": region})
     if parallel and a != 0:
@@ -324,6 +353,7 @@ def st_minimize(kind0, B0, m0, kind1, B1, m1, end0=None, end1=None) -> STSolutio
 
     best = min(candidates, key=lambda cand: cand["_key"])
     s, t, q, v = best["s"], best["t"], best["sqr_distance"], best["_v"]
+    dist = best["_key"] if floats else None
     trace["candidates"] = [{k: w for k, w in cand.items() if k[0] != "_"}
                            for cand in candidates]
     trace.update({"edge": best["edge"], "s": s, "t": t, "sqr_distance": q})
@@ -332,7 +362,7 @@ def st_minimize(kind0, B0, m0, kind1, B1, m1, end0=None, end1=None) -> STSolutio
                    _accurate_sum(_terms(kind1, B1, m1, end1, float(t))))
     else:
         closest = (point_at(kind0, B0, m0, s, end0), point_at(kind1, B1, m1, t, end1))
-    return STSolution(s, t, q, closest, v, trace)
+    return STSolution(s, t, q, closest, v, trace, dist)
 
 
 def _pow2_scale(kind, m) -> int:
@@ -391,6 +421,8 @@ def minimize(prim0, prim1) -> STSolution:
         sol.trace["coordinate_scale"] = math.ldexp(1.0, G) if abs(G) < 1000 else None
         sol.closest = tuple(tuple(_ldexp(x, -G) for x in p) for p in sol.closest)
         sol.diff = tuple(_ldexp(x, -G) for x in sol.diff)
+        if sol.dist is not None:
+            sol.dist = _ldexp(sol.dist, -G)
         sol.sqr_distance = _ldexp(sol.sqr_distance, -2 * G)
         sol.trace["sqr_distance"] = sol.sqr_distance
     if g0 or g1:
