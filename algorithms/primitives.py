@@ -250,34 +250,33 @@ class Segment(Primitive):
         return self.p0
 
 
+@dataclass(frozen=True)
+class _OriginDirection(Primitive):
+    """Shared fields of rays and lines: ``origin + t direction``, direction nonzero."""
+
+    origin: tuple
+    direction: tuple
+    _point_fields: ClassVar[tuple[str, ...]] = ("origin",)
+    _vector_fields: ClassVar[tuple[str, ...]] = ("direction",)
+
+    def _validate(self):
+        _nonzero(self.direction, "direction")
+
+
 @_init_exact
 @dataclass(frozen=True)
-class Ray(Primitive):
+class Ray(_OriginDirection):
     """The ray ``origin + t direction``, ``t >= 0``; direction nonzero, not necessarily unit."""
 
-    origin: tuple
-    direction: tuple
     kind: ClassVar[str] = "ray"
-    _point_fields: ClassVar[tuple[str, ...]] = ("origin",)
-    _vector_fields: ClassVar[tuple[str, ...]] = ("direction",)
-
-    def _validate(self):
-        _nonzero(self.direction, "direction")
 
 
 @_init_exact
 @dataclass(frozen=True)
-class Line(Primitive):
+class Line(_OriginDirection):
     """The line ``origin + t direction`` for all real ``t``; direction nonzero."""
 
-    origin: tuple
-    direction: tuple
     kind: ClassVar[str] = "line"
-    _point_fields: ClassVar[tuple[str, ...]] = ("origin",)
-    _vector_fields: ClassVar[tuple[str, ...]] = ("direction",)
-
-    def _validate(self):
-        _nonzero(self.direction, "direction")
 
 
 @_init_exact
