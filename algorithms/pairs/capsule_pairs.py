@@ -22,13 +22,14 @@ Decisions compare squared distances (exact on Fractions when the segment distanc
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 from .. import closest as CL
 from .. import registry
 from .. import vec as V
 from ..primitives import Capsule, Segment, Sphere
-from .sat_boxes import register_both, safe_unit
 from ..results import DistanceResult, IntersectionResult, SeparationResult
+from .sat_boxes import register_both, safe_unit
 
 METHOD = "capsules: segment distance vs radius sum (Eberly GTCG §11.12.9)"
 
@@ -47,7 +48,6 @@ def segment_closest(p0, p1, q0, q1):
 
 
 def _exact(p) -> bool:
-    from fractions import Fraction
     return all(isinstance(c, Fraction) for c in p)
 
 

@@ -23,8 +23,8 @@ import math
 from .. import closest as CL
 from .. import vec as V
 from ..primitives import AABB, OBB, Sphere, Triangle
-from .sat_boxes import register_both, safe_unit
 from ..results import DistanceResult, IntersectionResult, SeparationResult
+from .sat_boxes import register_both, safe_unit
 
 # ----------------------------------------------------------------------------- helpers
 

@@ -23,13 +23,12 @@ from fractions import Fraction as F
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from algorithms import AABB, OBB, Triangle, registry
 from algorithms import vec as V
 from algorithms.gjk import gjk_distance
-from algorithms.pairs import sat_boxes
 from algorithms.support import support_interval
 
 I3 = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
