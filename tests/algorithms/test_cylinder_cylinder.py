@@ -729,3 +729,23 @@ def test_projection_shapes_in_the_trace():
     assert proj["B"]["shape"] == "disk"
     # the 2D distance between the square [-1,1]^2 (in y,z) and the unit disk at y=5: 3
     assert proj["distance_2d"] == pytest.approx(3, abs=1e-12)
+
+
+_coord = st.floats(-1e3, 1e3, allow_nan=False, allow_infinity=False)
+_size = st.one_of(st.just(0.0), st.floats(1e-6, 1e2, allow_nan=False, allow_infinity=False))
+_axis = st.tuples(_coord, _coord, _coord).filter(lambda v: math.hypot(*v) > 1e-3)
+
+
+@given(st.tuples(_coord, _coord, _coord), _axis, _size, _size,
+       st.tuples(_coord, _coord, _coord), _axis, _size, _size)
+@settings(max_examples=40, deadline=None)
+def test_wide_ranges_carry_proofs(c0, a0, r0, h0, c1, a1, r1, h1):
+    # sizes from 0 to 1e2, positions up to 1e3: every answer's own proof is re-checked in
+    # exact arithmetic, and the dense f search never beats a reported intersection
+    a, b = Cylinder(c0, a0, r0, h0), Cylinder(c1, a1, r1, h1)
+    res = decide(a, b)
+    check_certificate(a, b, res)
+    if res["intersects"]:
+        assert oracle_lower(a, b) <= 1e-9 * scale_of(a, b)
+    else:
+        assert res["distance"] >= res["lower_bound"] * (1 - 1e-14) and res["lower_bound"] > 0
