@@ -29,7 +29,7 @@ from .. import registry
 from .. import vec as V
 from ..primitives import Capsule, Segment, Sphere
 from ..results import DistanceResult, IntersectionResult, SeparationResult
-from .sat_boxes import register_both, safe_unit
+from .sat_boxes import register_both, round_separation, safe_unit
 
 METHOD = "capsules: segment distance vs radius sum (Eberly GTCG §11.12.9)"
 
@@ -79,18 +79,8 @@ def _round_round(P, Q, ra, rb, sq, params, method, trace) -> DistanceResult:
 
 def _round_sep(P, Q, ra, rb, sq, proj_a, proj_b, method, trace) -> SeparationResult:
     rs = ra + rb
-    if sq <= rs * rs:
-        return SeparationResult(intersects=True, method=method,
-                                trace={**trace, "axes": [], "chosen": None})
-    u = _unit(V.sub(Q, P))
-    ca, ra_ = proj_a(u)
-    cb, rb_ = proj_b(u)
-    dist = abs(cb - ca)
-    entry = {"name": "closest-point direction", "axis": u, "r_A": ra_, "r_B": rb_,
-             "distance": dist, "margin": dist - ra_ - rb_, "separating": True}
-    return SeparationResult(intersects=False, axis=u,
-                            intervals=((ca - ra_, ca + ra_), (cb - rb_, cb + rb_)), method=method,
-                            trace={**trace, "axes": [entry], "chosen": entry["name"]})
+    return round_separation(P, Q, bool(sq <= rs * rs), proj_a, proj_b,
+                            "closest-point direction", method, trace)
 
 
 def _capsule_projector(c: Capsule):

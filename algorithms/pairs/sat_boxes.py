@@ -111,6 +111,33 @@ def safe_unit(v):
     return tuple(float(c) / n + 0.0 for c in w)
 
 
+def round_separation(P, Q, intersects: bool, project_a, project_b, name: str, method: str,
+                     trace: dict) -> SeparationResult:
+    """Separating-axis result of two shapes decided by the closest points ``P`` (of A's core)
+    and ``Q`` (of B's): the one candidate ``u = (Q - P)/|Q - P|`` (Eberly GTCG §11.12.9 for
+    capsules, Arvo's closest point of §11.12.8 for spheres and boxes).
+
+    ``project_a(u)``, ``project_b(u)`` give ``(centre, radius)`` of the projections on the unit
+    ``u``. The candidate is traced also when the shapes intersect (``separating`` False, margin
+    <= 0), unless ``P == Q`` (no direction).
+    """
+    u = safe_unit(V.sub(Q, P))
+    entries, ia, ib = [], None, None
+    if u is not None:
+        ca, ra = project_a(u)
+        cb, rb = project_b(u)
+        dist = abs(cb - ca)
+        entries.append({"name": name, "axis": u, "r_A": ra, "r_B": rb, "distance": dist,
+                        "margin": dist - ra - rb, "separating": not intersects})
+        ia, ib = (ca - ra, ca + ra), (cb - rb, cb + rb)
+    trace = {**trace, "axes": entries, "chosen": None if intersects else name}
+    if intersects or u is None:
+        return SeparationResult(intersects=True, axis=None, intervals=None, method=method,
+                                trace=trace)
+    return SeparationResult(intersects=False, axis=u, intervals=(ia, ib), method=method,
+                            trace=trace)
+
+
 def _is_exact(*vectors) -> bool:
     return all(isinstance(c, Fraction) for v in vectors for c in v)
 

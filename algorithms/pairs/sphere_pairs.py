@@ -24,7 +24,7 @@ from .. import closest as CL
 from .. import vec as V
 from ..primitives import AABB, OBB, Sphere, Triangle
 from ..results import DistanceResult, IntersectionResult, SeparationResult
-from .sat_boxes import register_both, safe_unit
+from .sat_boxes import register_both, round_separation, safe_unit
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -51,25 +51,16 @@ def _round_distance(C, r, Q, sq, method, trace, params=(None, None)):
 
 
 def _closest_axis_separation(C, r, Q, sq, project_other, method, trace):
-    """Separating axis of a sphere (A) and a convex set (B) from the closest point Q of B.
+    """Separating axis of a sphere (A) and a convex set (B) from the closest point Q of B:
+    the direction ``Q - C`` (``"closest-point direction"``) separates iff ``sq > r^2``."""
+    return round_separation(C, Q, bool(sq <= r * r), _point_projector(C, r), project_other,
+                            "closest-point direction", method, trace)
 
-    ``project_other(u) -> (c, r)`` is B's projection interval on the unit ``u`` as
-    centre and radius. One candidate, named ``"closest-point direction"``.
-    """
-    if sq <= r * r:
-        return SeparationResult(intersects=True, axis=None, intervals=None, method=method,
-                                trace={**trace, "axes": [], "chosen": None,
-                                       "note": "centre within r of the closest point"})
-    u = _unit(V.sub(Q, C))
-    ca = sum(float(c) * ui for c, ui in zip(C, u))
-    cb, rb = project_other(u)
-    ra = float(r)
-    dist = abs(cb - ca)
-    entry = {"name": "closest-point direction", "axis": u, "r_A": ra, "r_B": rb,
-             "distance": dist, "margin": dist - ra - rb, "separating": True}
-    return SeparationResult(intersects=False, axis=u,
-                            intervals=((ca - ra, ca + ra), (cb - rb, cb + rb)), method=method,
-                            trace={**trace, "axes": [entry], "chosen": entry["name"]})
+
+def _point_projector(c, r):
+    def project(u):
+        return sum(float(x) * y for x, y in zip(c, u)), float(r)
+    return project
 
 
 def _box_projector(center, axes, extents):
@@ -141,18 +132,10 @@ def separating_axis_sphere_sphere(a: Sphere, b: Sphere) -> SeparationResult:
 def _sphere_sphere_sep(a: Sphere, b: Sphere) -> SeparationResult:
     sq = V.sqr_dist(a.center, b.center)
     rs = a.radius + b.radius
-    if sq <= rs * rs:
-        return SeparationResult(intersects=True, method=SS_METHOD,
-                                trace={"axes": [], "chosen": None, "d_squared": sq})
-    u = _unit(V.sub(b.center, a.center))
-    ca = sum(float(x) * y for x, y in zip(a.center, u))
-    cb = sum(float(x) * y for x, y in zip(b.center, u))
-    ra, rb = float(a.radius), float(b.radius)
-    entry = {"name": "centre line", "axis": u, "r_A": ra, "r_B": rb, "distance": cb - ca,
-             "margin": cb - ca - ra - rb, "separating": True}
-    return SeparationResult(intersects=False, axis=u,
-                            intervals=((ca - ra, ca + ra), (cb - rb, cb + rb)), method=SS_METHOD,
-                            trace={"axes": [entry], "chosen": "centre line", "d_squared": sq})
+    return round_separation(a.center, b.center, bool(sq <= rs * rs),
+                            _point_projector(a.center, a.radius),
+                            _point_projector(b.center, b.radius), "centre line", SS_METHOD,
+                            {"d_squared": sq})
 
 
 # ----------------------------------------------------------------------------- sphere-box (Arvo)

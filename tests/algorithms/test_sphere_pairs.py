@@ -43,6 +43,11 @@ def test_sphere_sphere_hand():
     # [max(-1, 2-2), min(1, 2+2)] = [0, 1], middle 0.5
     r = Q("distance", a, Sphere((2, 0, 0), 2))
     assert r.closest[0] == (0.5, 0.0, 0.0)
+    # the centre line is still traced when they overlap: margin 2 - 3 = -1, not separating
+    s = Q("separating_axis", a, Sphere((2, 0, 0), 2))
+    assert s.intersects and s.axis is None and s.trace["chosen"] is None
+    assert [(e["name"], e["margin"], e["separating"]) for e in s.trace["axes"]] == [
+        ("centre line", -1.0, False)]
     # concentric, and zero radii
     assert Q("distance", a, Sphere((0, 0, 0), 3)).closest[0] == (0.0, 0.0, 0.0)
     r = Q("distance", Sphere((0, 0, 0), 0), Sphere((0, 3, 4), 0))
@@ -80,9 +85,11 @@ def test_sphere_aabb_arvo_terms():
     r = Q("distance", s, ex)
     assert r.sqr_distance == 0 and r.closest[0] == (1, F(1, 2), F(1, 2))
     assert Q("separating_axis", s, ex).intersects
-    # centre inside the box: distance 0, closest = centre
+    # centre inside the box: distance 0, closest = centre; no closest-point direction to trace
     r = Q("distance", Sphere((0.5, 0.5, 0.5), 0.1), box)
     assert r.distance == 0 and r.closest[0] == (0.5, 0.5, 0.5)
+    s = Q("separating_axis", Sphere((0.5, 0.5, 0.5), 0.1), box)
+    assert s.intersects and s.trace["axes"] == []
 
 
 def test_sphere_obb_in_box_frame():
