@@ -44,15 +44,16 @@ PANELS = [
 
 
 def update_all(panels: Iterable, paint: bool = True) -> None:
-    """Bring every panel up to date with the scene, as one drag step needs, and repaint now.
+    """Bring every panel up to date with the scene, as one drag step needs, and paint them.
 
     Panels already refresh synchronously on the scene's ``object_changed`` (so a drag step that
     edits the scene has run most of their work before this call); ``update_all`` catches up any
-    panel that has not (a no-op for a current one) and, with ``paint=True``, repaints the
-    visible ones synchronously, so a benchmark that times *scene edit + update_all* measures
-    the panels' whole per-frame cost (each panel's ``paint_now`` repaints the parts that change
-in a drag: the diagram, the chart, the table, the text lines). Hidden panels (tabbed-away docks) defer their on-screen
-    work until shown. Widgets without ``refresh`` are skipped.
+    panel that has not (a no-op for a current one). With ``paint=True`` it then paints, now and
+    in one pass per window, the widgets that the update changed (each panel's ``paint_now``
+    schedules them; Qt's pending ``UpdateRequest`` events are delivered), so a benchmark that
+    times *scene edit + update_all* measures the panels' whole per-frame cost. Panels off
+    screen (a tab not selected, a closed dock) do no work at all. Widgets without ``refresh``
+    are skipped.
     """
     for panel in panels:
         refresh = getattr(panel, "refresh", None)
@@ -62,4 +63,8 @@ in a drag: the diagram, the chart, the table, the text lines). Hidden panels (ta
         on_screen = getattr(panel, "on_screen", panel.isVisible)
         if paint and on_screen():
             paint_now = getattr(panel, "paint_now", None)
-            (paint_now or panel.repaint)()
+            (paint_now or panel.update)()
+    if paint:
+        from PyQt6.QtCore import QCoreApplication, QEvent
+
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.UpdateRequest)

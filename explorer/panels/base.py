@@ -14,7 +14,6 @@ from typing import Optional
 
 import numpy as np
 from PyQt6.QtCore import QTimer
-from PyQt6.QtGui import QImage
 from PyQt6.QtWidgets import QDockWidget, QWidget
 
 from ..render import Geom
@@ -99,7 +98,7 @@ class PairPanel(QWidget):
         self._shown: Optional[tuple] = None  # the (a, b) objects last shown, ("", "") for none
         self._stale = False
         self._dock_hooked = False
-        self._scratch: dict = {}
+        self._dirty: set[str] = set()
         self._cache = cache_for(scene)
         evaluator = getattr(window, "evaluator", None)
         if callable(getattr(evaluator, "result", None)):
@@ -275,25 +274,19 @@ class PairPanel(QWidget):
 
         return 0.02 * scene_extent(self.scene.objects).size
 
-    #: the child widgets whose contents follow a drag (see :meth:`paint_now`)
-    live_widgets: tuple = ()
+    def mark_dirty(self, *names: str) -> None:
+        """Note child widgets (attribute names) whose contents this update changed."""
+        self._dirty.update(names)
 
     def paint_now(self) -> None:
-        """Paint, now, what a drag step changes (the bench's measure of the paint cost).
-
-        Each live widget is rendered into an offscreen image: the full cost of its
-        ``paintEvent`` without the X server's flush, which the window's event loop does once
-        per frame for everything (the widgets' own ``update()`` already scheduled that).
-        """
-        for name in self.live_widgets:
+        """Schedule the repaint of the child widgets this update changed (:meth:`mark_dirty`);
+        :func:`explorer.panels.update_all` then paints every scheduled widget in one pass.
+        Unchanged widgets are not repainted."""
+        names, self._dirty = self._dirty, set()
+        for name in names:
             widget = getattr(self, name, None)
-            if widget is None or not widget.isVisible():
-                continue
-            size = widget.size()
-            image = self._scratch.get(name)
-            if image is None or image.size() != size:
-                image = self._scratch[name] = QImage(size, QImage.Format.Format_ARGB32_Premultiplied)
-            widget.render(image)
+            if widget is not None and widget.isVisible():
+                widget.update()
 
     # ------------------------------------------------------------------ to override
     def show_pair(self, a: SceneObject, b: SceneObject, result: dict) -> None:

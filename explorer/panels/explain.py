@@ -393,7 +393,6 @@ class ExplainPanel(PairPanel):
     """Dock panel: a read-only rich-text view of :func:`to_html`."""
 
     overlay_prefix = "explain"
-    live_widgets = ()
 
     def __init__(self, scene, viewport, window, parent=None):
         super().__init__(scene, viewport, window, parent)

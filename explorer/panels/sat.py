@@ -83,7 +83,6 @@ class SatInspectorPanel(PairPanel):
     """Dock panel: the candidate-axis table and a summary line."""
 
     overlay_prefix = "sat"
-    live_widgets = ("summary", "table")
 
     def __init__(self, scene, viewport, window, parent=None):
         super().__init__(scene, viewport, window, parent)
@@ -189,6 +188,7 @@ class SatInspectorPanel(PairPanel):
 
     def _fill(self) -> None:
         self._table_stale = False
+        self.mark_dirty("table", "summary")
         self._filling = True
         table = self.table
         table.setSortingEnabled(False)

@@ -256,11 +256,9 @@ class StPlaneDiagram(QWidget):
                     xy = self.to_px_array(segs.reshape(-1, 2), frame).reshape(-1, 4)
                     p.drawLines([QLineF(*row) for row in xy.tolist()])
                 continue
-            for poly in ellipse_points(q, level, n=72, view=self._view):
+            for poly in ellipse_points(q, level, n=56, view=self._view):
                 xy = self.to_px_array(poly, frame)
-                path = QPainterPath()
-                path.addPolygon(QPolygonF([QPointF(x, y) for x, y in xy.tolist()]))
-                p.drawPath(path)
+                p.drawPolyline(QPolygonF([QPointF(x, y) for x, y in xy.tolist()]))
         # parallel: the line of unconstrained minimisers
         line = q.free_minimiser_line()
         if line is not None:
@@ -419,7 +417,6 @@ class StPlanePanel(PairPanel):
     """Dock panel: the diagram, the probe's ``Q``, export buttons."""
 
     overlay_prefix = "stplane"
-    live_widgets = ("diagram", "info")
 
     def __init__(self, scene, viewport, window, parent=None):
         super().__init__(scene, viewport, window, parent)
@@ -469,6 +466,7 @@ class StPlanePanel(PairPanel):
             self.diagram.probe = self.model.clamp(*self.diagram.probe)
         self.diagram.set_model(self.model)
         self._show_probe(render=False)
+        self.mark_dirty("diagram", "info")
 
     def show_nothing(self) -> None:
         self.model = None
@@ -489,6 +487,7 @@ class StPlanePanel(PairPanel):
         self.diagram.probe = self.model.clamp(s, t)
         self.diagram.update()
         self._show_probe(render=True)
+        self.mark_dirty("diagram", "info")
 
     def probe_to_minimum(self) -> None:
         if self.model is not None:

@@ -69,13 +69,17 @@ class TimeChart(QWidget):
     def sizeHint(self) -> QSize:
         return QSize(380, 60 + 22 * (len(self.rows) + 1))
 
-    def set_data(self, rows, toi, moving) -> None:
+    def set_data(self, rows, toi, moving) -> bool:
+        """Show new data; returns whether anything changed."""
+        if (rows, toi, moving) == (self.rows, self.toi, self.moving):
+            return False
         changed = len(rows) != len(self.rows)
         self.rows, self.toi, self.moving = rows, toi, moving
         if changed:
             self.setMinimumHeight(70 + 22 * (len(rows) + (1 if rows else 0)))
             self.updateGeometry()
         self.update()
+        return True
 
     def _x(self, t: float, width: float) -> float:
         left, right = 58.0, width - 12.0
@@ -164,7 +168,6 @@ class TimelinePanel(PairPanel):
     """Dock panel: slider, play button, the chart, the numbers."""
 
     overlay_prefix = "timeline"
-    live_widgets = ("chart", "info", "time_label")
 
     def __init__(self, scene, viewport, window, parent=None):
         super().__init__(scene, viewport, window, parent)
@@ -214,7 +217,8 @@ class TimelinePanel(PairPanel):
         moving = a.motion is not None or b.motion is not None
         self.toi = result.get("toi") if moving else None
         rows = axis_intervals(result) if moving else []
-        self.chart.set_data(rows, self.toi, moving)
+        if self.chart.set_data(rows, self.toi, moving):
+            self.mark_dirty("chart")
         trace = (result.get("trace") or {}).get("toi") or {}
         if not moving:
             text = f"{a.name} and {b.name} do not move: give one a motion to see a time line."
@@ -230,7 +234,9 @@ class TimelinePanel(PairPanel):
         if rows:
             text += (" Per axis the boxes overlap while t is in [t_enter, t_leave]; they touch "
                      "while all three intervals overlap (Primer A.17, Fig. A.16).")
-        self.info.setText(text)
+        if text != self.info.text():
+            self.info.setText(text)
+            self.mark_dirty("info")
         self.impact_button.setEnabled(self.toi is not None)
         self._draw_contact()
 
@@ -252,6 +258,7 @@ class TimelinePanel(PairPanel):
         self.time_label.setText(f"t = {t:.3f}")
         self.chart.now = t
         self.chart.update()
+        self.mark_dirty("chart", "time_label")
         self._draw_contact()
         if self.viewport is not None and hasattr(self.viewport, "set_time"):
             self.viewport.set_time(t)  # the real viewport renders here
