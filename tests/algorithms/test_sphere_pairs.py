@@ -8,13 +8,17 @@ swapped arguments through the registry.
 
 from __future__ import annotations
 
+import itertools
 import math
 from fractions import Fraction as F
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from algorithms import AABB, OBB, Sphere, Triangle, registry
+from algorithms import vec as V
 from algorithms.gjk import gjk_distance
 from algorithms.support import support_interval
 
@@ -315,3 +319,62 @@ def test_sphere_pairs_against_gjk_sampling_and_swap(kind):
             assert fs.axis == sep.axis and fs.trace["swapped"]
     assert n_sep > 10 and n_int >= 5
     assert worst < 1e-9
+
+
+# ----------------------------------------------------------------------------- exact certificates
+# The closest point Q of a convex polytope to C is certified exactly by the variational
+# inequality: Q in the polytope and (C - Q) . (X - Q) <= 0 for every vertex X (the polytope is
+# the hull of its vertices). With rational rotations everything is a Fraction.
+
+rat = st.fractions(min_value=-3, max_value=3, max_denominator=6)
+rad = st.fractions(min_value=0, max_value=3, max_denominator=6)
+quat = st.tuples(*[st.integers(-3, 3)] * 4).filter(any)
+
+
+def quat_rows(w, x, y, z):
+    n = w * w + x * x + y * y + z * z
+    R = ((w * w + x * x - y * y - z * z, 2 * (x * y - w * z), 2 * (x * z + w * y)),
+         (2 * (x * y + w * z), w * w - x * x + y * y - z * z, 2 * (y * z - w * x)),
+         (2 * (x * z - w * y), 2 * (y * z + w * x), w * w - x * x - y * y + z * z))
+    return tuple(tuple(F(c, n) for c in row) for row in R)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.tuples(rat, rat, rat), rad, quat, st.tuples(rat, rat, rat),
+       st.tuples(*[st.fractions(min_value=0, max_value=2, max_denominator=4)] * 3))
+def test_exact_sphere_obb_certificate(c, r, q, center, ext):
+    box = OBB(center, quat_rows(*q), ext, exact=True)
+    s = Sphere(c, r, exact=True)
+    d = Q("distance", s, box)
+    Qp = d.closest[1]
+    assert all(isinstance(x, F) for x in Qp)
+    u = [V.dot(a, V.sub(Qp, box.center)) for a in box.axes]
+    assert all(abs(ui) <= e for ui, e in zip(u, box.extents))          # Q in the box
+    verts = [V.add(box.center, V.add(V.scale(sx * box.extents[0], box.axes[0]),
+                                     V.add(V.scale(sy * box.extents[1], box.axes[1]),
+                                           V.scale(sz * box.extents[2], box.axes[2]))))
+             for sx, sy, sz in itertools.product((-1, 1), repeat=3)]
+    g = V.sub(s.center, Qp)
+    assert all(V.dot(g, V.sub(X, Qp)) <= 0 for X in verts)              # Q is the closest
+    inter = V.sqr_norm(g) <= r * r
+    assert Q("intersects", s, box).intersects is inter
+    assert Q("separating_axis", s, box).intersects is inter
+    assert (d.sqr_distance == 0) is inter
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.tuples(rat, rat, rat), rad,
+       st.tuples(*[st.tuples(rat, rat, rat)] * 3))
+def test_exact_sphere_triangle_certificate(c, r, verts):
+    tri = Triangle(verts, exact=True)
+    s = Sphere(c, r, exact=True)
+    d = Q("distance", s, tri)
+    Qp = d.closest[1]
+    b = d.parameter[1]                                                  # barycentrics
+    assert all(x >= 0 for x in b) and sum(b) == 1
+    assert tuple(sum(bi * v[k] for bi, v in zip(b, tri.vertices)) for k in range(3)) == Qp
+    g = V.sub(s.center, Qp)
+    assert all(V.dot(g, V.sub(X, Qp)) <= 0 for X in tri.vertices)
+    inter = V.sqr_norm(g) <= r * r
+    assert Q("separating_axis", s, tri).intersects is inter
+    assert (d.sqr_distance == 0) is inter
