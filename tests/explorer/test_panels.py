@@ -564,3 +564,12 @@ def test_with_the_real_window(qtbot):
     finally:
         win.viewport.close_viewport()
         win.close()
+
+
+def test_panels_bench_runs(qtbot):
+    from explorer.panels.bench import measure
+
+    figures = measure(SCENES / "timeline_aabbs.json", steps=5)
+    assert figures["pair"] == "A-B"
+    assert 0 < figures["cpu_median_ms"] <= figures["cpu_p95_ms"]
+    assert 0 < figures["update_median_ms"] <= figures["update_p95_ms"]
