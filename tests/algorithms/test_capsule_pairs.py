@@ -13,8 +13,11 @@ from fractions import Fraction as F
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from algorithms import Capsule, Sphere, registry
+from algorithms import vec as V
 from algorithms.gjk import gjk_distance
 from algorithms.support import support_interval
 
@@ -199,3 +202,46 @@ def test_segment_distance_comes_from_the_registry():
     r = Q("distance", Capsule((0, 0, 0), (1, 0, 0), 0.1), Capsule((0, 1, 1), (1, 1, 1), 0.1))
     assert "10.8" in r.trace["segment_method"]
     assert r.distance == pytest.approx(math.sqrt(2) - 0.2)
+
+
+# ----------------------------------------------------------------------------- exact certificates
+# (P, Q) minimises |P - Q| over two convex sets iff (Q - P) . (X - P) <= 0 for every X of A
+# and (P - Q) . (Y - Q) <= 0 for every Y of B; for segments the endpoints suffice. The
+# segment distance runs exactly on Fractions, so this is checked exactly, and with it the
+# capsule decision |PQ|^2 <= (r_A + r_B)^2.
+
+ipt = st.tuples(*[st.integers(-3, 3)] * 3)     # integer points: parallel, collinear, touching
+rad = st.fractions(min_value=0, max_value=2, max_denominator=4)
+
+
+@settings(max_examples=100, deadline=None)
+@given(ipt, ipt, rad, ipt, ipt, rad)
+def test_exact_capsule_capsule_certificate(a0, a1, ra, b0, b1, rb):
+    a = Capsule(a0, a1, ra, exact=True)
+    b = Capsule(b0, b1, rb, exact=True)
+    r = Q("separating_axis", a, b)
+    d = Q("distance", a, b)
+    P, Qp = d.trace["P"], d.trace["Q"]
+    assert all(isinstance(x, F) for x in P + Qp)
+    g = V.sub(Qp, P)
+    assert all(V.dot(g, V.sub(X, P)) <= 0 for X in (a.p0, a.p1))
+    assert all(V.dot(g, V.sub(Qp, Y)) <= 0 for Y in (b.p0, b.p1))
+    inter = V.sqr_norm(g) <= (ra + rb) ** 2
+    assert r.intersects is inter is Q("intersects", a, b).intersects
+    assert (d.distance == 0) is inter
+    assert Q("separating_axis", b, a).intersects is inter
+
+
+@settings(max_examples=100, deadline=None)
+@given(ipt, ipt, rad, ipt, rad)
+def test_exact_capsule_sphere_certificate(a0, a1, ra, c, rs):
+    cap = Capsule(a0, a1, ra, exact=True)
+    s = Sphere(c, rs, exact=True)
+    d = Q("distance", cap, s)
+    P = d.trace["P"]
+    g = V.sub(s.center, P)
+    assert all(V.dot(g, V.sub(X, P)) <= 0 for X in (cap.p0, cap.p1))
+    inter = V.sqr_norm(g) <= (ra + rs) ** 2
+    assert Q("intersects", s, cap).intersects is inter
+    assert Q("separating_axis", s, cap).intersects is inter
+    assert (d.distance == 0) is inter
