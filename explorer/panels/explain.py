@@ -106,6 +106,55 @@ TEMPLATES: dict[str, Template] = {
         ),
         method_has=("woo",),
     ),
+    "hultquist": Template(
+        "Ray against a sphere: Hultquist's test",
+        "Dunn & Parberry, 3D Math Primer, App. A.12",
+        (
+            "e = c − p0 = {trace.hits.e} runs from the ray's origin to the centre; "
+            "e · e = {trace.hits.e^2} against r² = {trace.hits.r^2} (origin inside: "
+            "{trace.hits.inside}).",
+            "a = e · d̂ = {trace.hits.a} is how far along the ray the centre projects; "
+            "b² = e · e − a² = {trace.hits.b^2} is the squared distance from the centre to the "
+            "ray's line.",
+            "f² = r² − b² = {trace.hits.f^2}; a negative f² means the line misses. "
+            "f = {trace.hits.f}.",
+            "The ray enters at distance a − f = {trace.hits.t = a - f} and leaves at a + f = "
+            "{trace.hits.a + f} along it; in the ray's own parameter the first hit is "
+            "t = {first_t}.",
+        ),
+        method_has=("hultquist",),
+        needs="trace.hits",
+    ),
+    "badouel": Template(
+        "Ray against a triangle: Badouel's test",
+        "Dunn & Parberry, 3D Math Primer, App. A.16, Listing A.4",
+        (
+            "Edges e1 = {trace.hits.e1}, e2 = {trace.hits.e2}; normal n = e1 × e2 = "
+            "{trace.hits.n}; n · d = {trace.hits.dot} (0 would mean parallel; the division "
+            "is deferred).",
+            "The ray meets the triangle's plane at t = {trace.hits.t} "
+            "(numerator {trace.hits.t (before division)}).",
+            "Drop the dominant axis of n ({trace.hits.dominant axis dropped}) and solve in 2D "
+            "for the barycentric coordinates: α = {trace.hits.alpha}, β = {trace.hits.beta}, "
+            "γ = {trace.hits.gamma}.",
+            "All three in [0, 1]: the hit point lies inside; first hit t = {first_t}.",
+        ),
+        method_has=("badouel",),
+        needs="trace.hits.e1",
+    ),
+    "ray plane": Template(
+        "Ray against a plane",
+        "Dunn & Parberry, 3D Math Primer, App. A.9",
+        (
+            "d · n = {trace.hits.d.n} (0: the ray runs parallel to the plane).",
+            "t = (d − p0 · n) / (d · n) with numerator {trace.hits.d - p0.n}: t = "
+            "{trace.hits.t}.",
+            "First hit t = {first_t}.",
+        ),
+        method_has=("A.9",),
+        needs="trace.hits.t",
+        exclude_pairs=("segment-aabb", "ray-aabb", "line-aabb"),
+    ),
     "arvo": Template(
         "Sphere against a box: Arvo's closest point",
         "Eberly & Schneider, GTCG §11.12.8 (Arvo); Dunn & Parberry, App. A.14",
@@ -239,18 +288,29 @@ _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 
 
 def lookup(data, path: str):
-    """``data["a"]["b"]...`` for ``"a.b..."`` (list indices allowed), ``None`` if absent."""
-    cur = data
-    for part in path.split("."):
+    """``data["a"]["b"]...`` for ``"a.b..."`` (list indices allowed), ``None`` if absent.
+
+    Keys that themselves hold dots (``"d.n"`` in the ray-plane trace) are found too: the
+    longest key that matches wins at each level.
+    """
+    parts = path.split(".")
+
+    def walk(cur, i):
+        if i == len(parts):
+            return cur
         if isinstance(cur, dict):
-            if part not in cur:
-                return None
-            cur = cur[part]
-        elif isinstance(cur, (list, tuple)) and part.isdigit() and int(part) < len(cur):
-            cur = cur[int(part)]
-        else:
+            for j in range(len(parts), i, -1):
+                key = ".".join(parts[i:j])
+                if key in cur:
+                    found = walk(cur[key], j)
+                    if found is not None:
+                        return found
             return None
-    return cur
+        if isinstance(cur, (list, tuple)) and parts[i].isdigit() and int(parts[i]) < len(cur):
+            return walk(cur[int(parts[i])], i + 1)
+        return None
+
+    return walk(data, 0)
 
 
 class _Missing(Exception):

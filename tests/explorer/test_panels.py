@@ -460,6 +460,29 @@ def test_explain_st_plane_woo_and_arvo(qtbot):
     assert "adding 2.25" in text and "2.25" in text and "intersects = no" in text
 
 
+def test_explain_hultquist_badouel_ray_plane(qtbot):
+    from algorithms import Plane, Sphere, Triangle
+
+    scene = scene_with(("R", Ray((-3, 0.2, 0.1), (2, 0, 0)), None),
+                       ("S", Sphere((0, 0, 0), 1), None),
+                       ("T", Triangle(((0, -1, -1), (0, 1, -1), (0, 0, 1))), None),
+                       ("P", Plane((1, 0, 0), 2), None))
+    panel, window, _ = make(qtbot, ExplainPanel, scene, ("R", "S"))
+    # Hultquist: e = (3, -.2, -.1), a = e.d_hat = 3, b^2 = 9.05 - 9 = 0.05, f = sqrt(0.95)
+    # = 0.9747, entry at distance 3 - f = 2.025, i.e. t = 2.025 / |d| = 1.013
+    text = panel.text()
+    assert "a = e · d̂ = 3" in text and "b² = e · e − a² = 0.05" in text
+    assert "a − f = 2.025" in text and "first hit is t = 1.013" in text
+    # Badouel: the plane x = 0 is reached at t = 3 / |d| = 1.5 (n.d = 4 * 2 = 8)
+    window.select("R", "T")
+    text = panel.text()
+    assert "Badouel" in text and "n · d = 8" in text and "first hit t = 1.5" in text
+    # ray-plane (A.9): t = (2 - (-3)) / 2 = 2.5, with a key holding a dot ("d.n")
+    window.select("R", "P")
+    text = panel.text()
+    assert "d · n = 2" in text and "t = 2.5" in text
+
+
 def test_explain_boreskov_corner(qtbot):
     # plane y + z = 3 (n = (0, 1, 1), both components >= 0): the least corner of the unit box
     # is (0, 0, 0) with f = 0 - 3 = -3, the opposite (1, 1, 1) gives 2 - 3 = -1: all behind
