@@ -145,9 +145,11 @@ def gjk_ray_cast(a, b, motion, *, eps_rel: float = EPS_REL, max_iter: int = MAX_
         point = sum(l * q[1] for l, q in zip(lam_bary, pts))
     elif pts:
         point = pts[-1][1]
-    if point is not None and ra > 0:
-        if nrm is not None:
-            point = point + ra * nrm
+    if point is not None and R > 0:
+        # core points pa (on A's core) and pb (on B's core, moved): pb - pa = v, |v| <= R;
+        # pa + (r_A / R) v is within r_A of pa and r_B of pb: a common point (on the surfaces
+        # when |v| = R, the contact)
+        point = point + (ra / R) * v
     return _done(trace, lam, it, point, None if nrm is None or lam == 0 else tuple(nrm))
 
 

@@ -114,7 +114,25 @@ def toi_sphere_sphere(a, b, motion) -> ContactResult:
 # ----------------------------------------------------------------------------- planes
 
 
-def _plane_interval_toi(plane, lo, p_lo, hi, p_hi, motion, trace):
+def _common_point(plane, n, dval, lo, p_lo, hi, p_hi, x):
+    """A point of X on the plane ``n . p = d`` when X straddles it (``lo <= d <= hi``)."""
+    if p_lo is not None and p_hi is not None:
+        # X is convex: the segment between its two support points lies in X and crosses
+        s = 0.0 if hi == lo else (dval - lo) / (hi - lo)
+        return _f(p_lo) + min(1.0, max(0.0, s)) * (_f(p_hi) - _f(p_lo))
+    if x is not None and x.kind in ("ray", "line"):
+        o, v = _f(x.origin), _f(x.direction)
+        return o + (dval - float(n @ o)) / float(n @ v) * v
+    if x is not None and x.kind == "plane":
+        m, e = _f(x.normal), float(x.d)
+        u = np.cross(n, m)
+        uu = float(u @ u)
+        nm = float(n @ m)
+        return ((dval * float(m @ m) - e * nm) * n + (e * float(n @ n) - dval * nm) * m) / uu
+    return _f(plane.origin)
+
+
+def _plane_interval_toi(plane, lo, p_lo, hi, p_hi, motion, trace, x=None):
     """Shared A.10 / A.15 argument: X's ``n . x`` interval ``[lo, hi]`` slides by
     ``t (n . d)``; the end nearest the plane hits first (the ray-plane test A.9)."""
     n = _f(plane.normal)
@@ -126,11 +144,7 @@ def _plane_interval_toi(plane, lo, p_lo, hi, p_hi, motion, trace):
     trace.update({"minD": lo, "maxD": hi, "d": dval, "n_dot_d": nd})
     if lo <= dval <= hi:
         trace["case"] = "straddles or touches the plane at t = 0"
-        p = p_lo if p_lo is not None else p_hi
-        if p is None:
-            point = _f(plane.origin)
-        else:  # project the support point onto the plane
-            point = _f(p) - (float(n @ _f(p)) - dval) / (nn * nn) * n
+        point = _common_point(plane, n, dval, lo, p_lo, hi, p_hi, x)
         normal = None
         if lo == dval and hi > dval:
             normal = n_hat
@@ -234,7 +248,7 @@ def _make_plane_x(kind):
         """
         lo, p_lo, hi, p_hi = extent_along(x, plane.normal)
         trace = {"A.6": a6_trace(motion)}
-        t, point, normal = _plane_interval_toi(plane, lo, p_lo, hi, p_hi, motion, trace)
+        t, point, normal = _plane_interval_toi(plane, lo, p_lo, hi, p_hi, motion, trace, x)
         return ContactResult(method=f"moving {kind} vs plane, support point along the normal "
                              "(Dunn & Parberry, 3D Math Primer, App. A.10 generalised)",
                              trace=trace, toi=t, point=_t(point), normal=_t(normal))

@@ -154,6 +154,17 @@ def check_contact_properties(a, b, m, res, touch_tol=1e-7, samples=12):
     if res.toi > 0:
         for k in range(samples):
             assert _dist(a, _at(b, res.toi * k / samples, m)) > 0
+    check_point(a, _at(b, res.toi, m), res.point, 1e-6 * scale)
+
+
+def check_point(a, b_at_toi, point, tol):
+    """The contact point (A's frame) lies on A and on B as it is at toi."""
+    if point is None:
+        return
+    p = Point(tuple(point))
+    for x in (a, b_at_toi):
+        if registry.has_query("distance", "point", x.kind):
+            assert _dist(p, x) < tol, (p, x)
 
 
 # ----------------------------------------------------------------------------- generic vs exact
@@ -442,3 +453,26 @@ def test_degenerate_shapes():
             assert r.toi is None, (a, b, method)
         g = query("toi", a, b, (0, 0, -4), method="gjk_ray_cast")
         assert g.toi == pytest.approx(0.5, abs=1e-8), (a, b)
+
+
+@SETTINGS
+@given(st.data())
+def test_both_moving_world_point_on_both(data):
+    # evaluate_pair does the A.6 reduction (d = d_B - d_A) and moves the contact point with A;
+    # at toi the world point lies on A moved by toi d_A and on B moved by toi d_B
+    kinds = list(BOUNDED) + ["plane"]
+    ka, kb = data.draw(st.sampled_from(kinds)), data.draw(st.sampled_from(kinds))
+    gen = dict(BOUNDED, plane=st.builds(Plane, nonzero_dir, coord))
+    a, b = data.draw(gen[ka]), data.draw(gen[kb])
+    ma, mb = data.draw(motion_st), data.draw(motion_st)
+    out = evaluate_pair(a, b, motion_a=ma, motion_b=mb)
+    rel = relative_motion(ma, mb)
+    direct = query("toi", a, b, rel)
+    assert out["toi"] == (None if direct.toi is None else pytest.approx(direct.toi, abs=1e-12))
+    assert out["trace"]["toi"]["relative_motion"] == pytest.approx(list(rel))
+    t = out["toi"]
+    if t is None:
+        return
+    point = out["trace"]["toi"]["point"]
+    scale = 1 + np.linalg.norm(rel)
+    check_point(_at(a, t, ma), _at(b, t, mb), point, 1e-6 * scale)
