@@ -301,3 +301,75 @@ def test_specific_methods_are_the_defaults_in_both_orders():
     for a, b, name in cases:
         assert registry.methods("toi", a.kind, b.kind)[0] == name
         assert registry.methods("toi", b.kind, a.kind)[0] == name
+
+
+# ----------------------------------------------------------------------------- exact oracles
+
+from fractions import Fraction  # noqa: E402
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+half = st.integers(-12, 12).map(lambda k: Fraction(k, 2))
+
+
+def exact_first_overlap(s_min, s_max, m_min, m_max, d):
+    """Least t in [0, 1] with m_min + t d <= s_max and m_max + t d >= s_min on every axis, in
+    rational arithmetic: each inequality is a half-line of t (an independent oracle for A.17)."""
+    lo, hi = Fraction(0), Fraction(1)
+    for i in range(3):
+        # m_min + t d <= s_max  and  s_min <= m_max + t d
+        for coef, rhs in ((d[i], s_max[i] - m_min[i]), (-d[i], m_max[i] - s_min[i])):
+            if coef > 0:
+                hi = min(hi, rhs / coef)
+            elif coef < 0:
+                lo = max(lo, rhs / coef)
+            elif rhs < 0:
+                return None
+    return lo if lo <= hi else None
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(half, min_size=15, max_size=15))
+def test_aabbs_against_rational_oracle(v):
+    s_min = v[0:3]
+    s_max = [a + abs(b) for a, b in zip(v[0:3], v[3:6])]
+    m_min = v[6:9]
+    m_max = [a + abs(b) for a, b in zip(v[6:9], v[9:12])]
+    d = v[12:15]
+    want = exact_first_overlap(s_min, s_max, m_min, m_max, d)
+    got = toi(AABB(s_min, s_max), AABB(m_min, m_max), d).toi
+    if want is None:
+        assert got is None
+    else:
+        assert got is not None and abs(Fraction(got) - want) <= Fraction(1, 2 ** 50)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(half, min_size=10, max_size=10))
+def test_aabb_plane_against_rational_oracle(v):
+    # the least t in [0, 1] at which some corner of the moved box has n . x = d: the
+    # box's n . x range [lo + t n.m, hi + t n.m] (all 8 corners, brute force) contains d
+    n = v[0:3]
+    if not any(n):
+        return
+    dval = v[3]
+    lo_c, ext, m = v[4:7], [abs(e) for e in v[7:10]], (v[9], -v[8], v[7])
+    hi_c = [a + e for a, e in zip(lo_c, ext)]
+    corners = [(x, y, z) for x in (lo_c[0], hi_c[0]) for y in (lo_c[1], hi_c[1])
+               for z in (lo_c[2], hi_c[2])]
+    vals = [sum(a * b for a, b in zip(n, c)) for c in corners]
+    lo, hi = min(vals), max(vals)
+    nm = sum(a * b for a, b in zip(n, m))
+    if lo <= dval <= hi:
+        want = Fraction(0)
+    elif nm == 0:
+        want = None
+    else:
+        t = ((dval - lo) if lo > dval else (dval - hi)) / nm
+        want = t if 0 <= t <= 1 else None
+    got = toi(Plane(n, dval), AABB(lo_c, hi_c), m).toi
+    if want is None:
+        assert got is None
+    else:
+        assert got is not None and abs(Fraction(got) - want) <= Fraction(1, 2 ** 50)
