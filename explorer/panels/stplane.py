@@ -39,6 +39,49 @@ PROBE_COLOR_A = "#0072b2"
 PROBE_COLOR_B = "#009e73"
 
 
+def clip_polyline(xy, left: float, top: float, right: float, bottom: float) -> list:
+    """The parts of the polyline ``xy`` (``(n, 2)`` pixels) inside the rectangle, as lists
+    of points (Liang-Barsky on each segment). Used for SVG export, where a painter's clip
+    rectangle is not kept by every reader."""
+    runs, cur = [], []
+    for (ax, ay), (bx, by) in zip(xy[:-1], xy[1:]):
+        dx, dy = bx - ax, by - ay
+        t0, t1 = 0.0, 1.0
+        ok = True
+        for pk, qk in ((-dx, ax - left), (dx, right - ax), (-dy, ay - top), (dy, bottom - ay)):
+            if pk == 0:
+                if qk < 0:
+                    ok = False
+                    break
+                continue
+            r = qk / pk
+            if pk < 0:
+                t0 = max(t0, r)
+            else:
+                t1 = min(t1, r)
+            if t0 > t1:
+                ok = False
+                break
+        if not ok:
+            if len(cur) > 1:
+                runs.append(cur)
+            cur = []
+            continue
+        start = (ax + t0 * dx, ay + t0 * dy)
+        end = (ax + t1 * dx, ay + t1 * dy)
+        if not cur or t0 > 0:
+            if len(cur) > 1:
+                runs.append(cur)
+            cur = [start]
+        cur.append(end)
+        if t1 < 1:
+            runs.append(cur)
+            cur = []
+    if len(cur) > 1:
+        runs.append(cur)
+    return runs
+
+
 class StPlaneDiagram(QWidget):
     """Paints an :class:`STPlane`; ``probe_moved(s, t)`` while the user drags in it."""
 
@@ -191,7 +234,7 @@ class StPlaneDiagram(QWidget):
             p.drawPixmap(0, 0, self._static)
         else:
             self._paint_static(p, q, frame, px, width, height)
-        self._paint_dynamic(p, q, frame, px, width)
+        self._paint_dynamic(p, q, frame, px, width, clip_by_hand=not cache)
 
     def _paint_static(self, p: QPainter, q: STPlane, frame: QRectF, px, width, height) -> None:
         p.fillRect(QRectF(0, 0, width, height), QColor("white"))
@@ -234,7 +277,16 @@ class StPlaneDiagram(QWidget):
         small.setPointSizeF(8)
         self._ticks(p, q, frame, px, small)
 
-    def _paint_dynamic(self, p: QPainter, q: STPlane, frame: QRectF, px, width) -> None:
+    def _polyline(self, p: QPainter, xy, frame: QRectF, clip_by_hand: bool) -> None:
+        if clip_by_hand:
+            for run in clip_polyline(xy.tolist(), frame.left(), frame.top(), frame.right(),
+                                     frame.bottom()):
+                p.drawPolyline(QPolygonF([QPointF(x, y) for x, y in run]))
+        else:
+            p.drawPolyline(QPolygonF([QPointF(x, y) for x, y in xy.tolist()]))
+
+    def _paint_dynamic(self, p: QPainter, q: STPlane, frame: QRectF, px, width,
+                       clip_by_hand: bool = False) -> None:
         p.save()
         p.setClipRect(frame)
         # level curves (Fig. 10.37)
@@ -257,8 +309,7 @@ class StPlaneDiagram(QWidget):
                     p.drawLines([QLineF(*row) for row in xy.tolist()])
                 continue
             for poly in ellipse_points(q, level, n=56, view=self._view):
-                xy = self.to_px_array(poly, frame)
-                p.drawPolyline(QPolygonF([QPointF(x, y) for x, y in xy.tolist()]))
+                self._polyline(p, self.to_px_array(poly, frame), frame, clip_by_hand)
         # parallel: the line of unconstrained minimisers
         line = q.free_minimiser_line()
         if line is not None:
@@ -266,7 +317,8 @@ class StPlaneDiagram(QWidget):
             direction = direction / np.linalg.norm(direction)
             p.setPen(QPen(BAR_COLOR, 1.6, Qt.PenStyle.DashDotLine))
             a, b = p0 - 1e3 * direction, p0 + 1e3 * direction
-            p.drawLine(px(*a), px(*b))
+            ends = np.array([[px(*a).x(), px(*a).y()], [px(*b).x(), px(*b).y()]])
+            self._polyline(p, ends, frame, clip_by_hand)
         # the probe
         if self.probe is not None:
             self._dot(p, px(*self.probe), PROBE_COLOR, 5, hollow=True)

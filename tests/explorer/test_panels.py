@@ -276,6 +276,20 @@ def test_diagram_follows_the_3d_drag_and_the_pair(qtbot):
     assert panel.model is None
 
 
+def test_clip_polyline():
+    from explorer.panels.stplane import clip_polyline
+
+    # a horizontal line through the box [0, 10]^2 keeps x in [0, 10]
+    assert clip_polyline([(-10, 5), (20, 5)], 0, 0, 10, 10) == [[(0, 5), (10, 5)]]
+    # out, in, in, out: one run, entering at y = 0 and leaving at x = 10
+    runs = clip_polyline([(5, -5), (5, 5), (8, 5), (12, 5)], 0, 0, 10, 10)
+    assert runs == [[(5, 0), (5, 5), (8, 5), (10, 5)]]
+    # in, out, in: two runs
+    runs = clip_polyline([(1, 1), (1, 20), (2, 1)], 0, 0, 10, 10)
+    assert len(runs) == 2 and runs[0][-1] == (1, 10)
+    assert clip_polyline([(20, 20), (30, 30)], 0, 0, 10, 10) == []
+
+
 def test_exports_png_and_svg(qtbot, tmp_path):
     scene = scenefile.load(SCENES / "stplane_region2.json")
     panel, _, _ = make(qtbot, StPlanePanel, scene, ("A", "B"))
