@@ -719,3 +719,31 @@ def test_box_trace_has_eberly_table():
     # the normalised radii are 3 and 1
     e = by_name(r, "A0xB1")
     assert e["r_B"] == pytest.approx(1.8 / 0.6) and e["r_A"] == pytest.approx(0.6 / 0.6)
+
+
+@st.composite
+def int_aabb(draw):
+    lo = draw(small_pt)
+    size = draw(st.tuples(*[st.integers(0, 3)] * 3))
+    return AABB(lo, tuple(a + b for a, b in zip(lo, size)), exact=True)
+
+
+@settings(max_examples=100 * SCALE, deadline=None)
+@given(int_aabb(), int_aabb())
+def test_exact_aabb_aabb_against_edge_oracle_and_certificate(a, b):
+    ident = tuple(tuple(F(int(i == j)) for j in range(3)) for i in range(3))
+    A, B = (a.center, ident, a.extents), (b.center, ident, b.extents)
+    want = boxes_meet_exact(A, B)
+    assert sep(a, b).intersects is want
+    assert registry.query("intersects", a, b).intersects is want
+    # distance: (pa, pb) is optimal iff (pb - pa) . (X - pa) <= 0 for A's corners X and
+    # (pa - pb) . (Y - pb) <= 0 for B's corners Y; pa in A, pb in B; exact
+    d = registry.query("distance", a, b)
+    pa, pb = d.closest
+    assert all(lo <= x <= hi for x, lo, hi in zip(pa, a.min, a.max))
+    assert all(lo <= x <= hi for x, lo, hi in zip(pb, b.min, b.max))
+    g = V.sub(pb, pa)
+    assert all(V.dot(g, V.sub(X, pa)) <= 0 for X in box_vertices(*A))
+    assert all(V.dot(g, V.sub(pb, Y)) <= 0 for Y in box_vertices(*B))
+    assert d.sqr_distance == V.sqr_norm(g)
+    assert (d.sqr_distance == 0) is want
