@@ -424,7 +424,8 @@ def solid_hits(o, d, lo, hi, t_in, t_out, n_in, n_out, method, trace):
     """
     from .results import Hit, HitResult
 
-    if t_in is None or t_in > t_out or t_out < lo or t_in > hi or t_in == INF or t_out == -INF:
+    if (t_in is None or t_in > t_out or t_out < lo or t_in > hi or t_in == INF
+            or t_out == -INF):
         return HitResult(method=method, trace=trace, intersects=False, first_t=None, hits=())
     hits = []
     ta, tb = max(t_in, lo), min(t_out, hi)
@@ -507,9 +508,10 @@ def golden_section_distance(o, d, lo, hi, closest_fn, center, radius, extra_ts=(
     minimum. Rays and lines get a finite bracket from B's bounding sphere ``(center, radius)``:
     with ``t0`` the parameter nearest the centre and ``h = |A(t0) - c|``, any minimiser has
     ``|A(t) - c| - R <= f(t*) <= h + R``, so ``|d| |t - t0| <= 2 sqrt(R (h + R))``. The search
-    runs until the bracket is ~1e-15 relative (at most 200 steps, ~80 in practice); then the exact ``f`` is
-    evaluated at the final point, the bracket ends and ``extra_ts`` (shape-specific stationary
-    points, clamped) and the least is kept. Since ``f`` is smooth at a positive minimum the
+    runs until the bracket is ~1e-15 relative (at most 200 steps, ~80 in practice); then the
+    exact ``f`` is evaluated at ``extra_ts`` (shape-specific stationary points in closed form,
+    clamped: the "exact refine"), the bracket ends and the final point, and the least is kept
+    (a golden-section point must beat the closed-form ones by more than rounding). Since ``f`` is smooth at a positive minimum the
     distance error is second order in the ``t`` error: ~1e-15 relative in practice (see the
     tests). Returns ``(sqr_distance, t, point_on_A, point_on_B, steps)``.
     """

@@ -198,7 +198,12 @@ def test_hits_vs_oracle_woo_and_slabs(a, box):
         assert want <= 1e-9 * sc, (w.trace, s.trace)
     elif w.intersects:
         assert w.first_t == pytest.approx(s.first_t, abs=1e-9 * sc)
-        assert [h.kind for h in w.hits] == [h.kind for h in s.hits] or "rescued" in w.trace
+        # starting exactly on the surface is "inside" for Woo's closed origin test and an
+        # "entry" at t = 0 for the slabs: both right
+        def kinds(hr):
+            return [("inside" if h.kind == "entry" and h.t == 0 else h.kind) for h in hr.hits]
+
+        assert kinds(w) == kinds(s) or "rescued" in w.trace
         # every axis normal names the face the hit point lies on (at an edge either face)
         for h in w.hits + s.hits:
             if h.normal is not None:
