@@ -133,6 +133,9 @@ def check_distance(a, b, dist_np, center, radius, method=None, tol=1e-9):
     err = abs(r.distance - want)
     MEASURED["distance"] = max(MEASURED["distance"], err / sc)
     MEASURED["cases"] += 1
+    key = f"{a.kind}-{b.kind} {method or 'default'}"
+    n, worst = MEASURED.setdefault("by pair", {}).get(key, (0, 0.0))
+    MEASURED["by pair"][key] = (n + 1, max(worst, err / sc))
     assert err <= tol * sc, (r.distance, want, r.trace)
     # the oracle's refinement is only as good as the sampling: never beat the true minimum
     assert r.distance <= want + tol * sc
