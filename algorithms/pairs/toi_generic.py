@@ -34,7 +34,8 @@ when one is registered for the pair, and the conservative advancement otherwise.
 
 ``toi`` is the least ``t`` in ``[0, 1]`` with ``f(t) <= tol`` (``0`` when already within
 ``tol``), refined to ``f = 0``; ``None`` when the objects do not touch within ``[0, 1]``. The
-default tolerance is ``1e-9 * max(1, |motion|, f(0))``.
+default tolerance is ``1e-9`` times the largest of ``|motion|``, ``f(0)`` and the coordinates of
+the initial closest points (the scale of the rounding in the distance query).
 
 Accuracy (measured by ``tests/algorithms/test_toi_accuracy.py`` with ``TOI_ACCURACY_N=2000``,
 against the exact tests, on the registry's static distances): over 2000 random cases per pair
@@ -100,10 +101,16 @@ class _Distance:
         return v / nv if nv > 0 and math.isfinite(nv) else None
 
 
-def _tolerance(m, f0, tol):
+def _tolerance(m, f0, tol, pa=None, pb=None):
+    """``1e-9`` times the problem's scale: the motion, the initial gap and the coordinates'
+    magnitude (the distance query's rounding grows with it)."""
     if tol is not None:
         return float(tol)
-    return TOL_REL * max(1.0, float(np.linalg.norm(m)), f0 if math.isfinite(f0) else 1.0)
+    scale = max(float(np.linalg.norm(m)), f0 if math.isfinite(f0) else 0.0)
+    for p in (pa, pb):
+        if p is not None and np.all(np.isfinite(p)):
+            scale = max(scale, float(np.max(np.abs(p))))
+    return TOL_REL * scale if scale > 0 else 1e-300
 
 
 def _result(method, trace, toi, pa=None, pb=None, normal=None):
@@ -201,7 +208,7 @@ def conservative_advancement(a, b, motion, *, distance: Optional[Callable] = Non
     F = _Distance(a, b, motion, distance)
     m = F.m
     f, pa, pb = F(0.0)
-    tol = _tolerance(m, f, tol)
+    tol = _tolerance(m, f, tol, pa, pb)
     trace = {"A.6": a6_trace(motion), "tol": tol}
     iterations = []
     trace["iterations"] = iterations
@@ -263,7 +270,7 @@ def convex_search(a, b, motion, *, distance: Optional[Callable] = None,
     F = _Distance(a, b, motion, distance)
     m = F.m
     f, pa, pb = F(0.0)
-    tol = _tolerance(m, f, tol)
+    tol = _tolerance(m, f, tol, pa, pb)
     trace = {"A.6": a6_trace(motion), "tol": tol}
     if f <= tol:
         trace["case"] = "within tol at t = 0: already touching or intersecting"

@@ -78,7 +78,7 @@ def gjk_ray_cast(a, b, motion, *, eps_rel: float = EPS_REL, max_iter: int = MAX_
         v = -d if float(d @ d) > 0 else np.array([1.0, 0.0, 0.0])
     pts: list = []  # (p, a_i, b_i)
     trace = {"A.6": a6_trace(motion), "R": R, "iterations": []}
-    scale = max(1.0, R)
+    scale = max(R, float(np.linalg.norm(d)), float(np.linalg.norm(v)), 1e-300)
     it = 0
     lam_bary = None
     hit = False

@@ -476,3 +476,18 @@ def test_both_moving_world_point_on_both(data):
     point = out["trace"]["toi"]["point"]
     scale = 1 + np.linalg.norm(rel)
     check_point(_at(a, t, ma), _at(b, t, mb), point, 1e-6 * scale)
+
+
+@pytest.mark.parametrize("s", [1e-9, 1e-3, 1.0, 1e3, 1e9])
+def test_scale_invariance(s):
+    # spheres of radius s passing at a gap of g s (A.13 is exact): the general methods give
+    # the same answer at every scale; gaps of 1e-7 relative are resolved (tolerance 1e-9 |d|)
+    for g in (1e-3, 1e-7, -1e-7, -1e-3):
+        a, b, m = Sphere((0, 0, 0), s), Sphere((-5 * s, (2 + g) * s, 0), s), (10 * s, 0, 0)
+        exact = query("toi", a, b, m).toi
+        assert (exact is None) == (g > 0)
+        for method in ("conservative_advancement", "gjk_ray_cast"):
+            r = query("toi", a, b, m, method=method)
+            assert (r.toi is None) == (g > 0), (s, g, method)
+            if exact is not None:
+                assert r.toi == pytest.approx(exact, abs=1e-9), (s, g, method)
