@@ -121,12 +121,24 @@ def _perp_basis(n) -> tuple[np.ndarray, np.ndarray]:
 
 
 def frame_of(axis) -> np.ndarray:
-    """Rows ``u, v, w`` of a right-handed frame whose ``w`` is the unit ``axis``."""
-    w = _unit(axis)
-    u, v = _perp_basis(w)
-    if np.dot(np.cross(u, v), w) < 0:
-        u, v = v, u
-    return np.array([u, v, w])
+    """Rows ``u, v, w`` of a right-handed frame whose ``w`` is the unit ``axis``.
+
+    Plain float arithmetic: this runs for every arrow head of every drag step."""
+    x, y, z = (float(c) for c in axis)
+    n = math.sqrt(x * x + y * y + z * z)
+    if n == 0 or not math.isfinite(n):
+        x, y, z, n = 0.0, 0.0, 1.0, 1.0
+    x, y, z = x / n, y / n, z / n
+    # u = w x helper, helper = e_x unless w is near e_x (then e_y)
+    if abs(x) < 0.9:
+        ux, uy, uz = 0.0, z, -y
+    else:
+        ux, uy, uz = -z, 0.0, x
+    m = math.sqrt(ux * ux + uy * uy + uz * uz)
+    ux, uy, uz = ux / m, uy / m, uz / m
+    # v = w x u: then (u, v, w) is right-handed since u x v = u x (w x u) = w
+    vx, vy, vz = y * uz - z * uy, z * ux - x * uz, x * uy - y * ux
+    return np.array([[ux, uy, uz], [vx, vy, vz], [x, y, z]])
 
 
 class _Templates:
@@ -458,9 +470,16 @@ def render_to_png(scene: Scene, path, size=(1024, 768), with_results: bool = Tru
 # ----------------------------------------------------------------------------- live view
 
 
+_RGB_CACHE: dict = {}
+
+
 def _rgb(color) -> tuple:
     """Any colour PyVista understands as an ``(r, g, b)`` float tuple."""
-    return tuple(pv.Color(color).float_rgb)
+    key = color if isinstance(color, str) else tuple(color)
+    hit = _RGB_CACHE.get(key)
+    if hit is None:
+        hit = _RGB_CACHE[key] = tuple(pv.Color(color).float_rgb)
+    return hit
 
 
 class SceneView:
@@ -496,6 +515,7 @@ class SceneView:
         self._labels: dict = {}  # name -> vtkTextActor
         self._frame_names: set = set()
         self._frame_labels: set = set()
+        self._drawn_labels: dict = {}
         self._tints: dict = {}
         self._topo: dict = {}
         #: called with no arguments after objects were added, removed or reset
@@ -655,6 +675,7 @@ class SceneView:
             self._frame_names.discard(key)
         for key in [k for k in self._labels if k.startswith(name)]:
             self.plotter.renderer.RemoveActor(self._labels.pop(key))
+            self._drawn_labels.pop(key, None)
             self._frame_labels.discard(key)
 
     def overlay_names(self) -> list[str]:
@@ -677,9 +698,13 @@ class SceneView:
             tp.SetVerticalJustificationToBottom()
             self.plotter.renderer.AddActor(actor)
             self._labels[name] = actor
+        state = (text, tuple(float(c) for c in position), color)
+        if getattr(actor, "_explorer_state", None) == state:
+            return  # unchanged since the last frame
+        actor._explorer_state = state
         actor.SetInput(text)
         actor.GetTextProperty().SetColor(*_rgb(color))
-        actor.GetPositionCoordinate().SetValue(*(float(c) for c in position))
+        actor.GetPositionCoordinate().SetValue(*state[1])
         actor.SetVisibility(True)
 
     def apply_frame(self, frame) -> None:
@@ -695,10 +720,14 @@ class SceneView:
                 self.plotter.remove_actor(cur[0], reset_camera=False, render=False)
         self._frame_names = names
         labels = set()
+        drawn = self._drawn_labels
         for lab in frame.labels:
-            self.set_label(lab.name, lab.position, lab.text, lab.color)
+            if drawn.get(lab.name) is not lab:  # the same Label object: already shown
+                self.set_label(lab.name, lab.position, lab.text, lab.color)
+                drawn[lab.name] = lab
             labels.add(lab.name)
         for stale in self._frame_labels - labels:
+            drawn.pop(stale, None)
             actor = self._labels.pop(stale, None)
             if actor is not None:
                 self.plotter.renderer.RemoveActor(actor)

@@ -612,9 +612,11 @@ class MainWindow(QMainWindow):
 
     # ================================================================== editing
     def _touch(self) -> None:
+        was = self.dirty
         self.dirty = True
         self._edit_version += 1
-        self._update_title()
+        if not was:
+            self._update_title()
 
     def edit(self, obj_id: str, what: str, key=None, **changes) -> Optional[SceneObject]:
         """Change fields of one object (``changes``: ``primitive``, ``label``, ``color``,
@@ -856,14 +858,13 @@ class MainWindow(QMainWindow):
         return out
 
     def focus_pairs(self) -> set:
-        """Pairs that get the roomy overlays (separating axis): the chosen pair, else the
-        selected object's pairs, else the scene's first pair."""
+        """Pairs that get the roomy overlays (one separating axis): the chosen pair, else the
+        selected object's first pair, else the scene's first pair."""
         if self._pair and self._pair[0] in self.scene and self._pair[1] in self.scene:
             return {self._pair}
         if self.selected_id in self.scene:
-            return set(self.pairs_of(self.selected_id))
-        pairs = self.scene.pairs()
-        return set(pairs[:1])
+            return set(self.pairs_of(self.selected_id)[:1])
+        return set(self.scene.pairs()[:1])
 
     def enabled_overlays(self) -> set[str]:
         return {k for k, a in self.overlay_actions.items() if a.isChecked()}
