@@ -94,7 +94,7 @@ def linear_distance(prim0, prim1) -> DistanceResult:
     sqr = sol.sqr_distance
     tol = touch_tolerance(prim0, prim1, closest[0], closest[1])
     trace["touch_tolerance"] = tol
-    if 0 < dist <= tol:
+    if dist <= tol and (dist > 0 or closest[0] != closest[1]):
         trace["distance_raw"] = dist
         mid = tuple((float(x) + float(y)) / 2 for x, y in zip(*closest))
         closest = (mid, mid)
