@@ -19,7 +19,7 @@ from typing import Optional
 
 import numpy as np
 from PyQt6.QtCore import QPointF, QRectF, QSize, Qt, QTimer, pyqtSignal
-from PyQt6.QtGui import QBrush, QColor, QFont, QPainter, QPen
+from PyQt6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QPolygonF
 from PyQt6.QtWidgets import (QCheckBox, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QSlider,
                              QVBoxLayout, QWidget)
 
@@ -30,6 +30,9 @@ AXIS_COLORS = {"x": QColor("#d62728"), "y": QColor("#2ca02c"), "z": QColor("#1f7
 TOI_COLOR = QColor("#e66100")
 NOW_COLOR = QColor("#0072b2")
 T_MIN, T_MAX = -0.25, 1.25
+CURVE_H = 46.0
+#: samples of the distance curve d(t) on [0, 1]
+CURVE_SAMPLES = 41
 
 
 def axis_intervals(result: Optional[dict]) -> list[dict]:
@@ -63,6 +66,7 @@ class TimeChart(QWidget):
         self.toi: Optional[float] = None
         self.now = 0.0
         self.moving = False
+        self.curve: list[tuple[float, float]] = []  # (t, distance) samples
         self.setMinimumHeight(70)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
 
@@ -76,10 +80,21 @@ class TimeChart(QWidget):
         changed = len(rows) != len(self.rows)
         self.rows, self.toi, self.moving = rows, toi, moving
         if changed:
-            self.setMinimumHeight(70 + 22 * (len(rows) + (1 if rows else 0)))
-            self.updateGeometry()
+            self._fit()
         self.update()
         return True
+
+    def set_curve(self, curve) -> None:
+        grew = bool(curve) != bool(self.curve)
+        self.curve = list(curve)
+        if grew:
+            self._fit()
+        self.update()
+
+    def _fit(self) -> None:
+        rows = len(self.rows) + 1 if self.rows else 1
+        self.setMinimumHeight(int(48 + 22 * rows + (CURVE_H if self.curve else 0)))
+        self.updateGeometry()
 
     def _x(self, t: float, width: float) -> float:
         left, right = 58.0, width - 12.0
@@ -147,6 +162,22 @@ class TimeChart(QWidget):
                                          else f"t = {fmt(self.toi, 4)}"))
             p.drawText(QRectF(x(0), y, width, row_h), Qt.AlignmentFlag.AlignVCenter, text)
             y += row_h
+        if self.curve and self.moving:
+            # the distance d(t) between the moving objects, sampled on [0, 1]
+            band = CURVE_H - 6
+            d_max = max(d for _, d in self.curve) or 1.0
+            p.setPen(QColor("#333"))
+            p.drawText(QRectF(2, y, 54, band), Qt.AlignmentFlag.AlignVCenter, "distance")
+            p.setPen(QPen(QColor("#bbb"), 1.0, Qt.PenStyle.DotLine))
+            p.drawLine(QPointF(x(0), y + band), QPointF(x(1), y + band))
+            p.setPen(QPen(QColor("#5e3c99"), 1.6))
+            p.drawPolyline(QPolygonF([QPointF(x(t), y + band - d / d_max * band)
+                                      for t, d in self.curve]))
+            p.setPen(QColor("#555"))
+            p.drawText(QRectF(x(1) + 3, y - 2, 60, 14), Qt.AlignmentFlag.AlignLeft,
+                       fmt(d_max, 3))
+            p.drawText(QRectF(x(1) + 3, y + band - 10, 60, 14), Qt.AlignmentFlag.AlignLeft, "0")
+            y += CURVE_H
         # the t axis
         base = height - 20
         p.setPen(QPen(QColor("#333"), 1))
@@ -194,6 +225,10 @@ class TimelinePanel(PairPanel):
         self.chart.time_clicked.connect(self.set_time)
         self.info = QLabel(self)
         self.info.setWordWrap(True)
+        self._curve_timer = QTimer(self)
+        self._curve_timer.setSingleShot(True)
+        self._curve_timer.setInterval(150)
+        self._curve_timer.timeout.connect(lambda: self._guarded(self.compute_curve))
         self.timer = QTimer(self)
         self.timer.setInterval(30)
         self.timer.timeout.connect(self._tick)
@@ -239,10 +274,34 @@ class TimelinePanel(PairPanel):
             self.mark_dirty("info")
         self.impact_button.setEnabled(self.toi is not None)
         self._draw_contact()
+        if moving:
+            # d(t) costs one distance query per sample: computed once the drag rests
+            self._curve_timer.start()
+        elif self.chart.curve:
+            self.chart.set_curve([])
+
+    def compute_curve(self) -> list[tuple[float, float]]:
+        """Sample the distance between the pair over ``t`` in ``[0, 1]`` (registry
+        ``distance`` on both objects moved to ``t``) and show it under the time line."""
+        from algorithms import registry
+
+        self._curve_timer.stop()
+        curve = []
+        if self.a is not None and (self.a.motion is not None or self.b.motion is not None):
+            for t in np.linspace(0.0, 1.0, CURVE_SAMPLES):
+                try:
+                    d = registry.query("distance", self.a.at_time(t), self.b.at_time(t))
+                except Exception:  # noqa: BLE001 - a missing query: no curve
+                    curve = []
+                    break
+                curve.append((float(t), float(d.distance)))
+        self.chart.set_curve(curve)
+        return curve
 
     def show_nothing(self) -> None:
         self.toi = None
         self.chart.set_data([], None, False)
+        self.chart.set_curve([])
         self.info.setText("Select a pair; give an object a motion to play it.")
         self.impact_button.setEnabled(False)
 

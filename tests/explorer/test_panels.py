@@ -446,6 +446,14 @@ def test_time_line_sphere_plane_and_still_pair(qtbot):
     t_hand = (r - c0 @ n) / (d @ n)  # centre distance to the plane falls to r
     assert panel.toi == pytest.approx(t_hand, rel=1e-12)
     assert not panel.chart.rows  # no per-axis intervals for a sphere
+    # the distance curve: |centre's signed distance to the plane| - r, clamped at 0 (the
+    # sphere passes through the plane and is 0.88 - 0.5 below it at t = 1)
+    curve = dict(panel.compute_curve())
+    assert len(curve) == 41
+    for t, dist in curve.items():
+        h = float((c0 + t * d) @ n)
+        assert dist == pytest.approx(max(abs(h) - r, 0.0), abs=1e-9)
+    assert curve[0.5] > 0 and curve[0.75] == 0 and curve[1.0] > 0.3
     scene.add(AABB((5, 5, 5), (6, 6, 6)), id="still")
     window.select("S", "still")
     assert panel.toi is None and not panel.impact_button.isEnabled()
