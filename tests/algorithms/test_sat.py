@@ -610,7 +610,7 @@ def int_triangle(draw):
     return Triangle(draw(st.tuples(small_pt, small_pt, small_pt)), exact=True)
 
 
-@settings(max_examples=120 * SCALE, deadline=None)
+@settings(max_examples=80 * SCALE, deadline=None)
 @given(int_triangle(), small_pt, st.tuples(*[st.integers(0, 2)] * 3))
 def test_exact_triangle_aabb_against_clipping(tri, c, e):
     # integer coordinates: touching faces, edges and corners, coplanar and collinear
@@ -622,14 +622,14 @@ def test_exact_triangle_aabb_against_clipping(tri, c, e):
     assert sep(tri, box).intersects is want
 
 
-@settings(max_examples=60 * SCALE, deadline=None)
+@settings(max_examples=40 * SCALE, deadline=None)
 @given(int_triangle(), rational_obb())
 def test_exact_triangle_obb_against_clipping(tri, box):
     want = meets_exact(tri, box_halfspaces(box.center, box.axes, box.extents))
     assert sep(tri, box).intersects is want
 
 
-@settings(max_examples=150 * SCALE, deadline=None)
+@settings(max_examples=80 * SCALE, deadline=None)
 @given(int_triangle(), int_triangle())
 def test_exact_triangle_triangle_against_clipping(a, b):
     v = b.vertices
@@ -728,7 +728,7 @@ def int_aabb(draw):
     return AABB(lo, tuple(a + b for a, b in zip(lo, size)), exact=True)
 
 
-@settings(max_examples=100 * SCALE, deadline=None)
+@settings(max_examples=60 * SCALE, deadline=None)
 @given(int_aabb(), int_aabb())
 def test_exact_aabb_aabb_against_edge_oracle_and_certificate(a, b):
     ident = tuple(tuple(F(int(i == j)) for j in range(3)) for i in range(3))
