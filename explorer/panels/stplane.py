@@ -262,16 +262,9 @@ class StPlaneDiagram(QWidget):
         font.setBold(True)
         p.setFont(font)
         for region in range(9):
-            rect = self._cell_rect(q, region, px)
-            if rect.width() < 8 or rect.height() < 8:
-                continue
-            p.setPen(QColor("#b8860b") if region == q.region else QColor("#8c9aa8"))
-            label_rect = QRectF(rect.left(), rect.top(), rect.width(), rect.height())
-            flags = Qt.AlignmentFlag.AlignCenter
-            if region == 0:
-                label_rect = rect.adjusted(4, 2, -4, -2)
-                flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
-            p.drawText(label_rect, flags, str(region))
+            if region == q.region and region != 0:
+                continue  # drawn with (s_bar, t_bar), clear of its marker
+            self._region_number(p, q, region, px)
         p.restore()
         small = QFont(p.font())
         small.setPointSizeF(8)
@@ -368,8 +361,36 @@ class StPlaneDiagram(QWidget):
         p.drawEllipse(at, r, r)
         p.setBrush(Qt.BrushStyle.NoBrush)
 
+    def _region_number(self, p: QPainter, q: STPlane, region: int, px, avoid=None) -> None:
+        """The book's number of ``region`` in its cell (Fig. 10.36), moved a line towards the
+        domain when the point ``avoid`` (the (s_bar, t_bar) marker) sits on it."""
+        rect = self._cell_rect(q, region, px)
+        if rect.width() < 8 or rect.height() < 8:
+            return
+        font = QFont(p.font())
+        font.setPointSizeF(13)
+        font.setBold(True)
+        p.setFont(font)
+        p.setPen(QColor("#b8860b") if region == q.region else QColor("#8c9aa8"))
+        if region == 0:
+            p.drawText(rect.adjusted(4, 2, -4, -2),
+                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, "0")
+            return
+        at = rect.center()
+        if avoid is not None and abs(avoid.x() - at.x()) < 22 and abs(avoid.y() - at.y()) < 22:
+            domain = self._cell_rect(q, 0, px).center()
+            step = domain - at
+            norm = math.hypot(step.x(), step.y()) or 1.0
+            at = avoid + step * (26.0 / norm)
+        p.drawText(QRectF(at.x() - 15, at.y() - 12, 30, 24), Qt.AlignmentFlag.AlignCenter,
+                   str(region))
+
     def _draw_bar(self, p: QPainter, q: STPlane, frame: QRectF, px) -> None:
         at = px(q.s_bar, q.t_bar)
+        if q.region:
+            p.save()
+            self._region_number(p, q, q.region, px, avoid=at)
+            p.restore()
         p.setPen(QPen(BAR_COLOR, 2.0))
         if frame.contains(at):
             r = 5
