@@ -15,7 +15,6 @@ intervals are recomputed from the shapes' support functions, ``[-h(-n), h(n)]``.
 
 from __future__ import annotations
 
-import math
 from typing import Optional
 
 import numpy as np

@@ -16,7 +16,7 @@ from typing import Optional
 
 import numpy as np
 from PyQt6.QtCore import QLineF, QPointF, QRectF, QSize, Qt, pyqtSignal
-from PyQt6.QtGui import (QBrush, QColor, QFont, QImage, QPainter, QPainterPath, QPen, QPixmap,
+from PyQt6.QtGui import (QBrush, QColor, QFont, QImage, QPainter, QPen, QPixmap,
                          QPolygonF)
 from PyQt6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QPushButton, QSizePolicy,
                              QVBoxLayout, QWidget)
