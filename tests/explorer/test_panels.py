@@ -144,6 +144,15 @@ def test_stplane_minimum_matches_exact_rational_minimiser():
         assert q.q_min == pytest.approx(float(exact), rel=1e-9, abs=1e-9), (ka, pa, kb, pb)
         assert q.Q(q.s, q.t) == pytest.approx(float(exact), rel=1e-9, abs=1e-9)
         assert q.clamp(q.s, q.t) == (q.s, q.t)
+        # swapping the arguments transposes the st-plane: same minimum, s <-> t, region
+        # mirrored in the diagonal (1 <-> 3, 5 <-> 7, 4 <-> 8)
+        r = stplane(B, A)
+        assert r.q_min == pytest.approx(q.q_min, rel=1e-9, abs=1e-9)
+        if q.region is not None:
+            assert r.region == TRANSPOSED_REGION[q.region]
+            assert (r.s_bar, r.t_bar) == pytest.approx((q.t_bar, q.s_bar), rel=1e-9, abs=1e-9)
+        else:
+            assert r.region is None
         checked += 1
     assert checked > 200
 
