@@ -42,25 +42,28 @@ off (the long-standing report against the published code). Here:
 * by convexity the minimum over the domain is the interior critical point (region 0) or lies on
   the boundary; we therefore evaluate the conditional minimum on *every* finite edge of the
   domain (a clamped 1-D projection, Primer App. A.2: never a division by ``det``) and keep the
-  candidate with the least squared distance, each evaluated as ``|D + s m0 - t m1|^2``. A
-  misclassified region can then only cost a candidate, never the answer. When the critical
-  point is in the domain, ``(s_bar, t(s_bar))`` and ``(s(t_bar), t_bar)`` (one parameter from
-  the formula, the other by projection) are both candidates, which makes the error along the
-  flat valley of a nearly parallel pair second order;
-* in float arithmetic each candidate's ``L0(s) - L1(t)`` is formed from the input points with
-  exact products (Dekker's TwoProduct) and ``math.fsum``: one rounding per component, so the
-  candidates are ranked by their true ``Q`` and the reported distance is exact up to the
-  rounding of ``s`` and ``t`` themselves (which matters only along the flat valley, i.e.
-  not at all to first order). A float ``m0 x m1`` that is tiny (an angle of 1e-180) is scaled
-  by a power of two before ``s_bar, t_bar`` are formed, and the distance is ``hypot`` of the
-  difference, so lines crossing 1e180 away still report 0;
+  candidate with the least distance ``|D + s m0 - t m1|``. A misclassified region can then
+  only cost a candidate, never the answer. When the critical point is in the domain,
+  ``(s_bar, t(s_bar))`` and ``(s(t_bar), t_bar)`` (one parameter from the formula, the
+  other by projection) are both candidates, which makes the error along the flat valley of a
+  nearly parallel pair second order;
+* in float arithmetic the cross products ``m0 x m1``, ``m1 x D``, ``m0 x D`` and the dots
+  forming the numerators are correctly rounded (Dekker's TwoProduct and ``math.fsum``), so a
+  nearly parallel pair keeps the true direction of its tiny ``m0 x m1``; a cross product that
+  is tiny or huge (an angle of 1e-180) is scaled by an exact power of two first;
+* each edge candidate's ``L0(s) - L1(t)`` is formed from the input points with exact products
+  and ``fsum`` (one rounding per component), so candidates are ranked by their true distance
+  at their parameters; the region-0 candidate is ranked by the lines' distance
+  ``|D.n| / |n|`` (``n = m0 x m1``, Primer A.8), which stays accurate where ``s_bar, t_bar``
+  are too large for ``L0(s) - L1(t)`` to be evaluated (rays crossing 1e170 away). Distances are
+  ``hypot``-based (no overflow);
 * the parallel case (``m0 x m1 == 0``) needs no special code: the edge candidates find it, and the
   trace records the book's ``sigma0 = -d/a``, ``sigma1 = -(b + d)/a`` and the valley line
   ``a s + b t + d = 0`` along which ``Q`` is least, for the level-line drawing.
 
-Every operation is ``+ - * /`` and comparisons on the input scalars, so with
-``Fraction`` inputs (``Segment(..., exact=True)``) the same code returns the exact ``s``, ``t``
-and squared distance; the only square root is taken by the callers at the very end.
+With ``Fraction`` inputs (``Segment(..., exact=True)``) the same code runs with plain
+``+ - * /`` and comparisons (the float-only refinements above are skipped) and returns the exact
+``s``, ``t`` and squared distance; the only square root is taken at the very end.
 """
 
 from __future__ import annotations

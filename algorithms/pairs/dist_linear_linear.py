@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from .. import vec as V
-from ..primitives import Line, Ray, Segment
+from ..primitives import Line
 from ..registry import register
 from ..results import DistanceResult, Hit, HitResult, IntersectionResult
 from ..stplane import DOMAINS, METHOD, clamp, linear_form, minimize, point_at

@@ -1,8 +1,8 @@
 """Point/segment/ray/line pairs: the robust st-plane minimiser (GTCG §10.8) and its registry
 answers, against hand-derived cases and the exact rational brute force of exact_oracle.py.
 
-The large oracle run: ``LINEAR_ORACLE_EXAMPLES=20000 pytest -s tests/algorithms/test_linear_linear.py
--k oracle`` prints the largest error (in units of the coordinate scale) of every oracle test.
+The large oracle run: ``LINEAR_ORACLE_EXAMPLES=20000 pytest -s
+tests/algorithms/test_linear_linear.py -k oracle`` prints the largest error (in units of the coordinate scale) of every oracle test.
 """
 
 from __future__ import annotations
