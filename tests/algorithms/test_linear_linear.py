@@ -503,3 +503,22 @@ def test_clean_crossing_counts_as_touching(case):
     b2 = b.translated(off)
     assert not query("intersects", a, b2).intersects
     assert query("distance", a, b2).distance == pytest.approx(1e-9 * scale, rel=1e-3)
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_ints, small_ints, small_ints, small_ints)
+def test_primer_a8_classification_exact(p1, d1, p2, d2):
+    # on exact integer input the four classes follow from exact facts: d1 x d2 == 0 decides
+    # parallel/coincident vs crossing/skew, and the exact line-line distance (brute force) decides
+    # the rest; t1, t2 of a crossing or skew pair are the brute force's minimiser
+    assume(any(d1) and any(d2))
+    L1, L2 = Line(p1, d1, exact=True), Line(p2, d2, exact=True)
+    c = closest_approach(L1, L2)
+    q, s, t = brute_force(*exact_parts(L1), *exact_parts(L2))
+    n = (d1[1] * d2[2] - d1[2] * d2[1], d1[2] * d2[0] - d1[0] * d2[2], d1[0] * d2[1] - d1[1] * d2[0])
+    if n == (0, 0, 0):
+        assert c.classification == ("coincident" if q == 0 else "parallel")
+    else:
+        assert c.classification == ("crossing" if q == 0 else "skew")
+        assert (c.t1, c.t2) == (s, t)
+    assert c.distance == pytest.approx(math.sqrt(q), abs=1e-15)
