@@ -92,6 +92,8 @@ class Frame:
     items: list = field(default_factory=list)
     labels: list = field(default_factory=list)
     tints: dict = field(default_factory=dict)
+    #: whether the pair being drawn is in focus (wordy labels are kept for those)
+    focused: bool = True
 
     def add(self, name: str, mesh, **kwargs) -> None:
         self.items.append(Item(name, mesh, kwargs))
@@ -317,6 +319,8 @@ def draw_side(r: dict, ctx: Context, frame: Frame) -> None:
     target = a if b.kind == "plane" and a.kind != "plane" else b
     color = SIDE_COLORS.get(int(side), SIDE_COLORS[0])
     frame.tints[target.id] = color
+    if not frame.focused:
+        return
     frame.label(f"ov:side:{_pair(r)}", _center(ctx, target.id) + ctx.unit,
                 f"{target.id}: {SIDE_WORDS.get(int(side), side)}", color)
 
@@ -425,7 +429,7 @@ def build(scene: Scene, results: Iterable[dict], ctx: Context,
         if hit is not None and hit[0] is r:
             part = hit[1]
         else:
-            part = Frame()
+            part = Frame(focused=focused)
             for kind, draw in OVERLAYS.items():
                 if kind in on and (focused or kind not in FOCUS_ONLY):
                     try:

@@ -353,7 +353,7 @@ _LINEAR = dict(line_width=5, render_lines_as_tubes=True)
 LOOKS: dict[str, dict] = {
     "point": dict(point_size=16, render_points_as_spheres=True),
     "segment": _LINEAR, "ray": _LINEAR, "line": dict(_LINEAR, line_width=3),
-    "plane": dict(opacity=0.25, show_edges=True, edge_color="#555555"),
+    "plane": dict(opacity=0.18, show_edges=True, edge_color="#555555"),
     "triangle": dict(opacity=0.6, show_edges=True, line_width=2),
     "sphere": _SOLID, "aabb": dict(_SOLID, show_edges=True, line_width=1),
     "obb": dict(_SOLID, show_edges=True, line_width=1), "cylinder": _SOLID, "capsule": _SOLID,
@@ -557,12 +557,18 @@ class SceneView:
         for cb in self.on_rebuild:
             cb()
 
-    def refresh_extent(self) -> None:
-        """Recompute the extent and redraw the unbounded objects and the floor with it."""
-        self.ext = scene_extent(self.scene.objects)
+    def refresh_extent(self) -> bool:
+        """Recompute the extent; when it changed, redraw every object (rays, lines and planes
+        span it) and the floor. Returns whether it changed."""
+        ext = scene_extent(self.scene.objects if self.scene else [])
+        if (ext.size == self.ext.size and np.array_equal(ext.center, self.ext.center)
+                and np.array_equal(ext.lo, self.ext.lo) and np.array_equal(ext.hi, self.ext.hi)):
+            return False
+        self.ext = ext
         for obj in self.scene.objects:
             self._refill(obj)
         add_floor(self.plotter, self.ext)
+        return True
 
     # ------------------------------------------------------------------ objects
     def prim_of(self, obj: SceneObject) -> Primitive:
@@ -603,11 +609,13 @@ class SceneView:
 
     def _on_added(self, obj: SceneObject) -> None:
         self._add_object_actor(obj, self.scene.index(obj.id))
+        self.refresh_extent()
         for cb in self.on_rebuild:
             cb()
 
     def _on_removed(self, obj: SceneObject) -> None:
         self._remove_object_actor(obj.id)
+        self.refresh_extent()
         for cb in self.on_rebuild:
             cb()
 

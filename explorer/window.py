@@ -39,6 +39,8 @@ from .widgets.scene_panel import ScenePanel
 APP_NAME = "Intersection Explorer"
 FILE_FILTER = "Scene files (*.json);;All files (*)"
 MAX_RECENT = 8
+#: a scene without a query list draws all its pairs up to this many, else the selection's
+MAX_IMPLICIT_PAIRS = 10
 AUTOSAVE_MS = 15000
 TYPE_TIPS = {
     "point": "a point", "segment": "a segment p0 p1", "ray": "a ray origin + t direction, t >= 0",
@@ -254,7 +256,9 @@ class MainWindow(QMainWindow):
         self.scope_actions = {}
         for key, text, tip in (
                 ("queries", "Answers for the Scene's Pairs",
-                 "Draw the answers of the scene's query pairs (and the chosen pair)"),
+                 "Draw the answers of the scene's query pairs (and the chosen pair); a scene "
+                 f"without a query list and more than {MAX_IMPLICIT_PAIRS} pairs draws the "
+                 "selected object's pairs"),
                 ("selected", "Answers for the Selected Object",
                  "Draw the answers of the selected object against every other one"),
                 ("pair", "Answers for the Chosen Pair Only", "Draw only the chosen pair")):
@@ -634,10 +638,13 @@ class MainWindow(QMainWindow):
 
     def add_object(self, kind: str) -> SceneObject:
         ext = self.viewport.view.ext if len(self.scene) else scene_extent([])
-        size = max(ext.size / 6, 0.5)
-        offset = np.array([(self._add_count % 5) - 2, (self._add_count // 5) % 3 - 1, 0]) * size
+        size = 1.0 if not len(self.scene) else max(min(ext.size / 6, 2.0), 0.5)
+        # new objects go round a grid of 4 x 3 places, so that they do not pile up
+        n = self._add_count % 12
+        offset = np.array([n % 4 - 1.5, n // 4 - 1.0, 0.0]) * size * 1.8
         self._add_count += 1
-        prim = drag.new_primitive(kind, ext.center + offset * 0.8, size)
+        base = ext.center if len(self.scene) else np.zeros(3)
+        prim = drag.new_primitive(kind, base + offset, size)
         self.undo_stack.checkpoint(f"Add {kind}")
         obj = self.scene.add(prim)
         self._touch()
@@ -753,6 +760,10 @@ class MainWindow(QMainWindow):
     def _drag_end(self, obj_id, handle) -> None:
         self.undo_stack.end_merge()
         self._drag_serial += 1
+        if self.viewport.view.refresh_extent():  # the floor and the rays follow the new size
+            self._frame_cache.clear()
+            self.viewport.show_grips(obj_id)
+            self.refresh()
         if obj_id in self.scene:
             self.property_panel.refresh(self.scene[obj_id])
 
@@ -835,6 +846,9 @@ class MainWindow(QMainWindow):
         pairs: list[tuple[str, str]] = []
         if scope == "queries":
             pairs = self.scene.pairs()
+            if self.scene.queries is None and len(pairs) > MAX_IMPLICIT_PAIRS:
+                # every pair of a crowded scene would bury it in labels: the selection's pairs
+                pairs = self.pairs_of(self.selected_id) if self.selected_id in self.scene else []
         elif scope == "selected" and self.selected_id in self.scene:
             pairs = self.pairs_of(self.selected_id)
         if self._pair and self._pair[0] in self.scene and self._pair[1] in self.scene:
