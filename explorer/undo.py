@@ -71,7 +71,7 @@ class UndoStack:
         label, snap = self._undo.pop()
         self._redo.append((label, self.scene.copy()))
         self._last_key = None
-        self.scene.replace_all(snap)
+        self._restore(snap)
         self.changed.emit()
         return label
 
@@ -81,9 +81,30 @@ class UndoStack:
         label, snap = self._redo.pop()
         self._undo.append((label, self.scene.copy()))
         self._last_key = None
-        self.scene.replace_all(snap)
+        self._restore(snap)
         self.changed.emit()
         return label
+
+    def _restore(self, snap: Scene) -> None:
+        """Make the scene equal to ``snap``: object by object (``object_changed``) when only
+        objects' fields differ, as after a drag or an edit; a whole ``replace_all`` (``reset``)
+        when objects were added, removed or reordered."""
+        scene = self.scene
+        same_shape = (scene.ids() == snap.ids() and scene.queries == snap.queries
+                      and scene.name == snap.name)
+        if not same_shape:
+            scene.replace_all(snap)
+            return
+        for old in snap.objects:
+            cur = scene[old.id]
+            if cur == old:
+                continue
+            if cur.extra != old.extra:
+                scene.replace_all(snap)
+                return
+            scene.update(old.id, primitive=old.primitive, label=old.label, color=old.color,
+                         motion=old.motion, hidden=old.hidden)
+        scene.view = snap.view
 
     def clear(self) -> None:
         self._undo.clear()

@@ -129,8 +129,11 @@ def check_add_drag_undo(w, kind):
             v = fields[name] if col is None else (fields[name][col] if row is None
                                                   else fields[name][row][col])
             assert abs(spin.value() - v) <= 10 ** -spin.decimals(), (kind, name)
+        actor = w.viewport.view.actors[obj_id]
         w.undo()
         assert w.scene[obj_id].primitive == before, (kind, handle)
+        assert np.allclose(mesh_points(w, obj_id), pts_before), (kind, handle)
+        assert w.viewport.view.actors[obj_id] is actor  # undo of a drag refills, no rebuild
         w.select(obj_id)
 
 
