@@ -713,6 +713,8 @@ class MainWindow(QMainWindow):
             self._after_history(f"Redid: {label}")
 
     def _after_history(self, message: str) -> None:
+        if self.viewport.view.refresh_extent():
+            self._frame_cache.clear()
         self._touch()
         if self.selected_id not in self.scene:
             self.selected_id = None
