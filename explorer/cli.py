@@ -59,6 +59,7 @@ def cmd_render(args) -> int:
     out = Path(args.output)
     if not out.parent.exists():
         return _fail(f"-o: folder {out.parent} does not exist")
+    from . import overlays  # noqa: F401 - registers the answers' visuals (same as the window)
     from .render import render_to_png
 
     render_to_png(scene, out, size=(w, h), with_results=not args.no_results)

@@ -41,8 +41,8 @@ import pyvista as pv
 from algorithms.primitives import SEPARABLE_KINDS
 from algorithms.support import BOUNDED_KINDS, support_interval
 
-from .render import (PALETTE, Extent, Geom, _offset_cells, _Templates, color_of, cone_points,
-                     primitive_geom, primitive_mesh, scene_extent)
+from .render import (FRAME_BUILDERS, PALETTE, Extent, Geom, _offset_cells, _Templates, color_of,
+                     cone_points, primitive_geom, primitive_mesh, scene_extent)
 from .scene import Scene, SceneObject
 
 RESULT_COLOR = "#d62728"
@@ -462,6 +462,15 @@ def build(scene: Scene, results: Iterable[dict], ctx: Context,
         cache.clear()
         cache.update(fresh)
     return frame
+
+
+def frame_for_view(scene: Scene, results: list[dict], view) -> Frame:
+    """Every answer of ``results`` drawn for a :class:`~explorer.render.SceneView` (the offscreen
+    ``explorer render`` uses it through :data:`explorer.render.FRAME_BUILDERS`)."""
+    return build(scene, results, Context(scene, view.ext, view.meshes, view.colors))
+
+
+FRAME_BUILDERS.append(frame_for_view)
 
 
 class Evaluator:

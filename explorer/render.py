@@ -450,20 +450,67 @@ def populate(plotter, scene: Scene, results: Optional[list[dict]] = None) -> dic
     return actors
 
 
+#: the answers' visuals, registered by :mod:`explorer.overlays` when it is imported (the
+#: layer above this one): ``f(scene, results, view) -> frame``. Without it
+#: :func:`render_to_png` draws the closest points only (:func:`add_results`).
+FRAME_BUILDERS: list = []
+
+
+def frame_bounds(view: "SceneView", obj_id: Optional[str] = None) -> list:
+    """Camera bounds that hold ``obj_id`` (or every object and its motion) with a margin;
+    rays and lines count by their origin, planes not at all."""
+    scene = view.scene
+    ids = [obj_id] if obj_id is not None else (scene.ids() if scene is not None else [])
+    boxes = []
+    for i in ids:
+        if i not in view.meshes or scene is None or i not in scene:
+            continue
+        if scene[i].kind in ("ray", "line", "plane"):
+            if scene[i].kind != "plane":
+                o = np.asarray(scene[i].primitive.origin, dtype=float)
+                boxes.append(np.array([o[0], o[0], o[1], o[1], o[2], o[2]]))
+            continue
+        b = np.array(view.meshes[i].bounds, dtype=float)
+        boxes.append(b)
+        motion = scene[i].motion
+        if motion is not None and obj_id is None:  # the whole path stays in view
+            m = np.asarray(motion, dtype=float) * (1.0 - view.time)
+            boxes.append(b + np.repeat(m, 2))
+    if boxes:
+        arr = np.array(boxes)
+        b = np.empty(6)
+        b[0::2] = arr[:, 0::2].min(axis=0)
+        b[1::2] = arr[:, 1::2].max(axis=0)
+    else:
+        c, s = view.ext.center, view.ext.size / 4
+        b = np.array([c[0] - s, c[0] + s, c[1] - s, c[1] + s, c[2] - s, c[2] + s])
+    pad = max(float(np.max(b[1::2] - b[0::2])) * 0.08, 0.1)
+    b[0::2] -= pad
+    b[1::2] += pad
+    return b.tolist()
+
+
 def render_to_png(scene: Scene, path, size=(1024, 768), with_results: bool = True) -> None:
-    """Render ``scene`` offscreen to a PNG (no Qt, no display: EGL/OSMesa)."""
+    """Render ``scene`` offscreen to a PNG (no Qt, no display: EGL/OSMesa), drawn as the
+    window draws it (the answers by :mod:`explorer.overlays` when it is loaded)."""
     os.environ.setdefault("VTK_DEFAULT_OPENGL_WINDOW", "vtkEGLRenderWindow")
     plotter = pv.Plotter(off_screen=True, window_size=list(size))
+    view = SceneView(plotter)
     try:
-        results = scene.evaluate() if with_results else None
-        populate(plotter, scene, results)
+        view.set_scene(scene)
+        if with_results:
+            results = scene.evaluate()
+            if FRAME_BUILDERS:
+                view.apply_frame(FRAME_BUILDERS[-1](scene, results, view))
+            else:
+                add_results(plotter, scene, results, view.ext)
         plotter.add_axes()
         plotter.add_text(scene.name, font_size=12, color="#222222")
         plotter.camera_position = "iso"
-        plotter.reset_camera()
-        plotter.camera.zoom(1.6)
+        plotter.reset_camera(bounds=frame_bounds(view))
         plotter.screenshot(str(path))
     finally:
+        view.close()
         plotter.close()
 
 

@@ -19,7 +19,7 @@ from vtkmodules.vtkInteractionWidgets import vtkSphereWidget
 from vtkmodules.vtkRenderingCore import vtkPropPicker
 
 from . import drag
-from .render import SceneView
+from .render import SceneView, frame_bounds
 from .scene import Scene
 
 #: grip colours by role
@@ -200,35 +200,7 @@ class Viewport(QWidget):
     # ------------------------------------------------------------------ camera
     def frame(self, obj_id: Optional[str] = None) -> None:
         """Frame ``obj_id`` (or every bounded object, when ``None``) in the view."""
-        scene = self.view.scene
-        ids = [obj_id] if obj_id is not None else (scene.ids() if scene is not None else [])
-        boxes = []
-        for i in ids:
-            if i not in self.view.meshes or scene is None or i not in scene:
-                continue
-            if scene[i].kind in ("ray", "line", "plane"):
-                if scene[i].kind != "plane":
-                    o = np.asarray(scene[i].primitive.origin, dtype=float)
-                    boxes.append(np.array([o[0], o[0], o[1], o[1], o[2], o[2]]))
-                continue
-            b = np.array(self.view.meshes[i].bounds, dtype=float)
-            boxes.append(b)
-            motion = scene[i].motion
-            if motion is not None and obj_id is None:  # the whole path stays in view
-                m = np.asarray(motion, dtype=float) * (1.0 - self.view.time)
-                boxes.append(b + np.repeat(m, 2))
-        if boxes:
-            arr = np.array(boxes)
-            b = np.empty(6)
-            b[0::2] = arr[:, 0::2].min(axis=0)
-            b[1::2] = arr[:, 1::2].max(axis=0)
-        else:
-            c, s = self.view.ext.center, self.view.ext.size / 4
-            b = np.array([c[0] - s, c[0] + s, c[1] - s, c[1] + s, c[2] - s, c[2] + s])
-        pad = max(float(np.max(b[1::2] - b[0::2])) * 0.08, 0.1)
-        b[0::2] -= pad
-        b[1::2] += pad
-        self.plotter.reset_camera(bounds=b.tolist())
+        self.plotter.reset_camera(bounds=frame_bounds(self.view, obj_id))
         self.render()
 
     def screenshot(self, path=None):
