@@ -905,7 +905,9 @@ class MainWindow(QMainWindow):
             self._refresh_timer.stop()
             self.update_answers()
             self._results_timer.start(0)
-            if self.auto_render:
+            # while a grip is dragged, VTK renders right after our InteractionEvent callback:
+            # rendering here too would draw every step twice
+            if self.auto_render and self.viewport._dragging is None:
                 self.viewport.render()
         finally:
             self._refreshing = False
