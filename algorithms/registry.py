@@ -105,16 +105,30 @@ def load_all() -> None:
 
 
 def _lookup(query: str, ka: str, kb: str, method: str | None):
-    """(entry, flip) for the best function, or (None, False)."""
+    """(entry, flip) for the best function, or (None, False).
+
+    The pair's own registrations in either order compete on ``priority`` (a specialised
+    function registered as ``(b, a)`` beats a generic one registered as ``(a, b)``); on a tie
+    the unflipped order wins. Wildcard registrations answer only when the pair has none.
+    """
     load_all()
-    candidates = [((query, ka, kb), False)]
+    orders = [((query, ka, kb), False)]
     if query in FLIPPABLE and ka != kb:
-        candidates.append(((query, kb, ka), True))
-    candidates += [((query, ka, WILDCARD), False), ((query, WILDCARD, kb), False)]
+        orders.append(((query, kb, ka), True))
+    best = None
+    for key, flip in orders:
+        for entry in _TABLE.get(key, ()):
+            if method is None or entry.name == method:
+                if best is None or entry.priority > best[0].priority:
+                    best = (entry, flip)
+                break  # entries are sorted by priority: the first match is this order's best
+    if best is not None:
+        return best
+    wild = [((query, ka, WILDCARD), False), ((query, WILDCARD, kb), False)]
     if query in FLIPPABLE:
-        candidates += [((query, kb, WILDCARD), True), ((query, WILDCARD, ka), True)]
-    candidates.append(((query, WILDCARD, WILDCARD), False))
-    for key, flip in candidates:
+        wild += [((query, kb, WILDCARD), True), ((query, WILDCARD, ka), True)]
+    wild.append(((query, WILDCARD, WILDCARD), False))
+    for key, flip in wild:
         for entry in _TABLE.get(key, ()):
             if method is None or entry.name == method:
                 return entry, flip
@@ -135,9 +149,9 @@ def methods(query: str, ka: str, kb: str) -> list[str]:
     keys = [(query, ka, kb)]
     if query in FLIPPABLE and ka != kb:
         keys.append((query, kb, ka))
-    out = []
-    for key in keys:
-        out += [e.name for e in _TABLE.get(key, ()) if e.name not in out]
+    entries = sorted((e for key in keys for e in _TABLE.get(key, ())),
+                     key=lambda e: -e.priority)  # stable: the unflipped order wins ties
+    out = list(dict.fromkeys(e.name for e in entries))
     if not out:
         entry, _ = _lookup(query, ka, kb, None)
         if entry is not None:

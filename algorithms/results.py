@@ -34,6 +34,7 @@ The families
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Optional
@@ -41,6 +42,16 @@ from typing import Any, Optional
 import numpy as np
 
 Vec = Any  # a 3-tuple of floats (or Fractions), or a numpy array
+
+
+_ROLE = re.compile(r"(?<![a-wyzA-Z])([AB])(?=[0-9.])")
+
+
+def _swap_roles(name):
+    """``A`` <-> ``B`` where they name a shape's axis (``A0``, ``B2``, ``A1xB0``)."""
+    if not isinstance(name, str):
+        return name
+    return _ROLE.sub(lambda m: "B" if m.group(1) == "A" else "A", name)
 
 
 def _swap_trace(trace: dict) -> dict:
@@ -137,12 +148,18 @@ class SeparationResult(Result):
     intervals: Optional[tuple] = None
 
     def flipped(self) -> "SeparationResult":
+        """Swap the roles: intervals, ``r_A``/``r_B``, and the shape letters in the axis names
+        (``A0`` <-> ``B0``, ``A1xB2`` -> ``B1xA2``, ``edge0 x B1`` -> ``edge0 x A1``), so that
+        ``A`` is again the first argument."""
         intervals = None if self.intervals is None else (self.intervals[1], self.intervals[0])
         trace = _swap_trace(self.trace)
-        if "axes" in trace:
-            trace["axes"] = [
-                {**ax, "r_A": ax.get("r_B"), "r_B": ax.get("r_A")} for ax in trace["axes"]
-            ]
+        for key in ("axes", "skipped_axes"):
+            if key in trace:
+                trace[key] = [{**ax, "name": _swap_roles(ax.get("name")), "r_A": ax.get("r_B"),
+                               "r_B": ax.get("r_A")} for ax in trace[key]]
+        for key in ("chosen", "least_overlap"):
+            if key in trace:
+                trace[key] = _swap_roles(trace[key])
         return replace(self, intervals=intervals, trace=trace)
 
 

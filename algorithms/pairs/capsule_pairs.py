@@ -29,7 +29,8 @@ from .. import registry
 from .. import vec as V
 from ..primitives import Capsule, Segment, Sphere
 from ..results import DistanceResult, IntersectionResult, SeparationResult
-from .sat_boxes import register_both, round_separation, safe_unit
+from ..registry import register
+from .sat_boxes import round_separation, safe_unit
 
 METHOD = "capsules: segment distance vs radius sum (Eberly GTCG §11.12.9)"
 
@@ -100,7 +101,7 @@ def _sphere_projector(s: Sphere):
 # ----------------------------------------------------------------------------- capsule-capsule
 
 
-@register_both("distance", "capsule", "capsule")
+@register("distance", "capsule", "capsule")
 def distance_capsule_capsule(a: Capsule, b: Capsule) -> DistanceResult:
     """Segment distance minus ``r_A + r_B`` (GTCG §11.12.9); 0 and a common point if <= 0."""
     sq, s, t, P, Q, how = segment_closest(a.p0, a.p1, b.p0, b.p1)
@@ -108,7 +109,7 @@ def distance_capsule_capsule(a: Capsule, b: Capsule) -> DistanceResult:
                         {"segment_method": how, "s": s, "t": t, "P": P, "Q": Q})
 
 
-@register_both("intersects", "capsule", "capsule")
+@register("intersects", "capsule", "capsule")
 def intersects_capsule_capsule(a: Capsule, b: Capsule) -> IntersectionResult:
     """``dist(segments)^2 <= (r_A + r_B)^2`` (GTCG §11.12.9)."""
     sq, s, t, P, Q, how = segment_closest(a.p0, a.p1, b.p0, b.p1)
@@ -118,7 +119,7 @@ def intersects_capsule_capsule(a: Capsule, b: Capsule) -> IntersectionResult:
                                      "segment_method": how})
 
 
-@register_both("separating_axis", "capsule", "capsule")
+@register("separating_axis", "capsule", "capsule")
 def separating_axis_capsule_capsule(a: Capsule, b: Capsule) -> SeparationResult:
     """The closest-point direction ``Q - P`` separates iff ``|PQ| > r_A + r_B``."""
     sq, s, t, P, Q, how = segment_closest(a.p0, a.p1, b.p0, b.p1)
@@ -138,7 +139,7 @@ def _point_segment(c: Capsule, q):
     return P, s, V.sqr_dist(P, q)
 
 
-@register_both("distance", "capsule", "sphere")
+@register("distance", "capsule", "sphere")
 def distance_capsule_sphere(a: Capsule, b: Sphere) -> DistanceResult:
     """Distance of the sphere's centre to the capsule's segment, minus ``r_c + r_s``."""
     P, s, sq = _point_segment(a, b.center)
@@ -146,7 +147,7 @@ def distance_capsule_sphere(a: Capsule, b: Sphere) -> DistanceResult:
                         {"s": s, "P": P})
 
 
-@register_both("intersects", "capsule", "sphere")
+@register("intersects", "capsule", "sphere")
 def intersects_capsule_sphere(a: Capsule, b: Sphere) -> IntersectionResult:
     """``dist(segment, centre)^2 <= (r_c + r_s)^2``."""
     P, s, sq = _point_segment(a, b.center)
@@ -155,7 +156,7 @@ def intersects_capsule_sphere(a: Capsule, b: Sphere) -> IntersectionResult:
                               trace={"s": s, "sqr_distance": sq, "r_sum": rs})
 
 
-@register_both("separating_axis", "capsule", "sphere")
+@register("separating_axis", "capsule", "sphere")
 def separating_axis_capsule_sphere(a: Capsule, b: Sphere) -> SeparationResult:
     """The direction from the segment's closest point to the centre separates iff > r sum."""
     P, s, sq = _point_segment(a, b.center)

@@ -30,8 +30,6 @@ Primer (App. A.17), which treats touching AABBs as disjoint.
 from __future__ import annotations
 
 import math
-import re
-from dataclasses import replace
 from fractions import Fraction
 
 from .. import vec as V
@@ -44,49 +42,6 @@ PARALLEL_TOL = 1e-8
 
 
 # ----------------------------------------------------------------------------- registration
-
-
-def register_both(query: str, kind_a: str, kind_b: str, *, name=None, priority: int = 0):
-    """Register ``f(a, b)`` for ``(kind_a, kind_b)`` and its flipped wrapper for
-    ``(kind_b, kind_a)``.
-
-    The registry looks up the exact ordered pair before the swapped one, so a wildcard-like
-    generic registered in the other order (the GJK distance registers one order per unordered
-    pair, priority -10) would otherwise shadow this function when the arguments come swapped.
-    """
-    def decorator(func):
-        register(query, kind_a, kind_b, name=name or func.__name__, priority=priority)(func)
-        if kind_a != kind_b:
-            def swapped(b, a, *args, **kwargs):
-                result = func(a, b, *args, **kwargs).flipped()
-                return swap_role_names(result) if query == "separating_axis" else result
-            swapped.__name__ = func.__name__ + "_swapped"
-            swapped.__doc__ = func.__doc__
-            register(query, kind_b, kind_a, name=name or func.__name__,
-                     priority=priority)(swapped)
-        return func
-    return decorator
-
-
-_ROLE = re.compile(r"(?<![a-wyzA-Z])([AB])(?=[0-9.])")
-
-
-def _swap_name(name):
-    return _ROLE.sub(lambda m: "B" if m.group(1) == "A" else "A", name) if isinstance(
-        name, str) else name
-
-
-def swap_role_names(result: SeparationResult) -> SeparationResult:
-    """Rename the axes of a flipped separating-axis result so that ``A`` is again the first
-    argument: ``A0`` <-> ``B0``, ``A1xB2`` -> ``B1xA2``, ``edge0 x B1`` -> ``edge0 x A1``."""
-    trace = dict(result.trace)
-    trace["axes"] = [{**e, "name": _swap_name(e["name"])} for e in trace.get("axes", [])]
-    trace["skipped_axes"] = [{**e, "name": _swap_name(e["name"])}
-                             for e in trace.get("skipped_axes", [])]
-    for key in ("chosen", "least_overlap"):
-        if key in trace:
-            trace[key] = _swap_name(trace[key])
-    return replace(result, trace=trace)
 
 
 # ----------------------------------------------------------------------------- the kernel
@@ -350,7 +305,7 @@ def separating_axis_obb_obb(a: OBB, b: OBB) -> SeparationResult:
     return box_box_sat(obb_convex(a, "A"), obb_convex(b, "B"))
 
 
-@register_both("separating_axis", "obb", "aabb")
+@register("separating_axis", "obb", "aabb")
 def separating_axis_obb_aabb(a: OBB, b: AABB) -> SeparationResult:
     """OBB-AABB: the AABB is a box with axes x, y, z (GTCG §11.12.7, 15 axes)."""
     return box_box_sat(obb_convex(a, "A"), aabb_convex(b, "B"),

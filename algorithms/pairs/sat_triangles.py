@@ -23,7 +23,8 @@ from __future__ import annotations
 from .. import vec as V
 from ..primitives import AABB, OBB, Triangle
 from ..results import SeparationResult
-from .sat_boxes import (Convex, register_both, rescaled, _is_exact, _is_zero_vec, aabb_convex, cross_axes,
+from ..registry import register
+from .sat_boxes import (Convex, rescaled, _is_exact, _is_zero_vec, aabb_convex, cross_axes,
                         degenerate_span_axes, obb_convex, run_sat)
 
 
@@ -61,13 +62,13 @@ def _triangle_box(tri: Triangle, box: Convex, method: str) -> SeparationResult:
                    exact=exact)
 
 
-@register_both("separating_axis", "triangle", "aabb")
+@register("separating_axis", "triangle", "aabb")
 def separating_axis_triangle_aabb(tri: Triangle, box: AABB) -> SeparationResult:
     """Triangle-AABB by 13 axes (Akenine-Moller; Eberly GTCG §11.11)."""
     return _triangle_box(tri, aabb_convex(box, "B"), TRI_BOX_METHOD)
 
 
-@register_both("separating_axis", "triangle", "obb")
+@register("separating_axis", "triangle", "obb")
 def separating_axis_triangle_obb(tri: Triangle, box: OBB) -> SeparationResult:
     """Triangle-OBB by 13 axes (Akenine-Moller; Eberly GTCG §11.11, box radius §11.12.7)."""
     return _triangle_box(tri, obb_convex(box, "B"), TRI_BOX_METHOD)
@@ -77,7 +78,7 @@ TRI_TRI_METHOD = ("triangle-triangle separating axes: 2 normals, 9 edge crosses,
                   "edge normals (Eberly GTCG §11.11)")
 
 
-@register_both("separating_axis", "triangle", "triangle")
+@register("separating_axis", "triangle", "triangle")
 def separating_axis_triangle_triangle(a: Triangle, b: Triangle) -> SeparationResult:
     """Triangle-triangle by separating axes (GTCG §11.11; coplanar case by in-plane normals)."""
     A, B = triangle_convex(a, "A", "A."), triangle_convex(b, "B", "B.")

@@ -24,7 +24,8 @@ from .. import closest as CL
 from .. import vec as V
 from ..primitives import AABB, OBB, Sphere, Triangle
 from ..results import DistanceResult, IntersectionResult, SeparationResult
-from .sat_boxes import register_both, round_separation, safe_unit
+from ..registry import register
+from .sat_boxes import round_separation, safe_unit
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -84,7 +85,7 @@ def _tri_projector(tri):
 SS_METHOD = "sphere-sphere: centre distance vs r1 + r2 (Dunn & Parberry App. A.13; Boreskov)"
 
 
-@register_both("distance", "sphere", "sphere")
+@register("distance", "sphere", "sphere")
 def distance_sphere_sphere(a: Sphere, b: Sphere) -> DistanceResult:
     """``d = |c2 - c1|``; separated iff ``d^2 > (r1 + r2)^2`` (App. A.13).
 
@@ -114,7 +115,7 @@ def distance_sphere_sphere(a: Sphere, b: Sphere) -> DistanceResult:
                           method=SS_METHOD, trace={**trace, "intersects": False})
 
 
-@register_both("intersects", "sphere", "sphere")
+@register("intersects", "sphere", "sphere")
 def intersects_sphere_sphere(a: Sphere, b: Sphere) -> IntersectionResult:
     """``|c2 - c1|^2 <= (r1 + r2)^2`` (App. A.13; Boreskov ``intersects``), touching included."""
     sq = V.sqr_dist(a.center, b.center)
@@ -123,7 +124,7 @@ def intersects_sphere_sphere(a: Sphere, b: Sphere) -> IntersectionResult:
                               trace={"d_squared": sq, "r_sum_squared": rs * rs})
 
 
-@register_both("separating_axis", "sphere", "sphere")
+@register("separating_axis", "sphere", "sphere")
 def separating_axis_sphere_sphere(a: Sphere, b: Sphere) -> SeparationResult:
     """The centre line ``c2 - c1`` separates iff ``|c2 - c1| > r1 + r2`` (App. A.13)."""
     return _sphere_sphere_sep(a, b)
@@ -211,7 +212,7 @@ def _obb_world(box: OBB, u):
                  for k, c in enumerate(box.center))
 
 
-@register_both("distance", "sphere", "aabb")
+@register("distance", "sphere", "aabb")
 def distance_sphere_aabb(s: Sphere, box: AABB) -> DistanceResult:
     """Arvo's closest point Q of the box to the centre C; distance ``|C - Q| - r`` or 0.
 
@@ -222,7 +223,7 @@ def distance_sphere_aabb(s: Sphere, box: AABB) -> DistanceResult:
                            {"dist_squared": dmin, "per_axis": per_axis})
 
 
-@register_both("distance", "sphere", "obb")
+@register("distance", "sphere", "obb")
 def distance_sphere_obb(s: Sphere, box: OBB) -> DistanceResult:
     """Arvo's test in the box frame (``u_i = a_i . (C - center)``, box ``[-h_i, h_i]``)."""
     c, mins, maxs = _obb_local(s, box)
@@ -232,7 +233,7 @@ def distance_sphere_obb(s: Sphere, box: OBB) -> DistanceResult:
                            {"dist_squared": dmin, "per_axis": per_axis, "local_center": c})
 
 
-@register_both("intersects", "sphere", "aabb")
+@register("intersects", "sphere", "aabb")
 def intersects_sphere_aabb(s: Sphere, box: AABB, hollow_sphere: bool = False,
                            hollow_box: bool = False) -> IntersectionResult:
     """Arvo's ``AABBIntersectSphere`` (GTCG §11.12.8), with his hollow variants as options."""
@@ -240,7 +241,7 @@ def intersects_sphere_aabb(s: Sphere, box: AABB, hollow_sphere: bool = False,
     return IntersectionResult(intersects=ok, method=ARVO, trace=trace)
 
 
-@register_both("intersects", "sphere", "obb")
+@register("intersects", "sphere", "obb")
 def intersects_sphere_obb(s: Sphere, box: OBB, hollow_sphere: bool = False,
                           hollow_box: bool = False) -> IntersectionResult:
     """Arvo's test in the OBB frame, with the hollow variants as options."""
@@ -249,7 +250,7 @@ def intersects_sphere_obb(s: Sphere, box: OBB, hollow_sphere: bool = False,
     return IntersectionResult(intersects=ok, method=ARVO + ", in the OBB frame", trace=trace)
 
 
-@register_both("separating_axis", "sphere", "aabb")
+@register("separating_axis", "sphere", "aabb")
 def separating_axis_sphere_aabb(s: Sphere, box: AABB) -> SeparationResult:
     """The direction from C to Arvo's closest point separates iff ``dist^2 > r^2``."""
     q, dmin, _, _ = arvo_terms(s.center, box.min, box.max)
@@ -260,7 +261,7 @@ def separating_axis_sphere_aabb(s: Sphere, box: AABB) -> SeparationResult:
                                     {"dist_squared": dmin})
 
 
-@register_both("separating_axis", "sphere", "obb")
+@register("separating_axis", "sphere", "obb")
 def separating_axis_sphere_obb(s: Sphere, box: OBB) -> SeparationResult:
     """As sphere-AABB, in the OBB frame."""
     c, mins, maxs = _obb_local(s, box)
@@ -276,7 +277,7 @@ ST_METHOD = ("sphere-triangle: closest point of the triangle (Ericson RTCD §5.1
              "(as Arvo's test, GTCG §11.12.8)")
 
 
-@register_both("distance", "sphere", "triangle")
+@register("distance", "sphere", "triangle")
 def distance_sphere_triangle(s: Sphere, tri: Triangle) -> DistanceResult:
     """Closest point Q of the filled triangle to C; distance ``|C - Q| - r`` or 0."""
     Q, bary, region = CL.closest_point_triangle(s.center, tri)
@@ -286,7 +287,7 @@ def distance_sphere_triangle(s: Sphere, tri: Triangle) -> DistanceResult:
                            params=(None, bary))
 
 
-@register_both("separating_axis", "sphere", "triangle")
+@register("separating_axis", "sphere", "triangle")
 def separating_axis_sphere_triangle(s: Sphere, tri: Triangle) -> SeparationResult:
     """The direction from C to the closest point of the triangle separates iff it is > r."""
     Q, _, region = CL.closest_point_triangle(s.center, tri)
