@@ -10,13 +10,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from algorithms import Cylinder, Line, Point, Ray, Segment
+from algorithms import AABB, OBB, Cylinder, Line, Point, Ray, Segment, Sphere, Triangle
 from algorithms.closest import closest_point_cylinder
 from algorithms.evaluate import evaluate_pair
 from algorithms.registry import query
-from tests.algorithms.test_linear_aabb import extent
+from tests.algorithms.test_linear_aabb import ball as bball
+from tests.algorithms.test_linear_aabb import box_np, extent
+from tests.algorithms.test_linear_obb import ball as oball
+from tests.algorithms.test_linear_obb import obb_np, obbs
 from tests.algorithms.test_linear_plane import (MY_QUERIES, any_a, check_distance, check_hits,
                                                 direction, ex, ivec3, linear, vec3)
+from tests.algorithms.test_linear_sphere import sphere_np
+from tests.algorithms.test_linear_triangle import ball as tball
+from tests.algorithms.test_linear_triangle import tri_np
 
 C = Cylinder((0, 0, 0), (0, 0, 2), 1, 4)  # axis z (given non-unit), r = 1, caps at z = +-2
 
@@ -171,3 +177,41 @@ def test_evaluate_pairs_no_error():
             assert all(f"no {q} " not in err and f"{q} failed" not in err
                        for q in MY_QUERIES), err
             assert r["distance"] is not None and r["intersects"] is not None
+
+
+# ----------------------------------------------------------------------------- wide range
+# Every shape of the linear_* modules with coordinates up to 1e3 and sizes up to 1e2 (a run of
+# 1500 examples measured a worst distance error of 6.8e-15 x the coordinate scale).
+
+big = st.floats(-1e3, 1e3).map(lambda x: round(x, 3))
+bvec = st.tuples(big, big, big)
+bsize = st.floats(0, 1e2).map(lambda x: round(x, 3))
+
+
+@st.composite
+def wide_shape(draw):
+    k = draw(st.sampled_from(["sphere", "triangle", "aabb", "cylinder", "obb"]))
+    c = draw(bvec)
+    if k == "sphere":
+        s = Sphere(c, draw(bsize))
+        return (s,) + sphere_np(s) + (np.array(s.center), s.radius)
+    if k == "triangle":
+        s = Triangle([c, draw(bvec), draw(bvec)])
+        return (s, tri_np(s), None) + tball(s)
+    if k == "aabb":
+        s = AABB(c, tuple(x + draw(bsize) for x in c))
+        return (s,) + box_np(s.min, s.max) + bball(s)
+    if k == "obb":
+        s = OBB(c, draw(obbs()).axes, (draw(bsize), draw(bsize), draw(bsize)))
+        return (s,) + obb_np(s) + oball(s)
+    s = Cylinder(c, draw(bvec.filter(any)), draw(bsize), draw(bsize))
+    return (s,) + cyl_np(s) + ball(s)
+
+
+@settings(max_examples=ex(40), deadline=None)
+@given(a=any_a(pts=bvec), sh=wide_shape())
+def test_wide_range_all_shapes(a, sh):
+    s, dist, sdf, c, R = sh
+    check_distance(a, s, dist, c, R)
+    if a.kind != "point":
+        check_hits(a, s, dist, c, R, sdf)
