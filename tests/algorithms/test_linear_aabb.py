@@ -234,3 +234,22 @@ def test_evaluate_pairs_no_error():
             assert all(f"no {q} " not in err and f"{q} failed" not in err
                        for q in MY_QUERIES), err
             assert r["distance"] is not None and r["intersects"] is not None
+
+
+@settings(max_examples=ex(80), deadline=None)
+@given(a=linear(pts=ivec3), box=boxes(pts=ivec3, ext=st.integers(0, 2)))
+def test_woo_equals_slabs_exactly_in_fractions(a, box):
+    # In rational arithmetic both methods are exact, so on lattice data (edges, corners, faces
+    # grazed exactly, flat boxes) they must agree to the last bit: same first_t, same hit
+    # parameters, and Woo never needs the rounding rescue.
+    ae, be = a.as_exact(), box.as_exact()
+    w = query("hits", ae, be, method="woo")
+    s = query("hits", ae, be, method="slabs")
+    assert "rescued" not in w.trace
+    assert w.intersects == s.intersects and w.first_t == s.first_t
+    assert [h.t for h in w.hits] == [h.t for h in s.hits]
+    # and the float run agrees with the exact one up to rounding
+    f = query("hits", a, box)
+    sc = scale_of(a, box)
+    if f.intersects == w.intersects and w.first_t is not None:
+        assert f.first_t == pytest.approx(w.first_t, abs=1e-12 * sc)

@@ -247,3 +247,17 @@ def test_evaluate_pairs_no_error():
             assert all(f"no {q} " not in err and f"{q} failed" not in err
                        for q in MY_QUERIES), err
             assert r["distance"] is not None and r["intersects"] is not None
+
+
+@settings(max_examples=ex(60), deadline=None)
+@given(a=linear(pts=ivec3), tri=triangles(pts=ivec3))
+def test_badouel_equals_moller_trumbore_exactly_in_fractions(a, tri):
+    # Rational arithmetic: both tests are exact, so on lattice data (hits on edges and
+    # vertices, coplanar components, collinear triangles) they agree exactly, and Badouel's
+    # rounding rescue is never used.
+    ae, te = a.as_exact(), tri.as_exact()
+    b = query("hits", ae, te, method="badouel")
+    m = query("hits", ae, te, method="moller_trumbore")
+    assert "rescued" not in b.trace
+    assert b.intersects == m.intersects and b.first_t == m.first_t
+    assert [h.t for h in b.hits] == [h.t for h in m.hits]
