@@ -39,14 +39,15 @@ the initial closest points (the scale of the rounding in the distance query).
 
 Accuracy (measured by ``tests/algorithms/test_toi_accuracy.py`` with ``TOI_ACCURACY_N=2000``,
 against the exact tests, on the registry's static distances): over 2000 random cases per pair
-(about 55-70 % colliding), the largest ``|toi - toi_exact|`` is 2.6e-15 (sphere-sphere, A.13),
-9.4e-14 (plane-sphere, A.15, on a closed-form distance), 5.6e-16 (aabb-aabb, A.17) and
-6.7e-15 (sphere-aabb, rounded box), with no hit/miss disagreement; median 2-3 static queries
-per case. On 400 grazing paths per pair (closest approach ``|gap|`` log-uniform in
-``[1e-12, 1e-2]``) the error stays below 5e-7 and hit/miss differs only for
-``|gap| < 1e-8`` (the tolerance). Across 1500 random pairs of the 8 bounded kinds the three
-general methods (this one, ``convex_search`` and ``gjk_ray_cast``) never disagree on hit/miss
-and agree to 1e-8 (5.6e-8 with a cylinder, whose GJK distance converges only to tolerance).
+(52-70 % colliding), the largest ``|toi - toi_exact|`` of this method is 4.4e-15
+(sphere-sphere, A.13), 2.3e-14 (plane-sphere, A.15), 3.3e-16 (aabb-aabb, A.17) and 6.7e-15
+(sphere-aabb, rounded box), with no hit/miss disagreement and a median of 2-3 static queries
+per case (``convex_search``: below 8e-14, about 61 queries). On 400 grazing paths per pair
+(closest approach ``|gap|`` log-uniform in ``[1e-12, 1e-2]``) the error stays below 5e-7
+(1e-6 for ``convex_search``) and hit/miss differs only for ``|gap| < 1e-8`` (the tolerance).
+Across 1500 random pairs of the 8 bounded kinds the three general methods (this one,
+``convex_search`` and ``gjk_ray_cast``) never disagree on hit/miss and agree to 1e-8 (1.9e-8
+with a cylinder, whose GJK distance converges only to a tolerance).
 """
 
 from __future__ import annotations
