@@ -232,3 +232,25 @@ def test_scene_signals_report_changes():
     scene.remove("point1")
     assert log == [("add", "sphere1"), ("add", "point1"),
                    ("change", "sphere1", ["label", "primitive"]), ("remove", "point1")]
+
+
+def test_the_specs_own_example_gives_the_specs_numbers(tmp_path, capsys):
+    # scene-v1.md's example: segment (0,0,0)-(1,0,0) and a sphere of radius 0.5 at (0.5, 2, 0)
+    # moving by (0, -3, 0). The nearest segment point is (0.5, 0, 0), 2 from the centre, so
+    # distance = 2 - 0.5 = 1.5 with closest points (0.5,0,0) and (0.5,1.5,0); the axis is +y.
+    # Moving, the gap 1.5 closes at speed 3: toi = 0.5. The segment never touches the
+    # still sphere: first_t is null; no plane: side is null.
+    f = tmp_path / "spec.json"
+    f.write_text(json.dumps(doc(
+        {"id": "A", "type": "segment", "p0": [0, 0, 0], "p1": [1, 0, 0]},
+        {"id": "B", "type": "sphere", "center": [0.5, 2, 0], "radius": 0.5,
+         "motion": [0, -3, 0]}, queries=[{"a": "A", "b": "B"}], view={})))
+    assert main(["eval", str(f)]) == 0
+    r = json.loads(capsys.readouterr().out)["results"][0]
+    assert r["pair"] == "segment-sphere" and r["intersects"] is False
+    assert r["distance"] == pytest.approx(1.5, abs=1e-12)
+    assert r["closest"] == [pytest.approx([0.5, 0, 0], abs=1e-12),
+                            pytest.approx([0.5, 1.5, 0], abs=1e-12)]
+    assert r["first_t"] is None and r["side"] is None
+    assert [abs(c) for c in r["separating_axis"]] == pytest.approx([0, 1, 0], abs=1e-12)
+    assert r["toi"] == pytest.approx(0.5, abs=1e-9)
