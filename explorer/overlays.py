@@ -36,9 +36,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Optional
 
 import numpy as np
-import pyvista as pv
 
-from algorithms.primitives import SEPARABLE_KINDS
 from algorithms.support import BOUNDED_KINDS, support_interval
 
 from .render import (FRAME_BUILDERS, PALETTE, Extent, Geom, _offset_cells, _Templates, color_of,

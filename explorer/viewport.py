@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-import numpy as np
 from PyQt6.QtCore import pyqtSignal
 from PyQt6.QtWidgets import QVBoxLayout, QWidget
 from pyvistaqt import QtInteractor

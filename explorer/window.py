@@ -155,6 +155,7 @@ class MainWindow(QMainWindow):
         #: render after each change (the drag benchmark turns it off to time render apart)
         self.auto_render = True
         self.panel_errors: list[str] = []
+        self.panel_docks: list[QDockWidget] = []
 
         self.viewport = Viewport(self)
         self.setCentralWidget(self.viewport)
@@ -379,7 +380,6 @@ class MainWindow(QMainWindow):
         except Exception as exc:  # noqa: BLE001
             self.panel_errors.append(f"panels: {type(exc).__name__}: {exc}")
             return
-        self.panel_docks = []
         first = None
         for title, factory in list(PANELS):
             try:

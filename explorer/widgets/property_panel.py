@@ -13,7 +13,6 @@ import math
 from typing import Optional
 
 import numpy as np
-from PyQt6.QtCore import Qt
 from PyQt6.QtWidgets import (QCheckBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QLabel,
                              QLineEdit, QPushButton, QScrollArea, QVBoxLayout, QWidget)
 

@@ -8,7 +8,6 @@ a mouse drag runs.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest

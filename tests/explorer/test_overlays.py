@@ -8,7 +8,6 @@ import pytest
 
 from algorithms import AABB, OBB, Plane, Ray, Segment, Sphere
 from algorithms.support import support_interval
-from explorer import overlays
 from explorer.overlays import (FOCUS_ONLY, KINDS, OBJECT_OVERLAYS, OVERLAYS, SIDE_COLORS,
                                Context, Evaluator, build)
 from explorer.scene import Scene
