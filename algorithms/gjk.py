@@ -35,6 +35,19 @@ cylinder (a curved rim) converges geometrically, to ``tol``.
 the radii, ``size`` the largest coordinate) counts as touching: distance 0 and a common point
 (the rounding of ``|v|`` is of that order).
 
+*Robustness.* Components of ``v`` below the rounding floor of the coordinates are cleared
+before the support query (their sign would pick an arbitrary corner of an axis-aligned face);
+on a stall (repeated support point, no decrease of ``|v|``) the support is retried along ``v``
+tilted by ``1e-7 |v|`` about each axis; a feasible face wins a tie with its own sub-faces; a
+few level steps are accepted where ``|v|^2`` cannot register a 1e-8 tilt. Stopping: the gap
+``|v| (|v| - lower)`` with ``lower = n.w / |n|`` measured along the queried direction ``n``.
+
+*Accuracy* (tests/algorithms/test_gjk.py, 10 800 random pairs of all 36 kinds, coordinates in
+[-4, 4], certified by the closed-form support values): polytopes and round cores within
+2e-13 of the optimum (exact oracles: 5e-15), cylinders within 3e-11. Known limits: a contact
+tangent to a cylinder's rim (a segment or box edge touching a disk's circle) may stop up to
+~1e-7 short of 0, and a box under 1e-8 thick touching at an edge up to ~1e-9.
+
 *Range.* When coordinates leave ``[2^-200, 2^200]`` (their squares would underflow or overflow)
 the pair is solved scaled by a power of two, which is exact, and the answer scaled back.
 """
@@ -146,7 +159,10 @@ def closest_on_simplex(Y: list):
             continue
         v = tuple(sum(l * Y[i][c] for l, i in zip(lam, idx)) for c in range(3))
         vv = _dot(v, v)
-        if best is None or vv < best[3]:
+        # "<=": a feasible face projects the origin at least as near as any of its sub-faces,
+        # so in a floating-point tie (|v|^2 ~ 1 cannot see a 1e-8 tilt) the larger face
+        # carries the accurate direction
+        if best is None or vv <= best[3]:
             best = (idx, lam, v, vv)
     return best[0], best[1], best[2]
 
@@ -200,13 +216,15 @@ def gjk_distance(a: Primitive, b: Primitive, tol: float = DEFAULT_TOL,
     if size > 0 and not SAFE_RANGE[0] <= size <= SAFE_RANGE[1]:
         # squares of coordinates would overflow or underflow: solve the problem scaled by a
         # power of two (exact) and scale the answer back
-        factor = 2.0 ** -math.frexp(size)[1]
+        factor = 2.0 ** max(-1000, min(1000, -math.frexp(size)[1]))
         r = _gjk(_scaled(a, factor), _scaled(b, factor), tol, max_iterations,
                  size * factor)
         back = 1.0 / factor
         d = r.distance * back
         trace = dict(r.trace, scaled_by=factor)
-        return DistanceResult(method=METHOD, trace=trace, distance=d, sqr_distance=d * d,
+        # keep sqr_distance == 0 exactly when distance == 0 even where d * d underflows
+        sqr = d * d if d * d > 0 or d == 0 else 5e-324
+        return DistanceResult(method=METHOD, trace=trace, distance=d, sqr_distance=sqr,
                               closest=tuple(tuple(c * back for c in p) for p in r.closest),
                               parameter=(None, None))
     return _gjk(a, b, tol, max_iterations, size)
@@ -270,6 +288,7 @@ def _gjk(a: Primitive, b: Primitive, tol: float, max_iterations: int,
     steps = []
     termination = "max iterations"
     iterations = 0
+    flat_steps = 0
     while iterations < max_iterations:
         vv = _dot(v, v)
         if vv <= (TOUCH * TOUCH) * max_w2:
@@ -277,25 +296,71 @@ def _gjk(a: Primitive, b: Primitive, tol: float, max_iterations: int,
             break
         iterations += 1
         nv = np.asarray(v)
+        # Components of v below the rounding floor of the coordinates are noise: their sign
+        # would pick an arbitrary corner of a face normal to an axis (flat boxes, collinear
+        # triangles). Any direction gives a valid point of A - B, so cleaning the query
+        # direction never breaks correctness.
+        floor = 8 * 2.0 ** -52 * max(size, math.sqrt(max_w2))
+        clean = np.where(np.abs(nv) <= floor, 0.0, nv)
+        if clean.any():
+            nv = clean
         sa = support(ca, -nv)
         sb = support(cb, nv)
         w = tuple(sa - sb)
         max_w2 = max(max_w2, _dot(w, w))
-        gap = vv - _dot(v, w)
+        # w minimises nv . x over A - B, so every point of A - B is at least
+        # lower = nv . w / |nv| from the origin along nv; |v| is an upper bound. The gap
+        # |v| (|v| - lower) is van den Bergen's v.v - v.w when nv = v, and measured along the
+        # direction actually queried it is not fooled by the noise cleaned out of v.
+        vn = math.sqrt(vv)
+        lower = float(nv @ np.asarray(w)) / float(np.linalg.norm(nv))
+        gap = vn * (vn - lower)
         step = {"v": _lst(v), "support_a": _lst(sa), "support_b": _lst(sb), "w": _lst(w),
-                "gap": gap}
+                "gap": gap, "lower_bound": lower}
         steps.append(step)
         if gap <= tol * vv or gap <= 4e-16 * math.sqrt(vv * max_w2):
             termination = "converged (gap)"
             break
-        if w in Y:
-            termination = "converged (repeated support point)"
-            break
+        found = None
+        if w not in Y:
+            Y2 = Y + [w]
+            idx, lam2, v2 = closest_on_simplex(Y2)
+            vv2 = _dot(v2, v2)
+            if len(idx) == 4 or vv2 < vv:
+                found = (sa, sb, w, idx, lam2, v2)
+            elif vv2 <= vv * (1 + 4 * 2.0 ** -52) and flat_steps < 8 and v2 != v:
+                # |v|^2 cannot register the progress (near a curved contact a tilt of
+                # 1e-8 changes |v|^2 by 1e-16 relative): accept a level step, a few times,
+                # so the direction of v, and the closest points, keep converging
+                flat_steps += 1
+                found = (sa, sb, w, idx, lam2, v2)
+        if found is None:
+            # Stalled (a repeated support point, or no decrease) short of the gap test: the
+            # farthest set of A - B in -v is a whole face and rounding picked the wrong
+            # point of it. Retry with the raw v and v tilted by 1e-7 |v| along each axis
+            # (every answer is a point of A - B) and keep the one that shrinks v most.
+            tilt = 1e-7 * math.sqrt(vv)
+            dirs = [np.asarray(v)] + [np.asarray(v) + s * tilt * e
+                                      for e in np.eye(3) for s in (1.0, -1.0)]
+            for p in dirs:
+                pa_, pb_ = support(ca, -p), support(cb, p)
+                w_ = tuple(pa_ - pb_)
+                if w_ in Y:
+                    continue
+                idx_, lam_, v_ = closest_on_simplex(Y + [w_])
+                vv_ = 0.0 if len(idx_) == 4 else _dot(v_, v_)
+                if vv_ < vv and (found is None or vv_ < found[6]):
+                    found = (pa_, pb_, w_, idx_, lam_, v_, vv_)
+            if found is None:
+                termination = ("converged (repeated support point)" if w in Y
+                               else "converged (no progress)")
+                break
+            step["retried"] = True
+            sa, sb, w = found[0], found[1], found[2]
+            step.update(support_a=_lst(sa), support_b=_lst(sb), w=_lst(w))
+            max_w2 = max(max_w2, _dot(w, w))
+        sa, sb, w, idx, lam2, v2 = found[:6]
         Y2, PA2, PB2 = Y + [w], PA + [sa], PB + [sb]
-        idx, lam2, v2 = closest_on_simplex(Y2)
-        if len(idx) < 4 and _dot(v2, v2) >= vv:
-            termination = "converged (no progress)"
-            break
         Y = [Y2[i] for i in idx]
         PA = [PA2[i] for i in idx]
         PB = [PB2[i] for i in idx]
