@@ -215,3 +215,12 @@ def test_wide_range_all_shapes(a, sh):
     check_distance(a, s, dist, c, R)
     if a.kind != "point":
         check_hits(a, s, dist, c, R, sdf)
+
+
+def test_origin_on_the_wall():
+    # q0 = (1,0,0) on the wall. Pointing in (d = -x): b = -1, disc = 1, roots 2/1 = 2 and
+    # c/2 = 0: entry at t = 0 (normal +x), exit at t = 2 at (-1,0,0), outward normal -x
+    assert hits(Ray((1, 0, 0), (-1, 0, 0))) == [(0, "entry", (1, 0, 0)),
+                                                (2, "exit", (-1, 0, 0))]
+    # pointing out: roots -2 and 0, clipped to t >= 0: one "hit" at the start
+    assert [(t, k) for t, k, _ in hits(Ray((1, 0, 0), (1, 0, 0)))] == [(0, "hit")]

@@ -148,3 +148,15 @@ def test_evaluate_pairs_no_error():
                        for q in MY_QUERIES), err
             assert r["distance"] is not None and r["intersects"] is not None
     assert evaluate_pair(Ray((0, 0, -5), (0, 0, 1)), UNIT)["first_t"] == 4
+
+
+def test_origin_on_the_surface():
+    # e^2 = r^2 (on the sphere). Pointing in: the near root (e^2 - r^2)/(a + f) = 0 is an entry
+    # at t = 0, exit through the far side at t = 2 (a + f = 1 + 1).
+    hr = query("hits", Ray((0, 0, -1), (0, 0, 1)), UNIT)
+    assert [(h.t, h.kind) for h in hr.hits] == [(0, "entry"), (2, "exit")]
+    assert hr.hits[0].normal == (0, 0, -1)
+    # pointing out: roots -2 and 0; clipped to t >= 0 only the start touches: one "hit" at 0
+    hr = query("hits", Ray((0, 0, 1), (0, 0, 1)), UNIT)
+    assert [(h.t, h.kind) for h in hr.hits] == [(0, "hit")] and hr.first_t == 0
+    assert query("distance", Ray((0, 0, 1), (0, 0, 1)), UNIT).distance == 0
