@@ -44,7 +44,8 @@ few level steps are accepted where ``|v|^2`` cannot register a 1e-8 tilt. Stoppi
 
 *Accuracy* (tests/algorithms/test_gjk.py, 10 800 random pairs of all 36 kinds, coordinates in
 [-4, 4], certified by the closed-form support values): polytopes and round cores within
-2e-13 of the optimum (exact oracles: 5e-15), cylinders within 3e-11. Known limits: a contact
+5e-13 of the optimum (exact oracles: 5e-15), cylinders within 2e-12; 1-4 iterations for
+polytopes (max 8), 13-17 on average with a cylinder (max 59). Known limits: a contact
 tangent to a cylinder's rim (a segment or box edge touching a disk's circle) may stop up to
 ~1e-7 short of 0, and a box under 1e-8 thick touching at an edge up to ~1e-9.
 
