@@ -146,26 +146,3 @@ def extent_along(prim: Primitive, n) -> tuple:
         return -inf, None, inf, None
     raise ValueError(f"extent_along: unknown kind {k!r}")
 
-
-def swapped_toi(func):
-    """The ``"toi"`` answer for ``(B, A)`` from one for ``(A, B)``.
-
-    ``g(x, y, motion)`` holds ``x`` still with ``y`` moving by ``motion``; that is ``y`` still
-    with ``x`` moving by ``-motion`` (A.6), so ``func(y, x, -motion)`` answers it in ``y``'s
-    frame. The contact point is moved into ``x``'s frame (``+ toi * motion``: ``y`` has moved by
-    that much) and the normal is reversed so it points from ``x`` towards ``y``.
-    """
-    from dataclasses import replace
-
-    def swapped(x, y, motion, **kwargs):
-        m = np.asarray(motion, dtype=float)
-        res = func(y, x, tuple(-float(c) for c in m), **kwargs)
-        if res.point is not None and res.toi is not None:
-            p = np.asarray(res.point, dtype=float) + float(res.toi) * m
-            res = replace(res, point=tuple(float(c) for c in p))
-        return res.flipped()
-
-    swapped.__name__ = f"swapped_{getattr(func, '__name__', 'toi')}"
-    swapped.__doc__ = func.__doc__
-    swapped.__wrapped__ = func
-    return swapped

@@ -40,7 +40,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from .primitives import Primitive
@@ -171,10 +171,17 @@ def query(name: str, a: Primitive, b: Primitive, *args, method: str | None = Non
         raise QueryNotAvailable(f"no {name} query for {a.kind}-{b.kind}{what}")
     if not flip:
         return entry.func(a, b, *args, **kwargs)
-    if name == "toi":
-        motion = args[0] if args else kwargs.pop("motion")
-        args = (tuple(-float(m) for m in motion),)
-    return entry.func(b, a, *args, **kwargs).flipped()
+    if name != "toi":
+        return entry.func(b, a, *args, **kwargs).flipped()
+    # B moving by m against a still A is A moving by -m against a still B (Primer A.6). The
+    # answer comes in B's frame; B has moved by toi * m by the contact, so the contact point
+    # moves by that much into A's frame (the normal is reversed by flipped()).
+    motion = tuple(float(m) for m in (args[0] if args else kwargs.pop("motion")))
+    result = entry.func(b, a, tuple(-m for m in motion), *args[1:], **kwargs).flipped()
+    if result.point is not None and result.toi is not None:
+        result = replace(result, point=tuple(float(p) + float(result.toi) * m
+                                             for p, m in zip(result.point, motion)))
+    return result
 
 
 def table() -> list[Entry]:

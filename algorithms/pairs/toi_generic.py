@@ -58,7 +58,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from .. import registry
-from ..motion import a6_trace, swapped_toi
+from ..motion import a6_trace
 from ..primitives import TYPES, Segment
 from ..registry import register
 from ..results import ContactResult
@@ -335,9 +335,6 @@ def _register_all():
         if kx == "plane":
             continue
         register("toi", "point", kx, name="moving_point_ray_cast", priority=-5)(point_ray_cast)
-        if kx != "point":
-            register("toi", kx, "point", name="moving_point_ray_cast",
-                     priority=-5)(swapped_toi(point_ray_cast))
 
 
 _register_all()

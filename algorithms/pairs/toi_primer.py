@@ -17,9 +17,9 @@ touch (``0`` when they already intersect, touching included; ``None`` when not w
   sphere's centre against the box inflated by ``r`` (the rounded box: 3 slab boxes, 12 edge
   cylinders, 8 corner spheres; the earliest entry wins).
 
-Every ordered pair is registered (the mirror through :func:`algorithms.motion.swapped_toi`), so
-these (priority 0) win over the generic method of :mod:`algorithms.pairs.toi_generic`
-(priority -10) in either argument order.
+Each is registered for one order; the registry answers the other by the A.6 mirror (B moving
+by ``m`` is A moving by ``-m``) and, at priority 0, wins over the generic method of
+:mod:`algorithms.pairs.toi_generic` (priority -10) in either argument order.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import math
 
 import numpy as np
 
-from ..motion import a6_trace, extent_along, swapped_toi
+from ..motion import a6_trace, extent_along
 from ..primitives import TYPES
 from ..registry import register
 from ..results import ContactResult
@@ -257,20 +257,9 @@ def _make_plane_x(kind):
     return toi_plane_x
 
 
-def _register_both(kind_a, kind_b, name, func):
-    """Register ``func`` for ``(kind_a, kind_b)`` and its mirror for ``(kind_b, kind_a)``.
-
-    The mirror is built by :func:`algorithms.motion.swapped_toi` (not by the registry's flip,
-    which would leave the contact point in the wrong object's frame).
-    """
-    register("toi", kind_a, kind_b, name=name)(func)
-    if kind_a != kind_b:
-        register("toi", kind_b, kind_a, name=name)(swapped_toi(func))
-
-
 for _kind in TYPES:
     if _kind not in ("sphere", "aabb"):
-        _register_both("plane", _kind, "primer_a10_support_point_plane", _make_plane_x(_kind))
+        register("toi", "plane", _kind, name="primer_a10_support_point_plane")(_make_plane_x(_kind))
 
 
 # ----------------------------------------------------------------------------- A.17 aabb-aabb
@@ -456,6 +445,6 @@ def toi_sphere_aabb(sph, box, motion) -> ContactResult:
     return ContactResult(method=method, trace=trace, toi=t, point=_t(point), normal=_t(normal))
 
 
-_register_both("plane", "sphere", "primer_a15_moving_sphere_plane", toi_plane_sphere)
-_register_both("plane", "aabb", "primer_a10_moving_aabb_plane", toi_plane_aabb)
-_register_both("sphere", "aabb", "rounded_box_ray_cast", toi_sphere_aabb)
+register("toi", "plane", "sphere", name="primer_a15_moving_sphere_plane")(toi_plane_sphere)
+register("toi", "plane", "aabb", name="primer_a10_moving_aabb_plane")(toi_plane_aabb)
+register("toi", "sphere", "aabb", name="rounded_box_ray_cast")(toi_sphere_aabb)

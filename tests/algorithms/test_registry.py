@@ -90,3 +90,20 @@ def test_every_registered_specialised_function_wins_in_both_orders():
     s = Sphere((0, 0, 2), 0.5)
     assert query("distance", t, s).method == query("distance", s, t).method != ""
     assert "GJK" not in query("distance", t, s).method
+
+
+def test_a_flipped_toi_moves_the_contact_point_into_the_first_arguments_frame():
+    # Plane z = 0 still; a unit sphere at z = 3 falls by (0, 0, -4): it touches when its centre
+    # is at z = 1, after a drop of 2, so toi = 2/4 = 0.5, and the contact point is (0, 0, 0).
+    # Asked the other way round (sphere first, plane moving up by (0, 0, 4) relative to it),
+    # the contact happens at the same time; in the sphere's frame (the sphere held still at
+    # z = 3) the plane has risen to z = 2: the contact point is (0, 0, 2), and the normal
+    # points from the sphere towards the plane: -z.
+    from algorithms.primitives import Plane
+
+    plane, ball = Plane((0, 0, 1), 0), Sphere((0, 0, 3), 1)
+    r = query("toi", plane, ball, (0, 0, -4))
+    assert r.toi == pytest.approx(0.5) and r.point == pytest.approx((0, 0, 0))
+    s = query("toi", ball, plane, (0, 0, 4))
+    assert s.toi == pytest.approx(0.5) and s.point == pytest.approx((0, 0, 2))
+    assert s.normal == pytest.approx((0, 0, -1))
