@@ -40,6 +40,14 @@ def cmd_eval(args) -> int:
     except SceneError as exc:
         return _fail(f"{args.file}: {exc}")
     results = scene.evaluate()
+    if args.cross_check:
+        from algorithms.crosscheck import cross_check_pair
+        from algorithms.results import to_jsonable
+
+        for r in results:
+            a, b = scene[r["a"]], scene[r["b"]]
+            r["cross_check"] = to_jsonable(
+                cross_check_pair(a.primitive, b.primitive, a.motion, b.motion))
     json.dump({"results": results}, sys.stdout, indent=2 if args.pretty else None,
               allow_nan=False)
     sys.stdout.write("\n")
@@ -105,6 +113,10 @@ def build_parser() -> argparse.ArgumentParser:
                                    "{\"results\": [...]} per scene-v1.md.")
     p.add_argument("file", metavar="FILE", help="a scene file (scene-v1 JSON)")
     p.add_argument("--pretty", action="store_true", help="indent the JSON")
+    p.add_argument("--cross-check", action="store_true",
+                   help="also run every other method registered for each pair (the generic "
+                        "GJK distance, Moller-Trumbore, slabs, conservative advancement...) and "
+                        "add a \"cross_check\" report of whether they agree")
     p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("render", help="render a scene to a PNG offscreen",

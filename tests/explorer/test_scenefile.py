@@ -254,3 +254,16 @@ def test_the_specs_own_example_gives_the_specs_numbers(tmp_path, capsys):
     assert r["first_t"] is None and r["side"] is None
     assert [abs(c) for c in r["separating_axis"]] == pytest.approx([0, 1, 0], abs=1e-12)
     assert r["toi"] == pytest.approx(0.5, abs=1e-9)
+
+
+def test_eval_cross_check_reports_every_method_and_agreement(capsys):
+    # scenes/moving.json: S1 (r 0.5 at x=-3, moving +6 in x) against S2 (r 0.7 at (2, 0.3)):
+    # the Primer's A.13 answer and the generic methods must give the same time of impact.
+    from explorer import SCENES_DIR
+
+    assert main(["eval", str(SCENES_DIR / "moving.json"), "--cross-check"]) == 0
+    results = json.loads(capsys.readouterr().out)["results"]
+    first = results[0]
+    names = [m["name"] for m in first["cross_check"]["toi"]["methods"]]
+    assert names[0] == "primer_a13_moving_spheres" and "conservative_advancement" in names
+    assert all(r["cross_check"][q]["agree"] for r in results for q in r["cross_check"])

@@ -1,0 +1,91 @@
+"""Run every method registered for a pair and report where they disagree.
+
+Several functions can answer one query for one pair (a specialised distance and the generic
+GJK; Badouel and Moller-Trumbore; Woo and slabs; the Primer's exact time of impact and
+conservative advancement). :func:`cross_check` runs them all on the same input and compares the
+number each one is about (``distance``, ``first_t``, ``toi``), so the explorer can flag a
+disagreement on the pair and a test can demand agreement.
+
+Examples
+--------
+>>> from algorithms import Sphere
+>>> report = cross_check("distance", Sphere((0, 0, 0), 1), Sphere((3, 0, 0), 1))
+>>> report["agree"], [m["value"] for m in report["methods"]]
+(True, [1.0, 1.0])
+"""
+
+from __future__ import annotations
+
+import math
+
+from . import registry
+from .primitives import Primitive
+
+#: query -> the number of its result that the methods must agree on
+VALUE_OF = {
+    "distance": lambda r: r.distance,
+    "hits": lambda r: r.first_t,
+    "toi": lambda r: r.toi,
+    "intersects": lambda r: r.intersects,
+    "separating_axis": lambda r: r.intersects,
+}
+
+
+def cross_check(query: str, a: Primitive, b: Primitive, *args, rel_tol: float = 1e-9,
+                abs_tol: float = 1e-9) -> dict:
+    """Every method's answer to ``query`` for ``(a, b)`` and whether they agree.
+
+    Returns ``{"query", "methods": [{"name", "method", "value"} or {"name", "error"}],
+    "spread", "agree"}``; ``spread`` is the largest difference between two numeric answers
+    (``None`` when fewer than two). Numbers agree within ``abs_tol + rel_tol * |value|``;
+    ``None`` (no hit, no contact) agrees only with ``None``; booleans must be equal.
+    """
+    value_of = VALUE_OF[query]
+    rows = []
+    for name in registry.methods(query, a.kind, b.kind):
+        try:
+            result = registry.query(query, a, b, *args, method=name)
+        except Exception as exc:  # noqa: BLE001 - a failing method is part of the report
+            rows.append({"name": name, "error": f"{type(exc).__name__}: {exc}"})
+            continue
+        value = value_of(result)
+        if isinstance(value, bool) or value is None:
+            shown = value
+        else:
+            shown = float(value)
+        rows.append({"name": name, "method": result.method, "value": shown})
+    values = [r["value"] for r in rows if "error" not in r]
+    numbers = [v for v in values if isinstance(v, float)]
+    spread = max(numbers) - min(numbers) if len(numbers) >= 2 else None
+    if any(isinstance(v, bool) for v in values):
+        agree = len(set(values)) <= 1
+    else:
+        agree = (all(v is None for v in values) or not any(v is None for v in values)) and (
+            spread is None
+            or spread <= abs_tol + rel_tol * max(abs(v) for v in numbers if math.isfinite(v)))
+    agree = agree and not any("error" in r for r in rows)
+    return {"query": query, "methods": rows, "spread": spread, "agree": agree}
+
+
+def cross_check_pair(a: Primitive, b: Primitive, motion_a=None, motion_b=None) -> dict:
+    """:func:`cross_check` of every query of the pair that has two methods or more.
+
+    Returns ``{query: report}`` for ``distance``, ``hits`` (when A is linear) and ``toi`` (when
+    something moves); ``{}`` when every query has a single method.
+    """
+    from .primitives import LINEAR_KINDS
+
+    wanted = [("distance", ())]
+    if a.kind in LINEAR_KINDS:
+        wanted.append(("hits", ()))
+    if motion_a is not None or motion_b is not None:
+        ma = motion_a if motion_a is not None else (0.0, 0.0, 0.0)
+        mb = motion_b if motion_b is not None else (0.0, 0.0, 0.0)
+        wanted.append(("toi", (tuple(float(y) - float(x) for x, y in zip(ma, mb)),)))
+    out = {}
+    for name, args in wanted:
+        if len(registry.methods(name, a.kind, b.kind)) >= 2:
+            # the time-of-impact methods converge to a tolerance of about 1e-9 x scale
+            tol = 1e-6 if name == "toi" else 1e-7
+            out[name] = cross_check(name, a, b, *args, rel_tol=tol, abs_tol=tol)
+    return out
