@@ -142,8 +142,15 @@ def lines_mesh(pairs) -> Geom:
     """Disjoint segments ``[(a, b), ...]`` as one mesh."""
     pts = np.array([p for ab in pairs for p in ab], dtype=float).reshape(-1, 3)
     n = len(pts) // 2
-    cells = np.column_stack([np.full(n, 2), np.arange(0, 2 * n, 2), np.arange(1, 2 * n, 2)])
-    return Geom(pts, lines=cells.ravel(), topo=f"lines{n}")
+    cells = _LINE_CELLS.get(n)
+    if cells is None:
+        cells = np.column_stack([np.full(n, 2), np.arange(0, 2 * n, 2),
+                                 np.arange(1, 2 * n, 2)]).ravel()
+        _LINE_CELLS[n] = cells
+    return Geom(pts, lines=cells, topo=f"lines{n}")
+
+
+_LINE_CELLS: dict = {}
 
 
 def arrows_mesh(tails, vectors, size: float) -> Geom:

@@ -563,6 +563,7 @@ class SceneView:
         self._frame_names: set = set()
         self._frame_labels: set = set()
         self._drawn_labels: dict = {}
+        self._drawn_items: dict = {}
         self._tints: dict = {}
         self._topo: dict = {}
         #: called with no arguments after objects were added, removed or reset
@@ -725,6 +726,7 @@ class SceneView:
     def remove_overlay(self, name: str) -> None:
         """Remove the overlays whose name is ``name`` or starts with it (a prefix)."""
         for key in [k for k in self._overlays if k.startswith(name)]:
+            self._drawn_items.pop(key, None)
             actor = self._overlays.pop(key)[0]
             self.plotter.remove_actor(actor, reset_camera=False, render=False)
             self._frame_names.discard(key)
@@ -766,9 +768,15 @@ class SceneView:
         """Show exactly the overlays, labels and tints of ``frame`` (an ``overlays.Frame``);
         overlays added by others with :meth:`add_overlay` are left alone."""
         names = set()
+        last = self._drawn_items
         for item in frame.items:
-            self.add_overlay(item.name, item.mesh, **item.kwargs)
+            # the very same item as in the last frame (an unchanged pair): nothing to do
+            if last.get(item.name) is not item or item.name not in self._overlays:
+                self.add_overlay(item.name, item.mesh, **item.kwargs)
+                last[item.name] = item
             names.add(item.name)
+        for stale in set(last) - names:
+            del last[stale]
         for stale in self._frame_names - names:
             cur = self._overlays.pop(stale, None)
             if cur is not None:

@@ -50,6 +50,7 @@ class Viewport(QWidget):
         self.on_drag_start: Optional[Callable] = None
         self.on_drag_end: Optional[Callable] = None
         self._grips: list[tuple[str, vtkSphereWidget]] = []
+        self._grip_at: dict = {}  # where each grip was last put (SetCenter only on a change)
         self._grip_obj: Optional[str] = None
         self._dragging: Optional[str] = None
         self._press = None
@@ -113,6 +114,7 @@ class Viewport(QWidget):
             w.SetRepresentationToSurface()
             w.SetRadius(self.grip_radius())
             w.SetCenter(*pos)
+            self._grip_at[name] = pos
             w.SetThetaResolution(16)
             w.SetPhiResolution(12)
             w.ScaleOff()  # right-drag would resize the grip itself: not wanted
@@ -135,8 +137,9 @@ class Viewport(QWidget):
         items = dict(drag.handles(self.view.prim_of(scene[self._grip_obj]), self.view.ext.size,
                                   self.view.ext.center))
         for name, w in self._grips:
-            if name != self._dragging and name in items:
+            if name != self._dragging and name in items and self._grip_at.get(name) != items[name]:
                 w.SetCenter(*items[name])
+                self._grip_at[name] = items[name]
 
     def clear_grips(self) -> None:
         for _name, w in self._grips:
@@ -144,6 +147,7 @@ class Viewport(QWidget):
             w.RemoveAllObservers()
             w.SetInteractor(None)
         self._grips = []
+        self._grip_at = {}
         self._grip_obj = None
         self._dragging = None
 
@@ -159,6 +163,7 @@ class Viewport(QWidget):
             self.on_drag_start(self._grip_obj, name)
 
     def _grip_moved(self, name: str, center) -> None:
+        self._grip_at[name] = tuple(center)
         if self.on_drag and self._grip_obj is not None:
             self.on_drag(self._grip_obj, name, tuple(center))
 
