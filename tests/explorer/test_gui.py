@@ -432,3 +432,19 @@ def test_mouse_drags_a_grip_and_clicks_select(gui_window):
     assert set(w.viewport.grip_names()) == {"center", "x-", "x+", "y-", "y+", "z-", "z+"}
     w.undo()
     assert w.scene["ball"].primitive.center == (1.5, 0.0, 1.0)
+
+
+def test_bench_drag_prints_the_four_figures_last(qtbot, state_dir, capsys):
+    """`explorer bench drag --steps 3` in-process: its last line is the JSON object with
+    exactly the four keys, all positive numbers."""
+    from types import SimpleNamespace
+
+    from explorer import bench
+
+    assert bench.main(SimpleNamespace(scene=None, steps=3, panels=False)) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    figures = json.loads(last)
+    assert set(figures) == {"update_median_ms", "update_p95_ms", "render_median_ms",
+                            "render_p95_ms"}
+    assert all(v > 0 for v in figures.values())
+    assert figures["update_p95_ms"] >= figures["update_median_ms"]
