@@ -58,19 +58,27 @@ def closest_point_line2d(q, n, d):
     return qp, signed
 
 
+def plane_nd(plane: Plane):
+    """``(n, d)`` of the plane, divided by ``max |n_i|`` when ``n . n`` would underflow or
+    overflow (same plane, see :func:`rescaled`)."""
+    n, m = rescaled(plane.normal)
+    return n, (plane.d if m == 1 else plane.d / m)
+
+
 def closest_point_plane(q, plane: Plane):
     """Closest point on the plane ``n . x = d`` (Dunn & Parberry, App. A.3).
 
     ``q' = q + (d - q . n) n / (n . n)``: the A.1 formula in 3D. Exact on Fractions.
     """
-    n = plane.normal
-    k = (plane.d - V.dot(q, n)) / V.dot(n, n)
+    n, d = plane_nd(plane)
+    k = (d - V.dot(q, n)) / V.dot(n, n)
     return V.add(q, V.scale(k, n))
 
 
 def signed_distance_plane(q, plane: Plane) -> float:
     """``(n . q - d) / |n|``: positive in front (Primer §9.5.4, as used by A.3)."""
-    return float(V.dot(plane.normal, q) - plane.d) / V.norm(plane.normal)
+    n, d = plane_nd(plane)
+    return float(V.dot(n, q) - d) / V.norm(n)
 
 
 # ----------------------------------------------------------------------------- A.4
@@ -261,7 +269,7 @@ def closest_point_triangle(q, tri: Triangle):
 def cylinder_frame(cyl: Cylinder):
     """``(c, w, h, r)``: centre, unit axis, half height and radius, as floats."""
     c = V.to_float(cyl.center)
-    a = V.to_float(cyl.axis)
+    a, _ = rescaled(V.to_float(cyl.axis))  # an axis like (0, 0, 1e-188) squares to 0
     la = V.norm(a)
     w = V.scale(1.0 / la, a)
     return c, w, float(cyl.height) / 2, float(cyl.radius)
@@ -341,13 +349,29 @@ def clamp_t(t, lo, hi):
     return t
 
 
+def rescaled(v):
+    """``(v / m, m)`` with ``m = max |v_i|`` when ``v . v`` would underflow or overflow in
+    floating point (a direction like ``(1e-199, 0, 0)`` is valid but squares to 0), else
+    ``(v, 1)``. Callers work with ``v / m`` and divide the parameters they find by ``m``."""
+    if any(isinstance(c, float) for c in v):
+        vv = V.dot(v, v)
+        if vv != 0 and not (1e-150 < vv < 1e150) or vv == 0 and not is_zero_vector(v):
+            m = max(abs(c) for c in v)
+            return tuple(c / m for c in v), m
+    return tuple(v), 1
+
+
 def closest_t_to_point(o, d, lo, hi, q):
     """Parameter of the point of ``o + t d``, ``t`` in ``[lo, hi]``, nearest ``q`` (App. A.2:
     ``t = d . (q - o) / (d . d)``, clamped). A zero direction gives ``lo`` clamped to 0."""
+    d, m = rescaled(d)
     dd = V.dot(d, d)
     if dd == 0:
         return clamp_t(0 * dd, lo, hi)
-    return clamp_t(V.dot(d, V.sub(q, o)) / dd, lo, hi)
+    t = V.dot(d, V.sub(q, o)) / dd / m
+    if t in (INF, -INF):  # the parameter overflows (a subnormal direction): keep it finite
+        t = math.copysign(1.7976931348623157e308, t)
+    return clamp_t(t, lo, hi)
 
 
 def linear_segment_closest(o, d, lo, hi, s0, s1):
@@ -511,18 +535,20 @@ def golden_section_distance(o, d, lo, hi, closest_fn, center, radius, extra_ts=(
     runs until the bracket is ~1e-15 relative (at most 200 steps, ~80 in practice); then the
     exact ``f`` is evaluated at ``extra_ts`` (shape-specific stationary points in closed form,
     clamped: the "exact refine"), the bracket ends and the final point, and the least is kept
-    (a golden-section point must beat the closed-form ones by more than rounding). Since ``f`` is smooth at a positive minimum the
-    distance error is second order in the ``t`` error: ~1e-15 relative in practice (see the
-    tests). Returns ``(sqr_distance, t, point_on_A, point_on_B, steps)``.
+    (a golden-section point must beat the closed-form ones by more than rounding). Since ``f``
+    is smooth at a positive minimum the distance error is second order in the ``t`` error:
+    below 1e-14 of the coordinate scale in the tests.
+    Returns ``(sqr_distance, t, point_on_A, point_on_B, steps)``.
     """
     o, d = _fp(o), _fp(d)
     L, H = float(lo), float(hi)
     if L == -INF or H == INF:
-        dd = V.dot(d, d)
-        t0 = V.dot(d, V.sub(V.to_float(center), o)) / dd
+        ds, m = rescaled(d)
+        dd = V.dot(ds, ds)
+        t0 = V.dot(ds, V.sub(V.to_float(center), o)) / dd / m
         h = V.norm(V.sub(point_at(o, d, t0), V.to_float(center)))
         R = float(radius)
-        w = 2.0 * math.sqrt(R * (h + R)) / math.sqrt(dd)
+        w = 2.0 * math.sqrt(R * (h + R)) / math.sqrt(dd) / m
         w += 1e-9 * (abs(t0) + w) + 1e-300
         L, H = max(L, t0 - w), min(H, t0 + w)
         if L > H:  # every minimiser lies outside the domain: by convexity the minimum over
@@ -615,3 +641,27 @@ def rescue_hit(hr, o, d, sqr, t, why):
     hit = Hit(float(t), _fp(point_at(o, d, t)), None, "hit")
     return HitResult(method=hr.method, trace=trace, intersects=True, first_t=float(t),
                      hits=(hit,))
+
+
+def robust_distance(func):
+    """Wrap a ``"distance"`` function so a positive distance never reads as 0.
+
+    With coordinates near the bottom of the float range (``1e-200``) the squared distance
+    underflows to 0 although the closest points differ: the distance is then recomputed as
+    ``hypot`` of their difference and ``sqr_distance`` kept positive (at least the smallest
+    subnormal), so ``distance == 0`` exactly when the shapes touch.
+    """
+    import functools
+    from dataclasses import replace
+
+    @functools.wraps(func)
+    def wrapper(a, b, *args, **kwargs):
+        r = func(a, b, *args, **kwargs)
+        pa, pb = r.closest
+        diff = [float(x) - float(y) for x, y in zip(pa, pb)]
+        if any(diff) and (r.distance == 0 or r.sqr_distance == 0):
+            dist = math.hypot(*diff)
+            return replace(r, distance=dist, sqr_distance=max(dist * dist, 5e-324))
+        return r
+
+    return wrapper

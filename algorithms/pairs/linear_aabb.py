@@ -28,6 +28,7 @@ from .. import vec as V
 from ..closest import (INF, closest_point_aabb, golden_section_distance, is_zero_vector,
                        linear_features_distance, linear_parts, rescue_hit, solid_hits,
                        touching_distance)
+from ..closest import robust_distance
 from ..registry import register
 from ..results import DistanceResult, IntersectionResult
 
@@ -288,12 +289,13 @@ def intersects_linear_aabb(a, box):
     return IntersectionResult(method=A18, trace=hr.trace, intersects=hr.intersects)
 
 
-register("distance", "point", "aabb")(distance_point_aabb)
+register("distance", "point", "aabb")(robust_distance(distance_point_aabb))
 register("intersects", "point", "aabb")(intersects_point_aabb)
 for _k in LINEAR:
     register("hits", _k, "aabb", name="woo", priority=10)(hits_linear_aabb)
     register("hits", _k, "aabb", name="slabs", priority=0)(hits_slabs)
-    register("distance", _k, "aabb", name="features", priority=10)(distance_linear_aabb)
+    register("distance", _k, "aabb", name="features", priority=10)(
+        robust_distance(distance_linear_aabb))
     register("distance", _k, "aabb", name="golden_section", priority=-10)(
-        distance_linear_aabb_golden)
+        robust_distance(distance_linear_aabb_golden))
     register("intersects", _k, "aabb")(intersects_linear_aabb)

@@ -28,8 +28,9 @@ import math
 
 from .. import vec as V
 from ..closest import (INF, closest_point_cylinder, cylinder_frame, golden_section_distance,
-                       is_zero_vector, linear_parts, point_at, rescue_hit, solid_hits,
+                       is_zero_vector, linear_parts, point_at, rescaled, rescue_hit, solid_hits,
                        touching_distance)
+from ..closest import robust_distance
 from ..registry import register
 from ..results import DistanceResult, IntersectionResult
 
@@ -39,19 +40,23 @@ CLAMP = "closest point in a solid cylinder: radial and axial clamp"
 
 
 def _parts(a, cyl):
+    """Frame quantities; ``dz``, ``qd`` (and so every ``t`` found from them) use the direction
+    divided by ``m`` (:func:`algorithms.closest.rescaled`; ``m = 1`` unless ``d . d`` would
+    under/overflow), so callers divide those ``t`` by ``m``."""
     o, d, lo, hi = linear_parts(a)
     of, df = V.to_float(o), V.to_float(d)
+    ds, m = rescaled(df)
     c, w, h, r = cylinder_frame(cyl)
     v0 = V.sub(of, c)
-    z0, dz = V.dot(w, v0), V.dot(w, df)
+    z0, dz = V.dot(w, v0), V.dot(w, ds)
     q0 = V.sub(v0, V.scale(z0, w))
-    qd = V.sub(df, V.scale(dz, w))
-    return of, df, lo, hi, c, w, h, r, z0, dz, q0, qd
+    qd = V.sub(ds, V.scale(dz, w))
+    return of, df, lo, hi, c, w, h, r, z0, dz, q0, qd, m
 
 
 def cylinder_interval(a, cyl):
     """``(t_in, t_out, n_in, n_out, trace)``: where the whole line of ``a`` is inside."""
-    of, df, lo, hi, c, w, h, r, z0, dz, q0, qd = _parts(a, cyl)
+    of, df, lo, hi, c, w, h, r, z0, dz, q0, qd, m = _parts(a, cyl)
     trace = {"z0": z0, "dz": dz, "h": h, "r": r}
     if is_zero_vector(df):
         inside = V.dot(q0, q0) <= r * r and abs(z0) <= h
@@ -93,7 +98,7 @@ def cylinder_interval(a, cyl):
             tc0, tc1, nc0, nc1 = tb, ta, w, V.scale(-1.0, w)
     trace["t_caps"] = (tc0, tc1)
 
-    def wall_normal(t):
+    def wall_normal(t):  # t in the scaled parameter
         if r == 0:
             return None
         rho = V.add(q0, V.scale(t, qd))
@@ -113,6 +118,9 @@ def cylinder_interval(a, cyl):
     if t_in > t_out:
         trace["rejected"] = "t_enter > t_leave"
         return None, None, None, None, trace
+    if m != 1:
+        t_in, t_out = t_in / m, t_out / m
+        trace["direction scaled by"] = m
     n_in = None if n_in is None else tuple(x + 0.0 for x in n_in)
     n_out = None if n_out is None else tuple(x + 0.0 for x in n_out)
     return t_in, t_out, n_in, n_out, trace
@@ -129,13 +137,13 @@ def hits_cast(a, cyl):
 
 def _min_distance(a, cyl):
     """Golden-section minimisation + closed-form candidates (no cast)."""
-    of, df, lo, hi, c, w, h, r, z0, dz, q0, qd = _parts(a, cyl)
+    of, df, lo, hi, c, w, h, r, z0, dz, q0, qd, m = _parts(a, cyl)
     extra = []
     qa = V.dot(qd, qd)
     if qa > 0:
-        extra.append(-V.dot(q0, qd) / qa)  # closest approach to the axis (wall stationary)
+        extra.append(-V.dot(q0, qd) / qa / m)  # closest approach to the axis (wall stationary)
     if dz != 0:
-        extra += [(-h - z0) / dz, (h - z0) / dz]  # the cap planes
+        extra += [(-h - z0) / dz / m, (h - z0) / dz / m]  # the cap planes
     for t in (lo, hi):
         if t not in (-INF, INF):
             extra.append(float(t))
@@ -190,10 +198,12 @@ def distance_point_cylinder(pt, cyl):
     """Radial clamp + axial clamp (exact for the solid cylinder)."""
     q = V.to_float(pt.position)
     p = closest_point_cylinder(q, cyl)
-    sq = V.sqr_dist(p, q)
-    _, z, rho = _inside(q, cyl)
+    inside, z, rho = _inside(q, cyl)
+    _, _, h, r = cylinder_frame(cyl)
+    # from the frame coordinates, not from the two points (which may round onto each other)
+    dist = 0.0 if inside else math.hypot(max(abs(z) - h, 0.0), max(V.norm(rho) - r, 0.0))
     return DistanceResult(method=CLAMP, trace={"z": z, "|rho|": V.norm(rho)},
-                          distance=math.sqrt(sq), sqr_distance=sq, closest=(q, p),
+                          distance=dist, sqr_distance=dist * dist, closest=(q, q if inside else p),
                           parameter=(None, None))
 
 
@@ -208,9 +218,9 @@ def intersects_linear_cylinder(a, cyl):
     return IntersectionResult(method=CAST, trace=hr.trace, intersects=hr.intersects)
 
 
-register("distance", "point", "cylinder")(distance_point_cylinder)
+register("distance", "point", "cylinder")(robust_distance(distance_point_cylinder))
 register("intersects", "point", "cylinder")(intersects_point_cylinder)
 for _k in LINEAR:
     register("hits", _k, "cylinder")(hits_linear_cylinder)
-    register("distance", _k, "cylinder")(distance_linear_cylinder)
+    register("distance", _k, "cylinder")(robust_distance(distance_linear_cylinder))
     register("intersects", _k, "cylinder")(intersects_linear_cylinder)

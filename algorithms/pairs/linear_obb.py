@@ -23,6 +23,7 @@ from .. import vec as V
 from ..closest import (closest_point_obb, golden_section_distance, linear_parts, obb_to_local,
                        obb_to_world, obb_vector_to_local, obb_vector_to_world, point_at,
                        rescue_hit, solid_hits, touching_distance)
+from ..closest import robust_distance
 from ..registry import register
 from ..results import DistanceResult, IntersectionResult
 from .linear_aabb import box_features_distance, slab_interval, woo_interval
@@ -100,10 +101,10 @@ def distance_linear_obb(a, obb):
     if hr.intersects:
         return touching_distance(V.to_float(o), V.to_float(d), hr, method,
                                  {"first_t": hr.first_t})
-    _, t, _, pbl, feature, cands = feats
+    sq, t, _, pbl, feature, cands = feats
     pa = _fp(point_at(o, d, t))
     pb = _fp(obb_to_world(pbl, obb))
-    sq = float(V.sqr_dist(pa, pb))
+    sq = float(sq)  # from the box frame: the world points may round onto each other
     trace = {"feature": feature, "candidates": cands, "t": float(t), "closest (box frame)": pbl}
     return DistanceResult(method=method, trace=trace, distance=math.sqrt(sq), sqr_distance=sq,
                           closest=(pa, pb), parameter=(float(t), None))
@@ -145,12 +146,13 @@ def intersects_linear_obb(a, obb):
     return IntersectionResult(method=WOO, trace=hr.trace, intersects=hr.intersects)
 
 
-register("distance", "point", "obb")(distance_point_obb)
+register("distance", "point", "obb")(robust_distance(distance_point_obb))
 register("intersects", "point", "obb")(intersects_point_obb)
 for _k in LINEAR:
     register("hits", _k, "obb", name="woo", priority=10)(hits_linear_obb)
     register("hits", _k, "obb", name="slabs", priority=0)(hits_slabs_obb)
-    register("distance", _k, "obb", name="features", priority=10)(distance_linear_obb)
+    register("distance", _k, "obb", name="features", priority=10)(
+        robust_distance(distance_linear_obb))
     register("distance", _k, "obb", name="golden_section", priority=-10)(
-        distance_linear_obb_golden)
+        robust_distance(distance_linear_obb_golden))
     register("intersects", _k, "obb")(intersects_linear_obb)

@@ -16,8 +16,10 @@ the plane (``d . n == 0`` and ``p0 . n == d``, exactly) overlaps it over its who
 from __future__ import annotations
 
 from .. import vec as V
-from ..closest import (INF, closest_point_plane, is_zero_vector, linear_parts, point_at,
+from ..closest import (INF, closest_point_plane, is_zero_vector, linear_parts, plane_nd,
+                       point_at,
                        surface_hits, touching_distance, unit)
+from ..closest import robust_distance
 from ..registry import register
 from ..results import DistanceResult, IntersectionResult
 
@@ -35,9 +37,9 @@ def hits_linear_plane(a, plane, front_only=False):
     ``d - p0.n``, ``t`` (the unrestricted line parameter), ``parallel``, ``in_plane``.
     """
     o, d, lo, hi = linear_parts(a)
-    n = plane.normal
+    n, pd = plane_nd(plane)
     den = V.dot(d, n)
-    num = plane.d - V.dot(o, n)
+    num = pd - V.dot(o, n)
     trace = {"d.n": den, "d - p0.n": num, "front_only": front_only}
     nhat = unit(n)
     if den == 0:
@@ -72,12 +74,13 @@ def distance_linear_plane(a, plane):
     method = "linear-plane distance: " + A9 + " then " + A3
     if hr.intersects:
         return touching_distance(o, d, hr, method, {"first_t": hr.first_t})
-    ln = V.norm(plane.normal)
+    n, pd = plane_nd(plane)
+    ln = V.norm(n)
     ends = [t for t in (lo, hi) if t not in (-INF, INF)] or [0.0]
     best = None
     for t in ends:
         p = point_at(o, d, t)
-        s = float(V.dot(plane.normal, p) - plane.d) / ln
+        s = float(V.dot(n, p) - pd) / ln
         if best is None or abs(s) < abs(best[1]):
             best = (t, s, p)
     t, s, p = best
@@ -93,8 +96,9 @@ def distance_point_plane(pt, plane):
     distance is the signed distance ``(q . n - d) / |n|`` in magnitude (``0`` exactly when
     ``q . n == d``, with ``q`` itself as the common point)."""
     q = pt.position
-    num = V.dot(q, plane.normal) - plane.d
-    s = float(num) / V.norm(plane.normal)
+    n, pd = plane_nd(plane)
+    num = V.dot(q, n) - pd
+    s = float(num) / V.norm(n)
     qp = tuple(q) if num == 0 else closest_point_plane(q, plane)
     trace = {"q.n - d": num, "signed_distance": s}
     return DistanceResult(method=A3, trace=trace, distance=abs(s), sqr_distance=s * s,
@@ -103,7 +107,8 @@ def distance_point_plane(pt, plane):
 
 def intersects_point_plane(pt, plane):
     """``q . n == d`` (exact comparison)."""
-    v = V.dot(pt.position, plane.normal) - plane.d
+    n, pd = plane_nd(plane)
+    v = V.dot(pt.position, n) - pd
     return IntersectionResult(method=A3, trace={"q.n - d": v}, intersects=bool(v == 0))
 
 
@@ -117,9 +122,9 @@ def _fp(p):
     return tuple(float(c) for c in p)
 
 
-register("distance", "point", "plane")(distance_point_plane)
+register("distance", "point", "plane")(robust_distance(distance_point_plane))
 register("intersects", "point", "plane")(intersects_point_plane)
 for _k in LINEAR:
     register("hits", _k, "plane")(hits_linear_plane)
-    register("distance", _k, "plane")(distance_linear_plane)
+    register("distance", _k, "plane")(robust_distance(distance_linear_plane))
     register("intersects", _k, "plane")(intersects_linear_plane)

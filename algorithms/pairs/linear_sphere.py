@@ -16,7 +16,9 @@ import math
 
 from .. import vec as V
 from ..closest import (closest_point_sphere, closest_t_to_point, is_zero_vector, linear_parts,
+                       rescaled, rescue_hit,
                        point_at, solid_hits, touching_distance)
+from ..closest import robust_distance
 from ..registry import register
 from ..results import DistanceResult, IntersectionResult
 
@@ -52,10 +54,11 @@ def hits_linear_sphere(a, sph):
         trace["degenerate"] = "zero-length segment: point in ball test"
         return solid_hits(of, df, lo, hi, -math.inf if inside else None, math.inf, None, None,
                           A12, trace)
-    dd = V.dot(df, df)
+    ds, m = rescaled(df)  # a direction whose square under/overflows is scaled first
+    dd = V.dot(ds, ds)
     dl = math.sqrt(dd)
-    ed = V.dot(e, df)
-    exd2 = V.sqr_norm(V.cross(e, df))
+    ed = V.dot(e, ds)
+    exd2 = V.sqr_norm(V.cross(e, ds))
     av = ed / dl
     b2 = exd2 / dd
     f2 = r2 - b2
@@ -78,8 +81,9 @@ def hits_linear_sphere(a, sph):
         t_out = (e2 - r2) / q
     if t_in > t_out:  # rounding in (e^2 - r^2) on a tangent line
         t_in = t_out = (t_in + t_out) / 2
-    trace.update({"t = a - f": t_in * dl, "a + f": t_out * dl, "t_enter": t_in,
-                  "t_leave": t_out})
+    trace.update({"t = a - f": t_in * dl, "a + f": t_out * dl})
+    t_in, t_out = t_in / m, t_out / m
+    trace.update({"t_enter": t_in, "t_leave": t_out})
 
     def normal(t):
         if r == 0:
@@ -90,6 +94,31 @@ def hits_linear_sphere(a, sph):
     return solid_hits(of, df, lo, hi, t_in, t_out, normal(t_in), normal(t_out), A12, trace)
 
 
+def _nearest(a, sph):
+    """``(t, A(t), |A(t) - c|)`` for ``t`` the parameter nearest the centre (App. A.2, clamped)."""
+    o, d, lo, hi = linear_parts(a)
+    of, df = V.to_float(o), V.to_float(d)
+    c = V.to_float(sph.center)
+    t = float(closest_t_to_point(of, df, lo, hi, c))
+    p = point_at(of, df, t)
+    return t, p, V.norm(V.sub(p, c))
+
+
+def hits_sphere(a, sph):
+    """Hultquist's cast (:func:`hits_linear_sphere`); when it rejects a line passing within
+    rounding of the sphere while the component's point nearest the centre lies in the ball
+    (``|A(t) - c| <= r`` in floating point), that touching point is reported
+    (:func:`algorithms.closest.rescue_hit`), so hits, intersects and distance agree."""
+    hr = hits_linear_sphere(a, sph)
+    if hr.intersects:
+        return hr
+    t, p, lpc = _nearest(a, sph)
+    o, d, _, _ = linear_parts(a)
+    sq = 0 if lpc <= float(sph.radius) else 1
+    return rescue_hit(hr, V.to_float(o), V.to_float(d), sq, t,
+                      "the point nearest the centre lies in the ball within rounding")
+
+
 def distance_linear_sphere(a, sph):
     """Distance from a segment, ray or line to the solid sphere.
 
@@ -98,17 +127,15 @@ def distance_linear_sphere(a, sph):
     ``|A(t) - c| - r`` with the sphere point ``c + r (A(t) - c) / |A(t) - c|`` (App. A.4).
     """
     method = "linear-sphere distance: " + A12 + "; " + A4
-    hr = hits_linear_sphere(a, sph)
+    hr = hits_sphere(a, sph)
     o, d, lo, hi = linear_parts(a)
     of, df = V.to_float(o), V.to_float(d)
     if hr.intersects:
         return touching_distance(of, df, hr, method, {"first_t": hr.first_t})
-    c = V.to_float(sph.center)
-    t = float(closest_t_to_point(of, df, lo, hi, c))
-    p = point_at(of, df, t)
+    t, p, lpc = _nearest(a, sph)
     q = closest_point_sphere(p, sph)
-    dist = max(V.norm(V.sub(p, c)) - float(sph.radius), 0.0)
-    trace = {"t": t, "|A(t) - c|": V.norm(V.sub(p, c)), "r": float(sph.radius)}
+    dist = max(lpc - float(sph.radius), 0.0)
+    trace = {"t": t, "|A(t) - c|": lpc, "r": float(sph.radius)}
     return DistanceResult(method=method, trace=trace, distance=dist, sqr_distance=dist * dist,
                           closest=(p, q), parameter=(t, None))
 
@@ -137,13 +164,13 @@ def intersects_point_sphere(pt, sph):
 
 
 def intersects_linear_sphere(a, sph):
-    hr = hits_linear_sphere(a, sph)
+    hr = hits_sphere(a, sph)
     return IntersectionResult(method=A12, trace=hr.trace, intersects=hr.intersects)
 
 
-register("distance", "point", "sphere")(distance_point_sphere)
+register("distance", "point", "sphere")(robust_distance(distance_point_sphere))
 register("intersects", "point", "sphere")(intersects_point_sphere)
 for _k in LINEAR:
-    register("hits", _k, "sphere")(hits_linear_sphere)
-    register("distance", _k, "sphere")(distance_linear_sphere)
+    register("hits", _k, "sphere")(hits_sphere)
+    register("distance", _k, "sphere")(robust_distance(distance_linear_sphere))
     register("intersects", _k, "sphere")(intersects_linear_sphere)

@@ -29,6 +29,7 @@ from ..closest import (INF, closest_point_triangle, golden_section_distance, is_
                        linear_features_distance, linear_parts, linear_segment_closest, point_at,
                        rescue_hit, surface_hits, touching_distance, unit)
 from ..primitives import Triangle
+from ..closest import robust_distance
 from ..registry import register
 from ..results import DistanceResult, IntersectionResult
 
@@ -129,7 +130,7 @@ def _parallel_hits(o, d, lo, hi, tri, n, num, method, trace):
             return surface_hits(o, d, lo, hi, None, None, method, trace)
         iv = _coplanar_interval(oe, de, lo, hi, ve, ne)
         if iv is not None:
-            iv = tuple(float(t) if t not in (INF, -INF) else t for t in iv)
+            iv = tuple(_float(t) for t in iv)
         trace["coplanar_interval"] = iv
         return surface_hits(o, d, lo, hi, iv, None, method, trace)
     t = num_e / dot_e
@@ -142,7 +143,16 @@ def _parallel_hits(o, d, lo, hi, tri, n, num, method, trace):
         return surface_hits(o, d, lo, hi, None, None, method, trace)
     nh = unit(n)
     normal = nh if dot_e < 0 else tuple(0.0 - c for c in nh)
-    return surface_hits(o, d, lo, hi, float(t), normal, method, trace)
+    return surface_hits(o, d, lo, hi, _float(t), normal, method, trace)
+
+
+def _float(x):
+    """``float(x)`` that overflows to +-inf instead of raising (Fractions from subnormal
+    directions)."""
+    try:
+        return float(x)
+    except OverflowError:
+        return INF if x > 0 else -INF
 
 
 # ----------------------------------------------------------------------------- Badouel
@@ -375,13 +385,13 @@ def intersects_linear_triangle(a, tri):
     return IntersectionResult(method=A16, trace=hr.trace, intersects=hr.intersects)
 
 
-register("distance", "point", "triangle")(distance_point_triangle)
+register("distance", "point", "triangle")(robust_distance(distance_point_triangle))
 register("intersects", "point", "triangle")(intersects_point_triangle)
 for _k in LINEAR:
     register("hits", _k, "triangle", name="badouel", priority=10)(hits_linear_triangle)
     register("hits", _k, "triangle", name="moller_trumbore", priority=0)(hits_moller_trumbore)
     register("distance", _k, "triangle", name="features", priority=10)(
-        distance_linear_triangle)
+        robust_distance(distance_linear_triangle))
     register("distance", _k, "triangle", name="golden_section", priority=-10)(
-        distance_linear_triangle_golden)
+        robust_distance(distance_linear_triangle_golden))
     register("intersects", _k, "triangle")(intersects_linear_triangle)
