@@ -26,9 +26,8 @@ import math
 
 from .. import vec as V
 from ..closest import (INF, closest_point_aabb, golden_section_distance, is_zero_vector,
-                       linear_features_distance, linear_parts, rescue_hit, solid_hits,
-                       touching_distance)
-from ..closest import robust_distance
+                       linear_features_distance, linear_parts, rescue_hit, robust_distance,
+                       solid_hits, touching_distance)
 from ..registry import register
 from ..results import DistanceResult, IntersectionResult
 

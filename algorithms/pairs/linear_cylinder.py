@@ -28,9 +28,8 @@ import math
 
 from .. import vec as V
 from ..closest import (INF, closest_point_cylinder, cylinder_frame, golden_section_distance,
-                       is_zero_vector, linear_parts, point_at, rescaled, rescue_hit, solid_hits,
-                       touching_distance)
-from ..closest import robust_distance
+                       is_zero_vector, linear_parts, rescaled, rescue_hit,
+                       robust_distance, solid_hits, touching_distance)
 from ..registry import register
 from ..results import DistanceResult, IntersectionResult
 

@@ -22,8 +22,7 @@ import math
 from .. import vec as V
 from ..closest import (closest_point_obb, golden_section_distance, linear_parts, obb_to_local,
                        obb_to_world, obb_vector_to_local, obb_vector_to_world, point_at,
-                       rescue_hit, solid_hits, touching_distance)
-from ..closest import robust_distance
+                       rescue_hit, robust_distance, solid_hits, touching_distance)
 from ..registry import register
 from ..results import DistanceResult, IntersectionResult
 from .linear_aabb import box_features_distance, slab_interval, woo_interval

@@ -16,10 +16,8 @@ the plane (``d . n == 0`` and ``p0 . n == d``, exactly) overlaps it over its who
 from __future__ import annotations
 
 from .. import vec as V
-from ..closest import (INF, closest_point_plane, is_zero_vector, linear_parts, plane_nd,
-                       point_at,
-                       surface_hits, touching_distance, unit)
-from ..closest import robust_distance
+from ..closest import (INF, closest_point_plane, is_zero_vector, linear_parts, plane_nd, point_at,
+                       robust_distance, surface_hits, touching_distance, unit)
 from ..registry import register
 from ..results import DistanceResult, IntersectionResult
 

@@ -16,9 +16,8 @@ import math
 
 from .. import vec as V
 from ..closest import (closest_point_sphere, closest_t_to_point, is_zero_vector, linear_parts,
-                       rescaled, rescue_hit,
-                       point_at, solid_hits, touching_distance)
-from ..closest import robust_distance
+                       point_at, rescaled, rescue_hit, robust_distance, solid_hits,
+                       touching_distance)
 from ..registry import register
 from ..results import DistanceResult, IntersectionResult
 

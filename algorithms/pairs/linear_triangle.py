@@ -27,9 +27,8 @@ from fractions import Fraction
 from .. import vec as V
 from ..closest import (INF, closest_point_triangle, golden_section_distance, is_zero_vector,
                        linear_features_distance, linear_parts, linear_segment_closest, point_at,
-                       rescue_hit, surface_hits, touching_distance, unit)
+                       rescue_hit, robust_distance, surface_hits, touching_distance, unit)
 from ..primitives import Triangle
-from ..closest import robust_distance
 from ..registry import register
 from ..results import DistanceResult, IntersectionResult
 
