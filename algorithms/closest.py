@@ -24,7 +24,11 @@ square root or rotate and return floats.
 Also here, because several pair modules share them: :func:`closest_point_segment` (App. A.2,
 clamped), the linear-component helpers :func:`linear_parts` and :func:`point_at`, and
 :func:`linear_segment_closest` (a linear component against a segment by the candidates of the
-convex quadratic, used for the edge terms of linear-vs-triangle/box distances).
+convex quadratic, used for the edge terms of linear-vs-triangle/box distances), and the result
+builders of the ``linear_<shape>`` pair modules: :func:`solid_hits`, :func:`surface_hits`,
+:func:`touching_distance`, :func:`golden_section_distance`, :func:`linear_features_distance`,
+:func:`rescue_hit` (a cast's rounded rejection of a contact the exact distance candidates find)
+and :func:`robust_distance` (no distance reads 0 by underflow).
 """
 
 from __future__ import annotations
