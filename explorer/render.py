@@ -18,6 +18,9 @@ from typing import Callable, Optional
 import numpy as np
 import pyvista as pv
 from vtkmodules.util import numpy_support
+from vtkmodules.vtkCommonCore import vtkObject
+from vtkmodules.vtkCommonDataModel import vtkDataSet, vtkPointSet
+from vtkmodules.vtkRenderingCore import vtkActor
 
 from algorithms.primitives import Primitive
 
@@ -318,18 +321,45 @@ def geom_to_mesh(g: Geom) -> pv.PolyData:
 def write_geom(mesh, g: Geom, same_topology: bool) -> None:
     """Refill ``mesh`` with ``g``: points (and normals) only when the topology is the same,
     a shallow copy of a new mesh otherwise."""
-    if same_topology and mesh.GetNumberOfPoints() == len(g.points):
-        vp = mesh.GetPoints()
-        numpy_support.vtk_to_numpy(vp.GetData())[:] = g.points
-        vp.Modified()
-        if g.normals is not None:
-            arr = mesh.GetPointData().GetNormals()
-            if arr is not None:
-                numpy_support.vtk_to_numpy(arr)[:] = g.normals
-                arr.Modified()
-        mesh.Modified()
+    if same_topology and _PointWriter(mesh).write(g):
         return
     mesh.copy_from(geom_to_mesh(g), deep=False)
+
+
+class _PointWriter:
+    """Numpy views on a mesh's point and normal arrays, to rewrite them in place.
+
+    Built once per mesh and topology and kept by the view, so a drag step writes an overlay's
+    points with one numpy assignment and two ``Modified`` calls: the VTK methods are called
+    unbound, which skips PyVista's attribute wrappers (the bulk of the cost for small meshes).
+    Invalid once the mesh got new arrays (:meth:`write` after ``copy_from``): the view makes
+    a new one whenever the topology changes.
+    """
+
+    __slots__ = ("mesh", "n", "vpts", "pts", "vnrm", "nrm")
+
+    def __init__(self, mesh):
+        self.mesh = mesh
+        vp = vtkPointSet.GetPoints(mesh)
+        self.vpts = vp
+        self.pts = None if vp is None else numpy_support.vtk_to_numpy(vp.GetData())
+        self.n = -1 if self.pts is None else len(self.pts)
+        na = vtkDataSet.GetPointData(mesh).GetNormals()
+        self.vnrm = na
+        self.nrm = None if na is None else numpy_support.vtk_to_numpy(na)
+
+    def write(self, g: Geom) -> bool:
+        """Write ``g``'s points (and normals); ``False`` (nothing written) when the number of
+        points differs."""
+        if self.n != len(g.points) or self.n <= 0:
+            return False
+        self.pts[:] = g.points
+        self.vpts.Modified()
+        if g.normals is not None and self.nrm is not None and len(self.nrm) == self.n:
+            self.nrm[:] = g.normals
+            self.vnrm.Modified()
+        vtkObject.Modified(self.mesh)
+        return True
 
 
 def primitive_geom(prim: Primitive, ext: Extent) -> Geom:
@@ -519,6 +549,22 @@ def render_to_png(scene: Scene, path, size=(1024, 768), with_results: bool = Tru
 
 _RGB_CACHE: dict = {}
 
+#: parked overlays kept at most (then all are dropped at once)
+_MAX_PARKED = 256
+
+
+def _signature(kwargs: dict) -> tuple:
+    """The look of an overlay (its ``add_mesh`` keywords) as a comparable value."""
+    return tuple(sorted(kwargs.items()))
+
+
+def _same(a, b) -> bool:
+    """``a == b`` for two :func:`_signature` values, also when they hold numpy arrays."""
+    try:
+        return bool(a == b)
+    except (ValueError, TypeError):
+        return repr(a) == repr(b)
+
 
 def _rgb(color) -> tuple:
     """Any colour PyVista understands as an ``(r, g, b)`` float tuple."""
@@ -565,7 +611,14 @@ class SceneView:
         self._drawn_labels: dict = {}
         self._drawn_items: dict = {}
         self._tints: dict = {}
+        #: object id -> the colour its actor shows (a tint or its own): set only when it changes
+        self._shown_colors: dict = {}
         self._topo: dict = {}
+        #: object id -> :class:`_PointWriter` of its mesh (valid while its topology stays)
+        self._writers: dict = {}
+        #: overlays of the frame that left the last frame: hidden, kept by name to be shown
+        #: again (an answer that comes and goes while dragging costs no new actor)
+        self._parked: dict = {}
         #: called with no arguments after objects were added, removed or reset
         self.on_rebuild: list[Callable] = []
 
@@ -644,6 +697,8 @@ class SceneView:
         self.meshes.pop(obj_id, None)
         self.colors.pop(obj_id, None)
         self._tints.pop(obj_id, None)
+        self._shown_colors.pop(obj_id, None)
+        self._writers.pop(obj_id, None)
         if actor is not None:
             self.plotter.remove_actor(actor, reset_camera=False, render=False)
 
@@ -652,7 +707,10 @@ class SceneView:
         if mesh is None:
             return
         g = primitive_geom(self.prim_of(obj), self.ext)
-        write_geom(mesh, g, self._topo.get(obj.id) == g.topo)
+        writer = self._writers.get(obj.id) if self._topo.get(obj.id) == g.topo else None
+        if writer is None or writer.mesh is not mesh or not writer.write(g):
+            write_geom(mesh, g, self._topo.get(obj.id) == g.topo)
+            self._writers[obj.id] = _PointWriter(mesh)
         self._topo[obj.id] = g.topo
 
     def _on_added(self, obj: SceneObject) -> None:
@@ -700,28 +758,60 @@ class SceneView:
         kwargs.setdefault("pickable", False)
         kwargs.setdefault("reset_camera", False)
         kwargs.setdefault("render", False)
-        sig = repr(sorted(kwargs.items()))
+        sig = _signature(kwargs)
         cur = self._overlays.get(name)
+        if cur is None:
+            cur = self._parked.pop(name, None)
+            if cur is not None:
+                self._overlays[name] = cur
         geom = mesh if isinstance(mesh, Geom) else None
-        if cur is not None and cur[2] == sig:
+        if cur is not None and _same(cur[2], sig):
             if geom is not None and cur[3] is not None:
                 if cur[4] is not geom:  # the very same geometry as drawn: nothing to write
-                    write_geom(cur[1], geom, cur[3] == geom.topo and bool(geom.topo))
+                    writer = cur[5] if cur[3] == geom.topo and geom.topo else None
+                    if writer is None or not writer.write(geom):
+                        write_geom(cur[1], geom, cur[3] == geom.topo and bool(geom.topo))
+                        cur[5] = _PointWriter(cur[1])
                     cur[3], cur[4] = geom.topo, geom
-                cur[0].SetVisibility(True)
+                if not cur[6]:
+                    cur[0].SetVisibility(True)
+                    cur[6] = True
                 return cur[0]
             if geom is None and cur[3] is None and type(cur[1]) is type(mesh):
                 if cur[1] is not mesh:
                     cur[1].copy_from(mesh, deep=False)
                 cur[0].SetVisibility(True)
+                cur[6] = True
                 return cur[0]
         if cur is not None:
+            del self._overlays[name]
             self.plotter.remove_actor(cur[0], reset_camera=False, render=False)
         data = geom_to_mesh(geom) if geom is not None else mesh
         actor = self.plotter.add_mesh(data, name=name, **kwargs)
         held = actor.mapper.dataset if geom is not None else mesh
-        self._overlays[name] = [actor, held, sig, None if geom is None else geom.topo, geom]
+        writer = _PointWriter(held) if geom is not None else None
+        # [actor, mesh drawn, look, topology, geometry written last, point writer, visible]
+        self._overlays[name] = [actor, held, sig, None if geom is None else geom.topo, geom,
+                                writer, True]
         return actor
+
+    def _park(self, name: str) -> None:
+        """Hide the overlay ``name`` and keep its actor for when the name comes back."""
+        cur = self._overlays.pop(name, None)
+        if cur is None:
+            return
+        if len(self._parked) >= _MAX_PARKED:
+            self._unpark_all()
+        cur[0].SetVisibility(False)
+        cur[6] = False
+        cur[4] = None
+        self._parked[name] = cur
+
+    def _unpark_all(self) -> None:
+        """Remove the parked (hidden) overlay actors."""
+        for cur in self._parked.values():
+            self.plotter.remove_actor(cur[0], reset_camera=False, render=False)
+        self._parked.clear()
 
     def remove_overlay(self, name: str) -> None:
         """Remove the overlays whose name is ``name`` or starts with it (a prefix)."""
@@ -730,6 +820,9 @@ class SceneView:
             actor = self._overlays.pop(key)[0]
             self.plotter.remove_actor(actor, reset_camera=False, render=False)
             self._frame_names.discard(key)
+        for key in [k for k in self._parked if k.startswith(name)]:
+            self.plotter.remove_actor(self._parked.pop(key)[0], reset_camera=False,
+                                      render=False)
         for key in [k for k in self._labels if k.startswith(name)]:
             self.plotter.renderer.RemoveActor(self._labels.pop(key))
             self._drawn_labels.pop(key, None)
@@ -778,9 +871,7 @@ class SceneView:
         for stale in set(last) - names:
             del last[stale]
         for stale in self._frame_names - names:
-            cur = self._overlays.pop(stale, None)
-            if cur is not None:
-                self.plotter.remove_actor(cur[0], reset_camera=False, render=False)
+            self._park(stale)
         self._frame_names = names
         labels = set()
         drawn = self._drawn_labels
@@ -795,20 +886,24 @@ class SceneView:
             if actor is not None:
                 self.plotter.renderer.RemoveActor(actor)
         self._frame_labels = labels
-        old = set(self._tints)
+        old = self._tints
         self._tints = {k: _rgb(v) for k, v in frame.tints.items() if k in self.actors}
-        for obj_id in old | set(self._tints):
+        for obj_id in old.keys() | self._tints.keys():
             self._apply_color(obj_id)
 
     def clear_frame(self) -> None:
         from types import SimpleNamespace
 
         self.apply_frame(SimpleNamespace(items=[], labels=[], tints={}))
+        self._unpark_all()
 
     def _apply_color(self, obj_id: str) -> None:
         actor = self.actors.get(obj_id)
         if actor is not None:
-            actor.GetProperty().SetColor(*self._tints.get(obj_id, self.colors[obj_id]))
+            color = self._tints.get(obj_id, self.colors[obj_id])
+            if self._shown_colors.get(obj_id) != color:  # unchanged: no VTK call
+                self._shown_colors[obj_id] = color
+                vtkActor.GetProperty(actor).SetColor(*color)
 
     def tint_of(self, obj_id: str):
         return self._tints.get(obj_id)
