@@ -36,6 +36,7 @@ from __future__ import annotations
 import math
 
 from . import vec as V
+from .minimize import golden_section
 from .primitives import AABB, OBB, Cylinder, Line, Plane, Ray, Segment, Sphere, Triangle
 
 INF = math.inf
@@ -525,7 +526,6 @@ def touching_distance(o, d, hr, method, trace, param_b=None):
                           closest=(p, p), parameter=(float(t), pb))
 
 
-GOLDEN = (math.sqrt(5.0) - 1.0) / 2.0
 
 
 def golden_section_distance(o, d, lo, hi, closest_fn, center, radius, extra_ts=()):
@@ -562,23 +562,10 @@ def golden_section_distance(o, d, lo, hi, closest_fn, center, radius, extra_ts=(
         p = point_at(o, d, t)
         return V.sqr_dist(p, _fp(closest_fn(p)))
 
-    a, b = L, H
-    steps = 0
+    a, b, steps = L, H, 0
     if b > a:
-        x1 = b - GOLDEN * (b - a)
-        x2 = a + GOLDEN * (b - a)
-        f1, f2 = f(x1), f(x2)
         tol = 1e-15 * (abs(a) + abs(b)) + 1e-16 * (b - a) + 1e-300
-        while steps < 200 and (b - a) > tol:
-            steps += 1
-            if f1 <= f2:
-                b, x2, f2 = x2, x1, f1
-                x1 = b - GOLDEN * (b - a)
-                f1 = f(x1)
-            else:
-                a, x1, f1 = x1, x2, f2
-                x2 = a + GOLDEN * (b - a)
-                f2 = f(x2)
+        a, b, _, _, steps = golden_section(f, a, b, tol=tol, max_steps=200)
     # the closed-form candidates first: a golden-section point replaces them only when it is
     # smaller by more than rounding (so an exact stationary point wins a tie)
     cands = [clamp_t(float(t), L, H) for t in extra_ts] + [L, H, (a + b) / 2, a, b]

@@ -62,6 +62,8 @@ import numpy as np
 from .primitives import AABB, OBB, Capsule, Cylinder, Point, Primitive, Segment, Sphere, Triangle
 from .results import DistanceResult
 from .support import BOUNDED_KINDS, centre, core, support
+from .vec import dot3 as _dot
+from .vec import sub3 as _sub
 
 METHOD = "GJK distance (Gilbert-Johnson-Keerthi), exact support functions"
 #: relative size of ``|v|`` (to the largest support point) below which shapes touch
@@ -71,14 +73,6 @@ MAX_ITERATIONS = 500
 
 
 # ----------------------------------------------------------------------------- sub-algorithm
-
-
-def _dot(u, v):
-    return u[0] * v[0] + u[1] * v[1] + u[2] * v[2]
-
-
-def _sub(u, v):
-    return (u[0] - v[0], u[1] - v[1], u[2] - v[2])
 
 
 def _face(Y: list, idx: tuple):

@@ -27,6 +27,23 @@ def dot(u, v):
     return sum((a * b for a, b in zip(u, v)), 0 * u[0])
 
 
+def dot3(u, v):
+    """``u . v`` for 3-vectors, unrolled (the hot loops of GJK and the cylinder tests)."""
+    return u[0] * v[0] + u[1] * v[1] + u[2] * v[2]
+
+
+def sub3(u, v):
+    return (u[0] - v[0], u[1] - v[1], u[2] - v[2])
+
+
+def add3(u, v):
+    return (u[0] + v[0], u[1] + v[1], u[2] + v[2])
+
+
+def scale3(s, u):
+    return (s * u[0], s * u[1], s * u[2])
+
+
 def cross(u, v):
     return (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
 

@@ -67,8 +67,14 @@ import functools
 import math
 import random
 
+from ..minimize import golden_section
 from ..registry import register
 from ..results import DistanceResult, IntersectionResult, SeparationResult
+from ..vec import add3 as _add
+from ..vec import cross as _cross
+from ..vec import dot3 as _dot
+from ..vec import scale3 as _mul
+from ..vec import sub3 as _sub
 
 SECTION = "Eberly & Schneider, GTCG §11.12.9"
 METHOD_SEP = (f"cylinder-cylinder separating axes w0, w1, w0 x w1, planes perpendicular to "
@@ -90,26 +96,6 @@ MAX_ITERATIONS = 300
 
 
 # ----------------------------------------------------------------------------- small vectors
-
-
-def _dot(u, v):
-    return u[0] * v[0] + u[1] * v[1] + u[2] * v[2]
-
-
-def _sub(u, v):
-    return (u[0] - v[0], u[1] - v[1], u[2] - v[2])
-
-
-def _add(u, v):
-    return (u[0] + v[0], u[1] + v[1], u[2] + v[2])
-
-
-def _mul(s, u):
-    return (s * u[0], s * u[1], s * u[2])
-
-
-def _cross(u, v):
-    return (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
 
 
 def _norm(u):
@@ -473,19 +459,7 @@ def _segment_to_cylinder(a, b, cyl):
         x = point(t)
         return _norm(_sub(cyl.closest(x), x))
 
-    g = (math.sqrt(5.0) - 1.0) / 2.0
-    lo, hi = 0.0, 1.0
-    x1, x2 = hi - g * (hi - lo), lo + g * (hi - lo)
-    f1, f2 = f(x1), f(x2)
-    for _ in range(90):
-        if f1 <= f2:
-            hi, x2, f2 = x2, x1, f1
-            x1 = hi - g * (hi - lo)
-            f1 = f(x1)
-        else:
-            lo, x1, f1 = x1, x2, f2
-            x2 = lo + g * (hi - lo)
-            f2 = f(x2)
+    _, _, x1, x2, _ = golden_section(f, 0.0, 1.0, max_steps=90)
     best = min((0.0, 1.0, x1, x2), key=f)
     x = point(best)
     return x, cyl.closest(x)

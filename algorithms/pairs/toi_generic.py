@@ -58,13 +58,13 @@ from typing import Callable, Optional
 import numpy as np
 
 from .. import registry
+from ..minimize import golden_section
 from ..motion import a6_trace
 from ..primitives import TYPES, Segment
 from ..registry import register
 from ..results import ContactResult
 
 TOL_REL = 1e-9
-GOLDEN = (math.sqrt(5) - 1) / 2
 
 METHOD_CA = ("conservative advancement on the static distance, Newton steps on the convex "
              "d(t) (Mirtich; Dunn & Parberry, 3D Math Primer, App. A.6 relative motion)")
@@ -164,32 +164,17 @@ def _polish(F, t, f, pa, pb, m, trace, steps=40):
 
 def _search(F, lo, hi, tol, trace, f_lo=None):
     """Convex search on ``[lo, hi]`` (``f(lo) > tol``); returns ``(t, f, pa, pb)`` or None."""
-    a, b = lo, hi
-    c = b - GOLDEN * (b - a)
-    d = a + GOLDEN * (b - a)
-    fc, fd = F(c), F(d)
-    f_hi = F(hi)
-    best = min((f_hi, hi), (fc, c), (fd, d), key=lambda x: x[0][0])
-    if f_hi[0] <= tol or fc[0] <= tol or fd[0] <= tol:
-        pass
-    else:
-        for _ in range(80):
-            if b - a <= 1e-12 * max(1.0, abs(b)):
-                break
-            if fc[0] <= fd[0]:
-                b, d, fd = d, c, fc
-                c = b - GOLDEN * (b - a)
-                fc = F(c)
-            else:
-                a, c, fc = c, d, fd
-                d = a + GOLDEN * (b - a)
-                fd = F(d)
-            for cand in ((fc, c), (fd, d)):
-                if cand[0][0] < best[0][0]:
-                    best = cand
-            if best[0][0] <= tol:
-                break
-    (fmin, pa, pb), tmin = best
+    best = [(F(hi), hi)]
+
+    def f(t):  # golden section on the distance; remember the least point seen
+        r = F(t)
+        if r[0] < best[0][0][0]:
+            best[0] = (r, t)
+        return r[0]
+
+    golden_section(f, lo, hi, max_steps=80,
+                   tol=lambda a, b: best[0][0][0] <= tol or b - a <= 1e-12 * max(1.0, abs(b)))
+    (fmin, pa, pb), tmin = best[0]
     trace["search_min"] = {"t": tmin, "distance": fmin}
     if fmin > tol:
         return None
