@@ -656,3 +656,17 @@ def robust_distance(func):
         return r
 
     return wrapper
+
+
+def intersects_from_hits(hits_fn, method: str):
+    """The test-intersection query of a linear component against a shape, from its ray cast
+    ``hits_fn(a, b) -> HitResult``: they intersect when the cast finds any contact."""
+    from .results import IntersectionResult
+
+    def intersects(a, b):
+        hr = hits_fn(a, b)
+        return IntersectionResult(method=method, trace=hr.trace, intersects=hr.intersects)
+
+    intersects.__name__ = "intersects_" + hits_fn.__name__.removeprefix("hits_")
+    intersects.__doc__ = f"Test-intersection from :func:`{hits_fn.__name__}`."
+    return intersects

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 
 from .. import vec as V
-from ..closest import (INF, closest_point_aabb, golden_section_distance, is_zero_vector,
+from ..closest import (intersects_from_hits, INF, closest_point_aabb, golden_section_distance, is_zero_vector,
                        linear_features_distance, linear_parts, rescue_hit, robust_distance,
                        solid_hits, touching_distance)
 from ..registry import register
@@ -283,9 +283,7 @@ def intersects_point_aabb(pt, box):
                               intersects=_inside(pt.position, box.min, box.max))
 
 
-def intersects_linear_aabb(a, box):
-    hr = hits_linear_aabb(a, box)
-    return IntersectionResult(method=A18, trace=hr.trace, intersects=hr.intersects)
+intersects_linear_aabb = intersects_from_hits(hits_linear_aabb, A18)
 
 
 register("distance", "point", "aabb")(robust_distance(distance_point_aabb))

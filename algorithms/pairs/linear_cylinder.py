@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 
 from .. import vec as V
-from ..closest import (INF, closest_point_cylinder, cylinder_frame, golden_section_distance,
+from ..closest import (intersects_from_hits, INF, closest_point_cylinder, cylinder_frame, golden_section_distance,
                        is_zero_vector, linear_parts, rescaled, rescue_hit,
                        robust_distance, solid_hits, touching_distance)
 from ..registry import register
@@ -212,9 +212,7 @@ def intersects_point_cylinder(pt, cyl):
                               intersects=bool(inside))
 
 
-def intersects_linear_cylinder(a, cyl):
-    hr = hits_linear_cylinder(a, cyl)
-    return IntersectionResult(method=CAST, trace=hr.trace, intersects=hr.intersects)
+intersects_linear_cylinder = intersects_from_hits(hits_linear_cylinder, CAST)
 
 
 register("distance", "point", "cylinder")(robust_distance(distance_point_cylinder))

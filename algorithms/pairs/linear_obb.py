@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 
 from .. import vec as V
-from ..closest import (closest_point_obb, golden_section_distance, linear_parts, obb_to_local,
+from ..closest import (intersects_from_hits, closest_point_obb, golden_section_distance, linear_parts, obb_to_local,
                        obb_to_world, obb_vector_to_local, obb_vector_to_world, point_at,
                        rescue_hit, robust_distance, solid_hits, touching_distance)
 from ..registry import register
@@ -140,9 +140,7 @@ def intersects_point_obb(pt, obb):
     return IntersectionResult(method=CLAMP, trace={"q (box frame)": u}, intersects=inside)
 
 
-def intersects_linear_obb(a, obb):
-    hr = hits_linear_obb(a, obb)
-    return IntersectionResult(method=WOO, trace=hr.trace, intersects=hr.intersects)
+intersects_linear_obb = intersects_from_hits(hits_linear_obb, WOO)
 
 
 register("distance", "point", "obb")(robust_distance(distance_point_obb))

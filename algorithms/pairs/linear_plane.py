@@ -16,7 +16,7 @@ the plane (``d . n == 0`` and ``p0 . n == d``, exactly) overlaps it over its who
 from __future__ import annotations
 
 from .. import vec as V
-from ..closest import (INF, closest_point_plane, is_zero_vector, linear_parts, plane_nd, point_at,
+from ..closest import (intersects_from_hits, INF, closest_point_plane, is_zero_vector, linear_parts, plane_nd, point_at,
                        robust_distance, surface_hits, touching_distance, unit)
 from ..registry import register
 from ..results import DistanceResult, IntersectionResult
@@ -110,10 +110,8 @@ def intersects_point_plane(pt, plane):
     return IntersectionResult(method=A3, trace={"q.n - d": v}, intersects=bool(v == 0))
 
 
-def intersects_linear_plane(a, plane):
-    """A.9: the component crosses or lies in the plane."""
-    hr = hits_linear_plane(a, plane)
-    return IntersectionResult(method=A9, trace=hr.trace, intersects=hr.intersects)
+#: A.9: the component crosses or lies in the plane
+intersects_linear_plane = intersects_from_hits(hits_linear_plane, A9)
 
 
 def _fp(p):

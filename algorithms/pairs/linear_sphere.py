@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 
 from .. import vec as V
-from ..closest import (closest_point_sphere, closest_t_to_point, is_zero_vector, linear_parts,
+from ..closest import (intersects_from_hits, closest_point_sphere, closest_t_to_point, is_zero_vector, linear_parts,
                        point_at, rescaled, rescue_hit, robust_distance, solid_hits,
                        touching_distance)
 from ..registry import register
@@ -162,9 +162,7 @@ def intersects_point_sphere(pt, sph):
                               intersects=bool(dd <= r2))
 
 
-def intersects_linear_sphere(a, sph):
-    hr = hits_sphere(a, sph)
-    return IntersectionResult(method=A12, trace=hr.trace, intersects=hr.intersects)
+intersects_linear_sphere = intersects_from_hits(hits_sphere, A12)
 
 
 register("distance", "point", "sphere")(robust_distance(distance_point_sphere))

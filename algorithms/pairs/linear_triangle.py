@@ -25,7 +25,7 @@ import math
 from fractions import Fraction
 
 from .. import vec as V
-from ..closest import (INF, closest_point_triangle, golden_section_distance, is_zero_vector,
+from ..closest import (intersects_from_hits, INF, closest_point_triangle, golden_section_distance, is_zero_vector,
                        linear_features_distance, linear_parts, linear_segment_closest, point_at,
                        rescue_hit, robust_distance, surface_hits, touching_distance, unit)
 from ..primitives import Triangle
@@ -379,9 +379,7 @@ def intersects_point_triangle(pt, tri):
     return IntersectionResult(method=REGIONS, trace=r.trace, intersects=r.sqr_distance == 0)
 
 
-def intersects_linear_triangle(a, tri):
-    hr = hits_linear_triangle(a, tri)
-    return IntersectionResult(method=A16, trace=hr.trace, intersects=hr.intersects)
+intersects_linear_triangle = intersects_from_hits(hits_linear_triangle, A16)
 
 
 register("distance", "point", "triangle")(robust_distance(distance_point_triangle))

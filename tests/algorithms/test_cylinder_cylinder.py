@@ -30,7 +30,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from algorithms import Cylinder, query, registry
-from algorithms.pairs.cylinder_cylinder import (SEP_TOL, TOUCH, decide,
+from algorithms.pairs.cylinder_cylinder import (TOUCH, decide,
                                                 distance_cylinder_cylinder,
                                                 intersects_cylinder_cylinder,
                                                 separating_axis_cylinder_cylinder)

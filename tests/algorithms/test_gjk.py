@@ -24,7 +24,7 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from algorithms import registry
@@ -32,7 +32,7 @@ from algorithms.gjk import METHOD, closest_on_simplex, gjk_distance
 from algorithms.primitives import AABB, OBB, Capsule, Cylinder, Point, Segment, Sphere, Triangle
 from algorithms.results import to_jsonable
 from algorithms.support import BOUNDED_KINDS, support_value
-from tests.algorithms.test_support import contains, primitives, rotations, size, vec3
+from tests.algorithms.test_support import contains, primitives, size, vec3
 
 # ----------------------------------------------------------------------------- exact oracles
 

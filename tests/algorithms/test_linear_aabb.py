@@ -16,7 +16,7 @@ from algorithms.closest import closest_point_aabb
 from algorithms.evaluate import evaluate_pair
 from algorithms.registry import methods, query
 from tests.algorithms.test_linear_plane import (MY_QUERIES, any_a, check_distance, check_hits,
-                                                coord, ex, ivec3, linear, oracle_min, scale_of,
+                                                ex, ivec3, linear, oracle_min, scale_of,
                                                 vec3)
 
 U = AABB((0, 0, 0), (1, 1, 1))

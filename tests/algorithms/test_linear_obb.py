@@ -15,7 +15,7 @@ from algorithms.evaluate import evaluate_pair
 from algorithms.registry import methods, query
 from tests.algorithms.test_linear_aabb import box_np, extent
 from tests.algorithms.test_linear_plane import (MY_QUERIES, any_a, check_distance, check_hits,
-                                                ex, ivec3, linear, oracle_min, scale_of, vec3)
+                                                ex, linear, oracle_min, scale_of, vec3)
 
 # rotation by the 3-4-5 angle about z (0.6 and 0.8 are not exact in binary: the
 # hand values below are derived exactly and compared with a tolerance)

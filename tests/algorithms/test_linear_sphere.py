@@ -14,7 +14,7 @@ from algorithms.closest import closest_point_on_sphere_surface, closest_point_sp
 from algorithms.evaluate import evaluate_pair
 from algorithms.registry import query
 from tests.algorithms.test_linear_plane import (MY_QUERIES, ex, any_a, check_distance, check_hits,
-                                                coord, ivec3, linear, vec3)
+                                                ivec3, linear, vec3)
 
 UNIT = Sphere((0, 0, 0), 1)
 

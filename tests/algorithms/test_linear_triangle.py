@@ -16,7 +16,7 @@ from algorithms.closest import closest_point_triangle
 from algorithms.evaluate import evaluate_pair
 from algorithms.registry import methods, query
 from tests.algorithms.test_linear_plane import (MY_QUERIES, ex, any_a, check_distance, check_hits,
-                                                coord, ivec3, linear, oracle_min, scale_of,
+                                                ivec3, linear, oracle_min, scale_of,
                                                 seg_dist_np, vec3)
 
 T = Triangle([(0, 0, 0), (1, 0, 0), (0, 1, 0)])  # n = e1 x e2 = (0,0,1): front is +z

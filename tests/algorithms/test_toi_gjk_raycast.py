@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from algorithms import OBB, Capsule, Cylinder, Point, Segment, Sphere, Triangle, query, registry
+from algorithms import OBB, Capsule, Cylinder, Point, Segment, Triangle, query, registry
 
 from .test_toi_generic import BOUNDED, BOUNDED_PAIRS, aabb_st, check_contact_properties, motion_st
 

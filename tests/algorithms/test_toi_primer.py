@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from algorithms import AABB, OBB, Capsule, Cylinder, Line, Plane, Point, Ray, Segment, Sphere
+from algorithms import AABB, OBB, Capsule, Cylinder, Line, Plane, Point, Ray, Sphere
 from algorithms import Triangle, query, registry
 
 S2 = math.sqrt(2)

@@ -4,7 +4,6 @@ The model and the file code have no Qt; these tests never start a window.
 """
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path

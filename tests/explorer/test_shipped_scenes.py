@@ -6,7 +6,6 @@ its pixels are far from one flat colour.
 
 import json
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
