@@ -40,7 +40,7 @@ import numpy as np
 from algorithms.support import BOUNDED_KINDS, support_interval
 
 from .render import (FRAME_BUILDERS, PALETTE, Extent, Geom, _offset_cells, _Templates, color_of,
-                     cone_points, primitive_geom, primitive_mesh, scene_extent)
+                     cone_points, mesh_center, primitive_geom, primitive_mesh, scene_extent)
 from .scene import Scene, SceneObject
 
 RESULT_COLOR = "#d62728"
@@ -142,42 +142,57 @@ def lines_mesh(pairs) -> Geom:
     """Disjoint segments ``[(a, b), ...]`` as one mesh."""
     pts = np.array([p for ab in pairs for p in ab], dtype=float).reshape(-1, 3)
     n = len(pts) // 2
-    cells = _LINE_CELLS.get(n)
-    if cells is None:
-        cells = np.column_stack([np.full(n, 2), np.arange(0, 2 * n, 2),
-                                 np.arange(1, 2 * n, 2)]).ravel()
-        _LINE_CELLS[n] = cells
-    return Geom(pts, lines=cells, topo=f"lines{n}")
+    return Geom(pts, lines=_line_cells(n), topo=f"lines{n}")
 
 
 _LINE_CELLS: dict = {}
 
 
+def _line_cells(n: int) -> np.ndarray:
+    """The cells of ``n`` disjoint segments over points ``0 1, 2 3, ...`` (built once per n)."""
+    cells = _LINE_CELLS.get(n)
+    if cells is None:
+        cells = np.column_stack([np.full(n, 2), np.arange(0, 2 * n, 2),
+                                 np.arange(1, 2 * n, 2)]).ravel()
+        _LINE_CELLS[n] = cells
+    return cells
+
+
 def arrows_mesh(tails, vectors, size: float) -> Geom:
     """Arrows as a shaft segment plus a small cone head each (numpy only: cheap per step)."""
-    _, cone_faces = _Templates.get("cone")
-    pts, lines, faces = [], [], []
+    pts = []
     for tail, vec in zip(tails, vectors):
         tail, vec = _f(tail), _f(vec)
         n = float(np.linalg.norm(vec))
         if n == 0 or not math.isfinite(n):
             continue
         tip = tail + vec
-        base = sum(len(p) for p in pts)
         pts.append(np.array([tail, tip - vec / n * size * 0.6]))
-        lines.append([2, base, base + 1])
-        cone = cone_points(tip, vec / n, size * 0.6, size * 0.22)
-        faces.append(_offset_cells(cone_faces, base + 2))
-        pts.append(cone)
+        pts.append(cone_points(tip, vec / n, size * 0.6, size * 0.22))
     if not pts:
         return Geom(np.zeros((0, 3)), verts=True, topo="empty")
-    return Geom(np.vstack(pts), lines=np.concatenate(lines), faces=np.concatenate(faces),
-                topo=f"arrows{len(lines)}")
+    lines, faces = _arrow_cells(len(pts) // 2)
+    return Geom(np.vstack(pts), lines=lines, faces=faces, topo=f"arrows{len(pts) // 2}")
+
+
+_ARROW_CELLS: dict = {}
+
+
+def _arrow_cells(n: int) -> tuple:
+    """The cells of ``n`` arrows (a shaft of 2 points, then a cone), built once per ``n``."""
+    cells = _ARROW_CELLS.get(n)
+    if cells is None:
+        cone_pts, cone_faces = _Templates.get("cone")
+        step = 2 + len(cone_pts)
+        lines = np.concatenate([[2, i * step, i * step + 1] for i in range(n)])
+        faces = np.concatenate([_offset_cells(cone_faces, i * step + 2) for i in range(n)])
+        cells = _ARROW_CELLS[n] = (lines, faces)
+    return cells
 
 
 def _center(ctx: Context, obj_id: str) -> np.ndarray:
     mesh = ctx.meshes.get(obj_id)
-    return _f(mesh.center) if mesh is not None else ctx.ext.center
+    return mesh_center(mesh) if mesh is not None else ctx.ext.center
 
 
 def _fmt(x: float) -> str:
@@ -196,13 +211,16 @@ def draw_closest(r: dict, ctx: Context, frame: Frame) -> None:
     closest, dist = r.get("closest"), r.get("distance")
     if closest is None or dist is None:
         return
-    pa, pb = _f(closest[0]), _f(closest[1])
+    ab = np.array(closest, dtype=float)  # rows: the closest point on A, on B
     base = f"ov:closest:{_pair(r)}"
-    frame.add(base + ":pts", points_mesh([pa, pb]), color=RESULT_COLOR, point_size=12,
-              render_points_as_spheres=True)
+    frame.add(base + ":pts", Geom(ab, verts=True, topo="pts2"), color=RESULT_COLOR,
+              point_size=12, render_points_as_spheres=True)
+    pa = ab[0]
     if dist > 0:
-        frame.add(base + ":line", lines_mesh([(pa, pb)]), color=RESULT_COLOR, line_width=3)
-        frame.label(base, (pa + pb) / 2, f"{r['a']}–{r['b']}  d = {_fmt(dist)}", RESULT_COLOR)
+        frame.add(base + ":line", Geom(ab, lines=_line_cells(1), topo="lines1"),
+                  color=RESULT_COLOR, line_width=3)
+        frame.label(base, (pa + ab[1]) / 2, f"{r['a']}–{r['b']}  d = {_fmt(dist)}",
+                    RESULT_COLOR)
     elif not ((r.get("trace") or {}).get("hits") or {}).get("hits"):
         frame.label(base, pa, f"{r['a']}–{r['b']}  intersect", RESULT_COLOR)
 
@@ -283,36 +301,39 @@ def draw_separating_axis(r: dict, ctx: Context, frame: Frame) -> None:
     # place the axis beside the pair: through the mid of the two centres, pushed away
     # perpendicular to the axis (downwards when possible) so it does not cross the shapes
     mid = (_center(ctx, a.id) + _center(ctx, b.id)) / 2
-    down = np.array([0.0, 0.0, -1.0])
-    off = down - float(down @ w) * w
+    # off = (down - (down . w) w) / |...|, down = (0, 0, -1); else the same from (0, -1, 0)
+    off = np.array([w[0] * w[2], w[1] * w[2], w[2] * w[2] - 1.0])
     if np.linalg.norm(off) < 1e-6:
         off = np.array([0.0, -1.0, 0.0]) - w[1] * w
     off = off / np.linalg.norm(off)
-    ra = max(a1 - a0, b1 - b0, ctx.unit * 4)
-    base = mid + off * (0.6 * ra + ctx.unit * 3)
-
-    def at(s):  # the point of the drawn axis whose projection on w is s
-        return base + (s - float(base @ w)) * w
-
+    unit = ctx.unit
+    ra = max(a1 - a0, b1 - b0, unit * 4)
+    base = mid + off * (0.6 * ra + unit * 3)
     lo, hi = min(a0, b0), max(a1, b1)
-    pad = (hi - lo) * 0.25 + ctx.unit * 2
+    pad = (hi - lo) * 0.25 + unit * 2
+    # the points of the drawn axis whose projections on w are these values, in one go
+    s = np.array([lo - pad, hi + pad, a0, a1, b0, b1])
+    at = base + (s - float(base @ w))[:, None] * w
     name = f"ov:sat:{_pair(r)}"
-    frame.add(name + ":axis", lines_mesh([(at(lo - pad), at(hi + pad))]), color=AXIS_COLOR,
-              line_width=2)
-    frame.add(name + ":tip", arrows_mesh([at(hi + pad)], [w * ctx.unit * 2], ctx.unit * 1.5),
+    frame.add(name + ":axis", Geom(at[0:2].copy(), lines=_line_cells(1), topo="lines1"),
+              color=AXIS_COLOR, line_width=2)
+    frame.add(name + ":tip", arrows_mesh([at[1]], [w * unit * 2], unit * 1.5),
               color=AXIS_COLOR)
-    lift = np.cross(w, off)
-    lift = lift / (np.linalg.norm(lift) or 1.0) * ctx.unit * 0.5
-    frame.add(name + ":A", lines_mesh([(at(a0) + lift, at(a1) + lift)]),
+    (wx, wy, wz), (ox, oy, oz) = w.tolist(), off.tolist()
+    lift = np.array([wy * oz - wz * oy, wz * ox - wx * oz, wx * oy - wy * ox])  # w x off
+    lift = lift / (np.linalg.norm(lift) or 1.0) * unit * 0.5
+    frame.add(name + ":A", Geom(at[2:4] + lift, lines=_line_cells(1), topo="lines1"),
               color=ctx.colors.get(a.id, PALETTE[0]), line_width=9, render_lines_as_tubes=True)
-    frame.add(name + ":B", lines_mesh([(at(b0) - lift, at(b1) - lift)]),
+    frame.add(name + ":B", Geom(at[4:6] - lift, lines=_line_cells(1), topo="lines1"),
               color=ctx.colors.get(b.id, PALETTE[1]), line_width=9, render_lines_as_tubes=True)
     # dotted drop lines from each interval end back toward the shapes make the projection visible
-    ends = [at(s) for s in (a0, a1, b0, b1)]
-    frame.add(name + ":ticks", lines_mesh([(e - off * ctx.unit, e + off * ctx.unit) for e in ends]),
+    ticks = np.empty((8, 3))
+    ticks[0::2] = at[2:6] - off * unit
+    ticks[1::2] = at[2:6] + off * unit
+    frame.add(name + ":ticks", Geom(ticks, lines=_line_cells(4), topo="lines4"),
               color=AXIS_COLOR, line_width=2)
     gap = (b0 - a1) if b0 >= a1 else (a0 - b1)
-    frame.label(name, at(hi + pad), f"axis {r['a']}–{r['b']}, gap {_fmt(gap)}", AXIS_COLOR)
+    frame.label(name, at[1], f"axis {r['a']}–{r['b']}, gap {_fmt(gap)}", AXIS_COLOR)
 
 
 def draw_side(r: dict, ctx: Context, frame: Frame) -> None:

@@ -362,6 +362,13 @@ class _PointWriter:
         return True
 
 
+def mesh_center(mesh) -> np.ndarray:
+    """The centre of a mesh's bounding box (VTK's ``GetCenter``, without PyVista's wrapper)."""
+    if isinstance(mesh, vtkDataSet):
+        return np.array(vtkDataSet.GetCenter(mesh), dtype=float)
+    return np.asarray(mesh.center, dtype=float)
+
+
 def primitive_geom(prim: Primitive, ext: Extent) -> Geom:
     return GEOMS[prim.kind](prim, ext)
 
