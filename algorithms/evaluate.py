@@ -39,6 +39,77 @@ def _vec(v) -> list:
     return [float(c) for c in v]
 
 
+class LazyTrace(dict):
+    """A ``trace`` dict whose top-level values go through :func:`to_jsonable` when first read.
+
+    What :func:`evaluate_pair` returns with ``lazy_trace=True``: every key is present from the
+    start (``len``, ``in`` and ``keys`` are exact), and every way of reading a value (``[]``,
+    ``get``, ``items``, ``values``, iteration, ``copy``, ``==``, ``json.dumps``, ``{**t}``,
+    pickling) sees the converted value, equal to the eager ``to_jsonable(trace)``. A live view
+    that draws a few keys per drag step then pays only for those (a GJK run's ``steps`` or a
+    SAT test's 15 axes are converted only when a panel shows them).
+    """
+
+    __slots__ = ("_raw",)
+
+    def __init__(self, raw: dict):
+        super().__init__(raw)
+        #: keys whose stored value is not converted yet
+        self._raw = set(raw)
+
+    def __getitem__(self, key):
+        value = dict.__getitem__(self, key)
+        if key in self._raw:
+            value = to_jsonable(value)
+            dict.__setitem__(self, key, value)
+            self._raw.discard(key)
+        return value
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+    def __setitem__(self, key, value):
+        dict.__setitem__(self, key, value)
+        self._raw.discard(key)
+
+    def _convert_all(self) -> None:
+        for key in list(self._raw):
+            self[key]
+
+    def __eq__(self, other):
+        self._convert_all()
+        if isinstance(other, LazyTrace):
+            other._convert_all()
+        return dict.__eq__(self, other)
+
+    def __ne__(self, other):
+        result = self.__eq__(other)
+        return result if result is NotImplemented else not result
+
+    __hash__ = None
+
+    def __reduce__(self):  # copy, deepcopy and pickle make a plain (converted) dict
+        return dict, (dict(self.items()),)
+
+
+def _converting(name: str):
+    method = getattr(dict, name)
+
+    def converted_first(self, *args, **kwargs):
+        self._convert_all()
+        return method(self, *args, **kwargs)
+
+    converted_first.__name__ = name
+    return converted_first
+
+
+# every other way of reading values (or of changing several keys) converts them all first
+for _name in ("__iter__", "__repr__", "__or__", "__ror__", "__ior__", "__delitem__", "items",
+              "values", "copy", "pop", "popitem", "setdefault", "update", "clear"):
+    setattr(LazyTrace, _name, _converting(_name))
+del _name
+
+
 def evaluate_pair(
     a: Primitive,
     b: Primitive,
@@ -46,8 +117,13 @@ def evaluate_pair(
     motion_b: Optional[Sequence[float]] = None,
     id_a: str = "A",
     id_b: str = "B",
+    lazy_trace: bool = False,
 ) -> dict:
-    """The spec's result object for the pair ``(a, b)`` (JSON-ready)."""
+    """The spec's result object for the pair ``(a, b)`` (JSON-ready).
+
+    ``lazy_trace=True`` returns the ``trace`` as a :class:`LazyTrace`: the same values, each
+    converted when first read (for a live view that reads a few of them per frame).
+    """
     out: dict = {"a": id_a, "b": id_b, "pair": f"{a.kind}-{b.kind}"}
     out.update({k: None for k in KEYS})
     methods: list[str] = []
@@ -141,5 +217,5 @@ def evaluate_pair(
     if errors:
         out["error"] = "; ".join(errors)
     out = {k: (v if k == "trace" else to_jsonable(v)) for k, v in out.items()}
-    out["trace"] = to_jsonable(trace)
+    out["trace"] = LazyTrace(trace) if lazy_trace else to_jsonable(trace)
     return out

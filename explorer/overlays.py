@@ -37,6 +37,7 @@ from typing import Callable, Iterable, Optional
 
 import numpy as np
 
+from algorithms.evaluate import evaluate_pair
 from algorithms.support import BOUNDED_KINDS, support_interval
 
 from .render import (FRAME_BUILDERS, PALETTE, Extent, Geom, _offset_cells, _Templates, color_of,
@@ -501,7 +502,12 @@ FRAME_BUILDERS.append(frame_for_view)
 
 class Evaluator:
     """``evaluate_pair`` with a cache keyed by both objects' shapes and motions: a drag step
-    re-evaluates only the pairs of the dragged object."""
+    re-evaluates only the pairs of the dragged object.
+
+    Results are those of :meth:`Scene.evaluate_pair` (``explorer eval``), except that the
+    ``trace`` is an :class:`~algorithms.evaluate.LazyTrace`: the same values, each converted
+    to JSON types when first read, so the traces no visual and no open panel reads cost
+    nothing per drag step."""
 
     def __init__(self, limit: int = 4096):
         self._cache: dict = {}
@@ -514,7 +520,8 @@ class Evaluator:
         if hit is not None:
             return hit
         try:
-            r = scene.evaluate_pair(a_id, b_id)
+            r = evaluate_pair(a.primitive, b.primitive, a.motion, b.motion, id_a=a_id,
+                              id_b=b_id, lazy_trace=True)
         except Exception as exc:  # noqa: BLE001 - shown on the pair, never a crash
             r = {"a": a_id, "b": b_id, "pair": f"{a.kind}-{b.kind}", "intersects": None,
                  "distance": None, "closest": None, "first_t": None, "separating_axis": None,

@@ -336,7 +336,7 @@ class _PointWriter:
     a new one whenever the topology changes.
     """
 
-    __slots__ = ("mesh", "n", "vpts", "pts", "vnrm", "nrm")
+    __slots__ = ("mesh", "n", "vpts", "pts", "vnrm", "nrm", "normals_written")
 
     def __init__(self, mesh):
         self.mesh = mesh
@@ -347,6 +347,7 @@ class _PointWriter:
         na = vtkDataSet.GetPointData(mesh).GetNormals()
         self.vnrm = na
         self.nrm = None if na is None else numpy_support.vtk_to_numpy(na)
+        self.normals_written = None
 
     def write(self, g: Geom) -> bool:
         """Write ``g``'s points (and normals); ``False`` (nothing written) when the number of
@@ -355,9 +356,13 @@ class _PointWriter:
             return False
         self.pts[:] = g.points
         self.vpts.Modified()
-        if g.normals is not None and self.nrm is not None and len(self.nrm) == self.n:
+        if (g.normals is not None and g.normals is not self.normals_written
+                and self.nrm is not None and len(self.nrm) == self.n):
+            # the very array written last (a template's normals: a moved or scaled sphere)
+            # holds the same values: templates are never changed in place
             self.nrm[:] = g.normals
             self.vnrm.Modified()
+            self.normals_written = g.normals
         vtkObject.Modified(self.mesh)
         return True
 
@@ -613,6 +618,7 @@ class SceneView:
         self.colors: dict = {}
         self._overlays: dict = {}  # name -> [actor, mesh, signature]
         self._labels: dict = {}  # name -> vtkTextActor
+        self._label_parts: dict = {}  # name -> (vtkTextActor, its text property, its anchor)
         self._frame_names: set = set()
         self._frame_labels: set = set()
         self._drawn_labels: dict = {}
@@ -762,6 +768,7 @@ class SceneView:
         """Add or refill the overlay ``name`` (same name and look: refilled in place).
 
         ``mesh`` is a PyVista mesh or a :class:`Geom`; returns the actor."""
+        asked = dict(kwargs)  # the keywords as given (apply_frame compares them)
         kwargs.setdefault("pickable", False)
         kwargs.setdefault("reset_camera", False)
         kwargs.setdefault("render", False)
@@ -773,6 +780,7 @@ class SceneView:
                 self._overlays[name] = cur
         geom = mesh if isinstance(mesh, Geom) else None
         if cur is not None and _same(cur[2], sig):
+            cur[7] = asked
             if geom is not None and cur[3] is not None:
                 if cur[4] is not geom:  # the very same geometry as drawn: nothing to write
                     writer = cur[5] if cur[3] == geom.topo and geom.topo else None
@@ -797,9 +805,10 @@ class SceneView:
         actor = self.plotter.add_mesh(data, name=name, **kwargs)
         held = actor.mapper.dataset if geom is not None else mesh
         writer = _PointWriter(held) if geom is not None else None
-        # [actor, mesh drawn, look, topology, geometry written last, point writer, visible]
+        # [actor, mesh drawn, look, topology, geometry written last, point writer, visible,
+        #  the add_mesh keywords as given]
         self._overlays[name] = [actor, held, sig, None if geom is None else geom.topo, geom,
-                                writer, True]
+                                writer, True, asked]
         return actor
 
     def _park(self, name: str) -> None:
@@ -832,6 +841,7 @@ class SceneView:
                                       render=False)
         for key in [k for k in self._labels if k.startswith(name)]:
             self.plotter.renderer.RemoveActor(self._labels.pop(key))
+            self._label_parts.pop(key, None)
             self._drawn_labels.pop(key, None)
             self._frame_labels.discard(key)
 
@@ -843,25 +853,33 @@ class SceneView:
         from vtkmodules.vtkRenderingCore import vtkTextActor
 
         actor = self._labels.get(name)
-        if actor is None:
-            actor = vtkTextActor()
-            actor.GetPositionCoordinate().SetCoordinateSystemToWorld()
-            tp = actor.GetTextProperty()
-            tp.SetFontSize(15)
-            tp.SetBackgroundColor(1.0, 1.0, 1.0)
-            tp.SetBackgroundOpacity(0.75)
-            tp.SetFrame(False)
-            tp.SetJustificationToLeft()
-            tp.SetVerticalJustificationToBottom()
-            self.plotter.renderer.AddActor(actor)
-            self._labels[name] = actor
+        parts = self._label_parts.get(name)
+        if parts is None or parts[0] is not actor:
+            if actor is None:
+                actor = vtkTextActor()
+                actor.GetPositionCoordinate().SetCoordinateSystemToWorld()
+                tp = actor.GetTextProperty()
+                tp.SetFontSize(15)
+                tp.SetBackgroundColor(1.0, 1.0, 1.0)
+                tp.SetBackgroundOpacity(0.75)
+                tp.SetFrame(False)
+                tp.SetJustificationToLeft()
+                tp.SetVerticalJustificationToBottom()
+                self.plotter.renderer.AddActor(actor)
+                self._labels[name] = actor
+            # the text property and the anchor, kept: fetching them costs more than setting
+            parts = self._label_parts[name] = (actor, actor.GetTextProperty(),
+                                               actor.GetPositionCoordinate())
         state = (text, tuple(float(c) for c in position), color)
-        if getattr(actor, "_explorer_state", None) == state:
+        old = getattr(actor, "_explorer_state", None)
+        if old == state:
             return  # unchanged since the last frame
         actor._explorer_state = state
-        actor.SetInput(text)
-        actor.GetTextProperty().SetColor(*_rgb(color))
-        actor.GetPositionCoordinate().SetValue(*state[1])
+        if old is None or old[0] != text:
+            actor.SetInput(text)
+        if old is None or old[2] != color:
+            parts[1].SetColor(*_rgb(color))
+        parts[2].SetValue(*state[1])
         actor.SetVisibility(True)
 
     def apply_frame(self, frame) -> None:
@@ -869,12 +887,25 @@ class SceneView:
         overlays added by others with :meth:`add_overlay` are left alone."""
         names = set()
         last = self._drawn_items
+        drawn = self._overlays
         for item in frame.items:
-            # the very same item as in the last frame (an unchanged pair): nothing to do
-            if last.get(item.name) is not item or item.name not in self._overlays:
-                self.add_overlay(item.name, item.mesh, **item.kwargs)
-                last[item.name] = item
-            names.add(item.name)
+            name = item.name
+            names.add(name)
+            cur = drawn.get(name)
+            if cur is None:
+                self.add_overlay(name, item.mesh, **item.kwargs)
+            elif last.get(name) is item:
+                continue  # the very same item as in the last frame (an unchanged pair)
+            else:
+                geom = item.mesh
+                # the common case, inline: same look, same topology, new points
+                if (cur[6] and type(geom) is Geom and cur[3] == geom.topo and geom.topo
+                        and cur[5] is not None and _same(cur[7], item.kwargs)
+                        and cur[5].write(geom)):
+                    cur[4] = geom
+                else:
+                    self.add_overlay(name, geom, **item.kwargs)
+            last[name] = item
         for stale in set(last) - names:
             del last[stale]
         for stale in self._frame_names - names:
@@ -889,6 +920,7 @@ class SceneView:
             labels.add(lab.name)
         for stale in self._frame_labels - labels:
             drawn.pop(stale, None)
+            self._label_parts.pop(stale, None)
             actor = self._labels.pop(stale, None)
             if actor is not None:
                 self.plotter.renderer.RemoveActor(actor)

@@ -163,3 +163,53 @@ def test_unchanged_results_reuse_their_geometry_and_the_evaluator_caches():
     assert by2["ov:closest:a:c:pts"] is not by1["ov:closest:a:c:pts"]
     # a-c: centres 6 apart, radii 1: closest points (0, 1, 0) and (0, 5, 0)
     assert np.allclose(by2["ov:closest:a:c:pts"].points, [[0, 1, 0], [0, 5, 0]])
+
+
+def test_the_evaluators_lazy_traces_read_exactly_as_explorer_eval_prints_them():
+    """The window's evaluator converts trace values to JSON types only when read (a drag step
+    reads few of them); every way of reading them must give what ``explorer eval`` prints,
+    for every ordered pair of every shipped scene."""
+    import copy
+    import json
+    import pickle
+
+    from algorithms.evaluate import LazyTrace
+    from explorer import SCENES_DIR
+    from explorer.scenefile import load
+
+    checked = 0
+    for path in sorted(SCENES_DIR.glob("*.json")):
+        scene = load(path)
+        ids = scene.ids()
+        for a in ids:
+            for b in ids:
+                if a == b:
+                    continue
+                eager = scene.evaluate_pair(a, b)
+                text = json.dumps(eager)
+
+                def lazy():
+                    return Evaluator().result(scene, a, b)
+
+                r = lazy()
+                assert type(r["trace"]) is LazyTrace, (path.name, a, b)
+                assert json.dumps(r) == text
+                assert json.dumps(lazy(), indent=1, sort_keys=True) == \
+                    json.dumps(eager, indent=1, sort_keys=True)
+                assert lazy() == eager and eager == lazy() and not lazy() != eager
+                assert lazy()["trace"] == lazy()["trace"]
+                assert {**lazy()["trace"]} == eager["trace"]
+                assert dict(lazy()["trace"]) == eager["trace"]
+                assert list(lazy()["trace"].items()) == list(eager["trace"].items())
+                assert list(lazy()["trace"].values()) == list(eager["trace"].values())
+                assert repr(lazy()["trace"]) == repr(eager["trace"])
+                assert type(lazy()["trace"].copy()) is dict
+                assert copy.deepcopy(lazy()) == eager
+                assert pickle.loads(pickle.dumps(lazy())) == eager
+                t = lazy()["trace"]
+                assert sorted(t) == sorted(eager["trace"]) and len(t) == len(eager["trace"])
+                for key, value in eager["trace"].items():  # one key read at a time
+                    assert t.get(key) == value and t[key] == value and key in t
+                assert t.get("no such key") is None and t.get("no such key", 3) == 3
+                checked += 1
+    assert checked > 100
