@@ -98,7 +98,7 @@ class Frame:
         self.items.append(Item(name, mesh, kwargs))
 
     def label(self, name: str, position, text: str, color: str = "#202020") -> None:
-        self.labels.append(Label(name, tuple(float(c) for c in position), text, color))
+        self.labels.append(Label(name, tuple(map(float, position)), text, color))
 
 
 @dataclass
@@ -213,7 +213,7 @@ def draw_closest(r: dict, ctx: Context, frame: Frame) -> None:
     if closest is None or dist is None:
         return
     ab = np.array(closest, dtype=float)  # rows: the closest point on A, on B
-    base = f"ov:closest:{_pair(r)}"
+    base = f"ov:closest:{r['a']}:{r['b']}"
     frame.add(base + ":pts", Geom(ab, verts=True, topo="pts2"), color=RESULT_COLOR,
               point_size=12, render_points_as_spheres=True)
     pa = ab[0]
@@ -438,41 +438,51 @@ def build(scene: Scene, results: Iterable[dict], ctx: Context,
     ``focus``: the pairs ``(a, b)`` (either order) that also get the :data:`FOCUS_ONLY` kinds;
     ``None`` means every pair. ``cache`` (a dict kept by the caller) reuses the visuals of a
     result that did not change since the last call (the evaluator returns the same dict for an
-    unchanged pair; the colours and the extent must not have changed either). A result with ``"error"`` still draws what it has; a draw
-    function that fails for one result leaves that visual out and never stops the others.
+    unchanged pair; the colours and the extent must not have changed either). A result with
+    ``"error"`` still draws what it has; a draw function that fails for one result leaves that
+    visual out and never stops the others.
     """
     on = set(OVERLAYS) | set(OBJECT_OVERLAYS) if enabled is None else set(enabled)
-    frame = Frame()
+    items: list = []
+    labels: list = []
+    tints: dict = {}
     on_key = frozenset(on)
+    ext_key = id(ctx.ext)
+    # the draw functions of the kinds switched on, for pairs in focus and for the others
+    draw_focused = [d for k, d in OVERLAYS.items() if k in on]
+    draw_other = [d for k, d in OVERLAYS.items() if k in on and k not in FOCUS_ONLY]
+    objects = scene.objects
+    by_id = {o.id: o for o in objects}
+    cached = {}.get if cache is None else cache.get
     fresh: dict = {}
     for r in results:
-        if r.get("a") not in scene or r.get("b") not in scene:
+        a_id, b_id = r.get("a"), r.get("b")
+        a, b = by_id.get(a_id), by_id.get(b_id)
+        if a is None or b is None or a.hidden or b.hidden:
             continue
-        if scene[r["a"]].hidden or scene[r["b"]].hidden:
-            continue
-        focused = focus is None or (r["a"], r["b"]) in focus or (r["b"], r["a"]) in focus
-        key = (id(r), focused, on_key, id(ctx.ext))
-        hit = None if cache is None else cache.get(key)
+        focused = focus is None or (a_id, b_id) in focus or (b_id, a_id) in focus
+        key = (id(r), focused, on_key, ext_key)
+        hit = cached(key)
         if hit is not None and hit[0] is r:
             part = hit[1]
         else:
             part = Frame(focused=focused)
-            for kind, draw in OVERLAYS.items():
-                if kind in on and (focused or kind not in FOCUS_ONLY):
-                    try:
-                        draw(r, ctx, part)
-                    except Exception:  # noqa: BLE001 - a visual aid must never break the app
-                        pass
+            for draw in draw_focused if focused else draw_other:
+                try:
+                    draw(r, ctx, part)
+                except Exception:  # noqa: BLE001 - a visual aid must never break the app
+                    pass
         fresh[key] = (r, part)
-        frame.items += part.items
-        frame.labels += part.labels
-        frame.tints.update(part.tints)
+        items += part.items
+        labels += part.labels
+        if part.tints:
+            tints.update(part.tints)
     for kind, draw in OBJECT_OVERLAYS.items():
         if kind not in on:
             continue
-        for obj in scene.objects:
-            key = (kind, obj.id, id(ctx.ext))
-            hit = None if cache is None else cache.get(key)
+        for obj in objects:
+            key = (kind, obj.id, ext_key)
+            hit = cached(key)
             if hit is not None and hit[0] is obj:
                 part = hit[1]
             else:
@@ -482,13 +492,16 @@ def build(scene: Scene, results: Iterable[dict], ctx: Context,
                 except Exception:  # noqa: BLE001
                     pass
             fresh[key] = (obj, part)
-            frame.items += part.items
-            frame.labels += part.labels
-            frame.tints.update(part.tints)
+            if part.items:
+                items += part.items
+            if part.labels:
+                labels += part.labels
+            if part.tints:
+                tints.update(part.tints)
     if cache is not None:
         cache.clear()
         cache.update(fresh)
-    return frame
+    return Frame(items, labels, tints)
 
 
 def frame_for_view(scene: Scene, results: list[dict], view) -> Frame:
