@@ -58,6 +58,10 @@ class Viewport(QWidget):
         iren.add_observer("LeftButtonPressEvent", self._on_press)
         iren.add_observer("LeftButtonReleaseEvent", self._on_release)
         self._picker = vtkPropPicker()
+        #: move labels apart and off their anchor points before each render (see declutter)
+        self.declutter_labels = True
+        self.label_rects: dict = {}  # name -> (x0, y0, x1, y1) display pixels, last placement
+        self.plotter.renderer.AddObserver(vtkCommand.StartEvent, self._declutter)
         self.setToolTip("3-D view: left-drag rotates, middle-drag (or Shift+left) pans, "
                         "wheel zooms; click an object to select it, drag its grips to edit it")
 
@@ -175,6 +179,85 @@ class Viewport(QWidget):
         self.sync_grips()
         self.render()
 
+    # ------------------------------------------------------------------ labels
+    def _declutter(self, *_args) -> None:
+        try:
+            self.declutter()
+        except Exception:  # noqa: BLE001 - a label pass must never break a render
+            pass
+
+    def declutter(self) -> dict:
+        """Place the answer labels so that they neither overlap each other nor cover any
+        label's anchor point (a hit point, a closest point): each label is tried beside its
+        anchor in the four quadrants, then further out, and the first free place wins.
+
+        Runs at the start of every render (cheap: a few labels, display-space rectangles).
+        The anchor is the label's own 3-D position as the scene view set it; only the drawn
+        position moves. Returns ``{name: (x0, y0, x1, y1)}`` in display pixels."""
+        rects: dict = {}
+        self.label_rects = rects
+        labels = getattr(self.view, "_labels", {})
+        if not self.declutter_labels or not labels:
+            return rects
+        ren = self.plotter.renderer
+        w, h = ren.GetSize()
+        if w <= 0 or h <= 0:
+            return rects
+        items = []
+        for name, actor in labels.items():
+            state = getattr(actor, "_explorer_state", None)
+            if state is None or not actor.GetVisibility():
+                continue
+            text, anchor = state[0], state[1]
+            ren.SetWorldPoint(*anchor, 1.0)
+            ren.WorldToDisplay()
+            ax, ay, az = ren.GetDisplayPoint()
+            tp = actor.GetTextProperty()
+            size = tp.GetFontSize()
+            lines = str(text).split("\n")
+            bw = 0.62 * size * max(len(x) for x in lines) + 4  # pixels, a generous estimate
+            bh = 1.3 * size * len(lines) + 2
+            items.append((name, actor, anchor, ax, ay, az, bw, bh))
+        pad = 7.0
+        anchors = [(ax, ay) for _n, _a, _p, ax, ay, _z, _w, _h in items]
+        placed: list = []
+
+        def cost(r) -> float:
+            x0, y0, x1, y1 = r
+            c = 0.0
+            for q in placed:
+                ox = min(x1, q[2]) - max(x0, q[0])
+                oy = min(y1, q[3]) - max(y0, q[1])
+                if ox > 0 and oy > 0:
+                    c += ox * oy
+            for px, py in anchors:
+                if x0 - 4 < px < x1 + 4 and y0 - 4 < py < y1 + 4:
+                    c += 400.0
+            if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+                c += 50.0
+            return c
+
+        for name, actor, anchor, ax, ay, az, bw, bh in items:
+            best, best_cost = None, None
+            for step in range(4):
+                lift = step * (bh + 3)
+                for dx, dy in ((pad, pad + lift), (pad, -bh - pad - lift),
+                               (-bw - pad, pad + lift), (-bw - pad, -bh - pad - lift)):
+                    r = (ax + dx, ay + dy, ax + dx + bw, ay + dy + bh)
+                    c = cost(r) + step * 1.0  # nearer places win a tie
+                    if best_cost is None or c < best_cost:
+                        best, best_cost = r, c
+                if best_cost is not None and best_cost < 4.0:
+                    break
+            placed.append(best)
+            rects[name] = best
+            ren.SetDisplayPoint(best[0], best[1], az)
+            ren.DisplayToWorld()
+            x, y, z, wh = ren.GetWorldPoint()
+            if wh:
+                actor.GetPositionCoordinate().SetValue(x / wh, y / wh, z / wh)
+        return rects
+
     # ------------------------------------------------------------------ picking
     def _event_position(self):
         return self.plotter.iren.interactor.GetEventPosition()
@@ -206,6 +289,33 @@ class Viewport(QWidget):
         """Frame ``obj_id`` (or every bounded object, when ``None``) in the view."""
         self.plotter.reset_camera(bounds=frame_bounds(self.view, obj_id))
         self.render()
+
+    def in_view(self, obj_id: str, margin: float = 0.02) -> bool:
+        """Whether the whole drawn object ``obj_id`` lies inside the view (its bounding box's
+        corners project inside the viewport, ``margin`` of its size away from the edges)."""
+        actor = self.view.actors.get(obj_id)
+        scene = self.view.scene
+        if actor is None or scene is None or obj_id not in scene:
+            return True
+        obj = scene[obj_id]
+        if obj.kind in ("ray", "line", "plane"):  # drawn across the scene: their first grip
+            points = [p for _n, p in drag.handles(self.view.prim_of(obj), self.view.ext.size,
+                                                  self.view.ext.center)][:1]
+        else:
+            x0, x1, y0, y1, z0, z1 = actor.GetBounds()
+            points = [(x, y, z) for x in (x0, x1) for y in (y0, y1) for z in (z0, z1)]
+        ren = self.plotter.renderer
+        w, h = ren.GetSize()
+        if w <= 0 or h <= 0:
+            return True
+        mx, my = margin * w, margin * h
+        for x, y, z in points:
+            ren.SetWorldPoint(float(x), float(y), float(z), 1.0)
+            ren.WorldToDisplay()
+            dx, dy, dz = ren.GetDisplayPoint()
+            if not (mx <= dx <= w - mx and my <= dy <= h - my and 0.0 <= dz <= 1.0):
+                return False
+        return True
 
     def screenshot(self, path=None):
         """Save (or return, with ``path=None``) the current view as an image array."""

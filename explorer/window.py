@@ -42,6 +42,10 @@ MAX_RECENT = 8
 #: a scene without a query list draws all its pairs up to this many, else the selection's
 MAX_IMPLICIT_PAIRS = 10
 AUTOSAVE_MS = 15000
+#: pairs of these kinds get the st-plane panel (Eberly §10.8)
+LINEAR_KINDS = {"segment", "ray", "line"}
+#: pairs of these kinds get the separating-axis inspector
+SAT_KINDS = {"aabb", "obb", "triangle", "cylinder"}
 TYPE_TIPS = {
     "point": "a point", "segment": "a segment p0 p1", "ray": "a ray origin + t direction, t >= 0",
     "line": "an infinite line", "plane": "a plane normal . x = d",
@@ -649,6 +653,8 @@ class MainWindow(QMainWindow):
         obj = self.scene.add(prim)
         self._touch()
         self.select(obj.id)
+        if not self.viewport.in_view(obj.id):  # a new object the student cannot see: frame
+            self.viewport.frame(None)
         self.statusBar().showMessage(f"Added {obj.id}: drag its grips in the view", 5000)
         return obj
 
@@ -808,6 +814,34 @@ class MainWindow(QMainWindow):
         if pair != self._emitted_pair:
             self._emitted_pair = pair
             self.pair_changed.emit(pair[0] or "", pair[1] or "")
+            self.raise_panels_for(pair)
+
+    def panels_for(self, pair) -> list[str]:
+        """Titles of the docks that teach the most about ``pair``: the st-plane for two
+        linear components (else the results table), the time line for a moving pair, the
+        separating-axis inspector for box, triangle and cylinder pairs, else the explanation."""
+        a, b = pair if pair else (None, None)
+        if not (a and b and a in self.scene and b in self.scene):
+            return []
+        oa, ob = self.scene[a], self.scene[b]
+        kinds = {oa.kind, ob.kind}
+        top = "st-plane" if kinds <= LINEAR_KINDS else "Results"
+        if oa.motion is not None or ob.motion is not None:
+            bottom = "Time line"
+        elif kinds <= SAT_KINDS:
+            bottom = "Separating axes"
+        else:
+            bottom = "Explain"
+        return [top, bottom]
+
+    def raise_panels_for(self, pair) -> None:
+        """Bring the panels of :meth:`panels_for` to the front of their tab groups (a student
+        choosing a pair should not have to hunt for the panel that shows it)."""
+        docks = {d.windowTitle(): d for d in [self.results_dock, *self.panel_docks]}
+        for title in self.panels_for(pair):
+            dock = docks.get(title)
+            if dock is not None and dock.toggleViewAction().isChecked():
+                dock.raise_()
 
     def frame_selection(self) -> None:
         self.viewport.frame(self.selected_id)
