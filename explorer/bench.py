@@ -11,6 +11,11 @@ there is no display), and times separately
 
 It prints the median and the 95th percentile of both, then, on its last line, one JSON object
 ``{"update_median_ms": ..., "update_p95_ms": ..., "render_median_ms": ..., "render_p95_ms": ...}``.
+
+With ``--panels`` every algorithm panel is open (each dock floated, so none hides behind a tab)
+and the steps are split between two legs, as issue 7 asks: the dragged object against a
+moving object (time line, explain), then a segment dragged against another linear object
+(st-plane diagram). The panels refresh inside the timed update path (on the scene's event).
 """
 
 from __future__ import annotations
@@ -46,6 +51,26 @@ def _pick_object(scene):
     return scene.objects[0]
 
 
+_LINEAR = ("segment", "ray", "line")
+
+
+def _legs(scene, panels: bool) -> list:
+    """``[(object to drag, chosen pair or None), ...]``: one leg, or the two of ``--panels``."""
+    obj = _pick_object(scene)
+    if not panels:
+        return [(obj, None)]
+    legs = []
+    moving = next((o for o in scene.objects if o.motion is not None and o is not obj), None)
+    if moving is not None:
+        legs.append((obj, (obj.id, moving.id)))
+    linear = [o for o in scene.objects if o.kind in _LINEAR]
+    if len(linear) >= 2:
+        seg = next((o for o in linear if o.kind == "segment"), linear[0])
+        other = next(o for o in linear if o is not seg)
+        legs.append((seg, (seg.id, other.id)))
+    return legs or [(obj, None)]
+
+
 def run_bench(scene_path, steps: int = 1000, panels: bool = False, size=(1280, 800)) -> dict:
     """Time ``steps`` drag steps; returns the four figures (milliseconds)."""
     import numpy as np
@@ -64,31 +89,45 @@ def run_bench(scene_path, steps: int = 1000, panels: bool = False, size=(1280, 8
     window.resize(*size)
     window.show()
     app.processEvents()
-    obj = _pick_object(window.scene)
-    window.select(obj.id)
-    app.processEvents()
+    if panels:
+        for dock in getattr(window, "panel_docks", []):
+            dock.setFloating(True)  # its own window: on screen, not behind another tab
+            dock.show()
+        app.processEvents()
     window.auto_render = False
-    handle, start = next((n, p) for n, p in drag.handles(obj.primitive, window.viewport.view.ext.size)
-                         if n in ("center", "position", "origin", "p0"))
-    start = np.asarray(start, dtype=float)
-    radius = 0.25 * window.viewport.view.ext.size
     update_ms, render_ms, update_cpu = [], [], []
-    window._drag_start(obj.id, handle)
-    for i in range(steps):
-        a = 2 * math.pi * i / max(steps, 1) * 3
-        pos = start + radius * np.array([math.cos(a) - 1.0, math.sin(a), 0.3 * math.sin(2 * a)])
-        c0 = time.thread_time()
-        t0 = time.perf_counter()
-        window.drag_handle(obj.id, handle, pos)
-        t1 = time.perf_counter()
-        update_cpu.append((time.thread_time() - c0) * 1e3)
-        window.viewport.plotter.render()
-        t2 = time.perf_counter()
-        update_ms.append((t1 - t0) * 1e3)
-        render_ms.append((t2 - t1) * 1e3)
-        if i % 50 == 0:
-            app.processEvents()  # let the results panel (timer) and Qt breathe, untimed
-    window._drag_end(obj.id, handle)
+    legs = _legs(window.scene, panels)
+    for leg, (obj, pair) in enumerate(legs):
+        window.auto_render = True
+        window.select(obj.id)
+        if pair is not None:
+            window.set_pair(*pair)
+        for _ in range(3):
+            app.processEvents()
+        window.auto_render = False
+        handle, start = next((n, p) for n, p in drag.handles(obj.primitive,
+                                                              window.viewport.view.ext.size)
+                             if n in ("center", "position", "origin", "p0"))
+        start = np.asarray(start, dtype=float)
+        radius = 0.25 * window.viewport.view.ext.size
+        n = max(1, steps // len(legs) + (1 if leg < steps % len(legs) else 0))
+        window._drag_start(obj.id, handle)
+        for i in range(n):
+            a = 2 * math.pi * i / n * 3
+            pos = start + radius * np.array([math.cos(a) - 1.0, math.sin(a),
+                                             0.3 * math.sin(2 * a)])
+            c0 = time.thread_time()
+            t0 = time.perf_counter()
+            window.drag_handle(obj.id, handle, pos)
+            t1 = time.perf_counter()
+            update_cpu.append((time.thread_time() - c0) * 1e3)
+            window.viewport.plotter.render()
+            t2 = time.perf_counter()
+            update_ms.append((t1 - t0) * 1e3)
+            render_ms.append((t2 - t1) * 1e3)
+            if i % 50 == 0:
+                app.processEvents()  # let the results panel (timer) and Qt breathe, untimed
+        window._drag_end(obj.id, handle)
     window.dirty = False
     window.close()
     app.processEvents()

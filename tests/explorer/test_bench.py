@@ -1,0 +1,49 @@
+"""``explorer bench drag``: the command runs and prints what issue 6 asks for (its figures are
+timings, so only their form and sanity are checked here, never their size)."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+KEYS = {"update_median_ms", "update_p95_ms", "render_median_ms", "render_p95_ms"}
+
+
+def run_bench(*args: str) -> list[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, "-m", "explorer", "bench", "drag", *args],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return proc.stdout.strip().splitlines()
+
+
+@pytest.mark.parametrize("extra", [[], ["--panels"]], ids=["window", "panels"])
+def test_bench_drag_prints_the_figures_and_one_json_object_last(extra):
+    lines = run_bench("--steps", "20", *extra)
+    figures = json.loads(lines[-1])
+    assert set(figures) == KEYS  # exactly the four keys, nothing private leaks out
+    for key, value in figures.items():
+        assert isinstance(value, float) and math.isfinite(value) and value > 0, (key, value)
+    assert figures["update_median_ms"] <= figures["update_p95_ms"]
+    assert figures["render_median_ms"] <= figures["render_p95_ms"]
+    text = "\n".join(lines[:-1])
+    assert "20 drag steps" in text and ("with panels" in text) == bool(extra)
+    # the human-readable lines repeat the JSON figures (rounded to 0.01 ms)
+    assert f"median {figures['update_median_ms']:.2f} ms" in text
+    assert f"p95 {figures['render_p95_ms']:.2f} ms" in text
+    assert "CPU time" in text
+
+
+def test_bench_drag_refuses_a_missing_scene():
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, "-m", "explorer", "bench", "drag",
+                           str(ROOT / "no-such-scene.json")], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "no such file" in proc.stderr
