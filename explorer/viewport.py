@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
+import numpy as np
 from PyQt6.QtCore import pyqtSignal
 from PyQt6.QtWidgets import QVBoxLayout, QWidget
 from pyvistaqt import QtInteractor
@@ -220,6 +221,7 @@ class Viewport(QWidget):
             items.append((name, actor, anchor, ax, ay, az, bw, bh))
         pad = 7.0
         anchors = [(ax, ay) for _n, _a, _p, ax, ay, _z, _w, _h in items]
+        marks = self._overlay_marks(w, h)
         placed: list = []
 
         def cost(r) -> float:
@@ -233,8 +235,11 @@ class Viewport(QWidget):
             for px, py in anchors:
                 if x0 - 4 < px < x1 + 4 and y0 - 4 < py < y1 + 4:
                     c += 400.0
-            if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
-                c += 50.0
+            if x0 < 0 or y0 < 0 or x1 > w or y1 > h:  # cut off at the view's edge
+                c += 1000.0
+            if len(marks):  # drawn answers (arrows, markers, segments) under the label
+                c += 8.0 * float(np.count_nonzero((marks[:, 0] > x0) & (marks[:, 0] < x1)
+                                                  & (marks[:, 1] > y0) & (marks[:, 1] < y1)))
             return c
 
         for name, actor, anchor, ax, ay, az, bw, bh in items:
@@ -249,6 +254,11 @@ class Viewport(QWidget):
                         best, best_cost = r, c
                 if best_cost is not None and best_cost < 4.0:
                     break
+            if best[0] < 0 or best[1] < 0 or best[2] > w or best[3] > h:
+                # anchored off screen (an axis end, a far hit): kept inside the view's edge
+                x0 = min(max(best[0], 0.0), max(w - bw, 0.0))
+                y0 = min(max(best[1], 0.0), max(h - bh, 0.0))
+                best = (x0, y0, x0 + bw, y0 + bh)
             placed.append(best)
             rects[name] = best
             ren.SetDisplayPoint(best[0], best[1], az)
@@ -257,6 +267,29 @@ class Viewport(QWidget):
             if wh:
                 actor.GetPositionCoordinate().SetValue(x / wh, y / wh, z / wh)
         return rects
+
+    def _overlay_marks(self, w: int, h: int, per_mesh: int = 48) -> "np.ndarray":
+        """Display positions of up to ``per_mesh`` points of each small answer overlay (hit
+        normals, closest points, interval bars): the places a label should not cover."""
+        pts = []
+        for rec in getattr(self.view, "_overlays", {}).values():
+            actor, mesh = rec[0], rec[1]
+            n = getattr(mesh, "n_points", 0)
+            if not n or n > 5000 or not actor.GetVisibility():
+                continue
+            p = np.asarray(mesh.points, dtype=float)
+            pts.append(p[:: max(1, n // per_mesh)])
+        if not pts:
+            return np.zeros((0, 2))
+        p = np.vstack(pts)
+        ren = self.plotter.renderer
+        m = ren.GetActiveCamera().GetCompositeProjectionTransformMatrix(
+            ren.GetTiledAspectRatio(), -1, 1)
+        mat = np.array([[m.GetElement(i, j) for j in range(4)] for i in range(4)])
+        q = np.hstack([p, np.ones((len(p), 1))]) @ mat.T
+        q = q[q[:, 3] > 1e-12]
+        ndc = q[:, :2] / q[:, 3:4]
+        return np.column_stack([(ndc[:, 0] + 1) * 0.5 * w, (ndc[:, 1] + 1) * 0.5 * h])
 
     # ------------------------------------------------------------------ picking
     def _event_position(self):

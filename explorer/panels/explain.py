@@ -417,13 +417,18 @@ def split_methods(method: str) -> list[str]:
 def to_html(result: Optional[dict], name_a: str = "A", name_b: str = "B") -> str:
     """The panel's text for ``result`` (an ``explorer eval`` result)."""
     if not result:
-        return "<p>Select a pair to see how its answer was found.</p>"
+        return ("<p>Choose a pair to see how its answer was found: click a row of the "
+                "Results table, or pick A and B at its top.</p>")
     parts = [f"<h3>{html.escape(name_a)} – {html.escape(name_b)} "
              f"<span style='color:#666'>({html.escape(str(result.get('pair')))})</span></h3>"]
     method = result.get("method") or ""
     if method:
-        parts.append("<p><b>Method:</b><br>" + "<br>".join(
-            html.escape(m) for m in dict.fromkeys(split_methods(method))) + "</p>")
+        kept: list[str] = []
+        for m in split_methods(method):  # a method already named inside an earlier one: once
+            if not any(m in k for k in kept):
+                kept.append(m)
+        parts.append("<p><b>Method:</b><br>" + "<br>".join(html.escape(m) for m in kept)
+                     + "</p>")
     refs = sources(method)
     if refs:
         parts.append("<p><b>Source:</b> " + html.escape(", ".join(refs)) + "</p>")

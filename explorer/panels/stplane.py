@@ -429,13 +429,15 @@ class StPlaneDiagram(QWidget):
         bold.setPointSizeF(10)
         bold.setItalic(True)
         p.setFont(bold)
-        p.drawText(QRectF(frame.right() - 120, frame.bottom() + 2, 120, 16),
-                   Qt.AlignmentFlag.AlignRight, f"s ({q.kind_a})")
+        # one line below the tick values: "s (segment)" never runs over the tick "1"
+        p.drawText(QRectF(frame.right() - 120, frame.bottom() + 16, 120, 16),
+                   Qt.AlignmentFlag.AlignRight, f"s ({q.kind_a}) →")
         p.drawText(QRectF(frame.left() - 32, frame.top() - 18, 120, 16),
                    Qt.AlignmentFlag.AlignLeft, f"t ({q.kind_b})")
         p.setPen(CONTACT_PEN)
-        p.drawText(QRectF(frame.left(), frame.bottom() + 16, frame.width(), 14),
-                   Qt.AlignmentFlag.AlignRight, "— first contact Q = V0")
+        p.drawText(QRectF(frame.left() - 30, frame.bottom() + 16, frame.width() - 90, 14),
+                   Qt.AlignmentFlag.AlignLeft,
+                   f"— first contact: level Q = V0 = {fmt(q.q_min, 4)}")
 
     def _labels(self, p: QPainter, q: STPlane, frame: QRectF, px, width: float, font) -> None:
         p.setPen(QColor("#333"))

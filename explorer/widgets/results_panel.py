@@ -357,8 +357,11 @@ def summary_html(r: dict, scene=None) -> str:
         items.append(f"{a} never touches {b} (no hit, first_t is none).")
     axis = r.get("separating_axis")
     if axis is not None:
-        items.append(f"Separating axis {_v(axis)}: the two shapes' projections on it do not "
-                     "overlap (the gap shows in the view).")
+        sep = (r.get("trace") or {}).get("separating_axis")
+        chosen = sep.get("chosen") if isinstance(sep, dict) else None
+        which = f" ({html.escape(str(chosen))})" if chosen else ""
+        items.append(f"Separating axis {_v(axis)}{which}: the two shapes' projections on it "
+                     "do not overlap (the gap shows in the view).")
     side = r.get("side")
     if side is not None:
         items.append({1: "The object is entirely in <b>front</b> of the plane (n·x &gt; d).",

@@ -71,6 +71,21 @@ def test_summary_of_a_moving_pair_gives_the_time_of_impact(gui_window, qtbot):
     assert "do not intersect" in text and "Distance <b>2.2</b>" in text
 
 
+def test_summary_names_the_separating_axis(gui_window, qtbot):
+    w = gui_window(OBBS)
+    w.set_pair("P", "Q")
+    text = _panel(w, qtbot).summary.text()
+    # the inspector's separating axis A2 x B1 (A2 = z, B1 in the y-z plane) is the x axis
+    assert "Separating axis (1, 0, 0) (A2xB1)" in text
+
+
+def test_explain_names_a_repeated_method_once():
+    from explorer.panels.explain import to_html
+
+    r = {"a": "A", "b": "B", "pair": "ray-aabb", "method": "ray distance; Woo, A.18; Woo, A.18"}
+    assert to_html(r).count("Woo, A.18") == 1
+
+
 # ---------------------------------------------------------------- cross-check
 def test_cross_check_shows_the_methods_compared(gui_window, qtbot):
     w = gui_window(SEGMENTS)
@@ -167,10 +182,26 @@ def test_labels_do_not_overlap_nor_cover_anchors(gui_window, qtbot, path):
         for x, y in anchors:
             assert not (r[0] < x < r[2] and r[1] < y < r[3]), "a label hides a marker"
     # the drawn text really moved to its placed rectangle
+    width, height = ren.GetSize()
     for name, r in rects.items():
+        assert r[0] >= 0 and r[1] >= 0 and r[2] <= width and r[3] <= height, "cut off"
         actor = w.viewport.view._labels[name]
         x, y = actor.GetPositionCoordinate().GetComputedDisplayValue(ren)
         assert (x, y) == pytest.approx((r[0], r[1]), abs=1.5)
+
+
+def test_labels_leave_the_hit_normals_visible(gui_window):
+    # gui_ray_box: each hit has a normal arrow starting at the hit point; a label put at its
+    # first place (up and right of the point) would lie over the entry normal in this view
+    w = gui_window(RAY_BOX)
+    w.refresh()
+    w.viewport.render()
+    marks = w.viewport._overlay_marks(*w.viewport.plotter.renderer.GetSize())
+    assert len(marks) > 10
+    for r in w.viewport.label_rects.values():
+        inside = ((marks[:, 0] > r[0]) & (marks[:, 0] < r[2]) & (marks[:, 1] > r[1])
+                  & (marks[:, 1] < r[3]))
+        assert inside.sum() <= 2, r
 
 
 def test_declutter_off_leaves_labels_on_their_anchors(gui_window):
