@@ -957,6 +957,10 @@ class MainWindow(QMainWindow):
             pairs = self.pairs_of(self.selected_id)
         else:  # nothing selected: the scene's pairs
             pairs = self.scene.pairs()
+        chosen = self._pair
+        if mode != "pair" and chosen and chosen[0] in self.scene and chosen[1] in self.scene \
+                and chosen not in pairs and chosen[::-1] not in pairs:
+            pairs = [*pairs, chosen]  # the pair in the A/B boxes is always listed
         return self.evaluator.results(self.scene, pairs)
 
     def _update_results_panel(self) -> None:

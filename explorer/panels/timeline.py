@@ -160,7 +160,19 @@ class TimeChart(QWidget):
             text = ("the objects do not move" if not self.moving else
                     "time of impact " + ("— no contact in [0, 1]" if self.toi is None
                                          else f"t = {fmt(self.toi, 4)}"))
-            p.drawText(QRectF(x(0), y, width, row_h), Qt.AlignmentFlag.AlignVCenter, text)
+            if self.moving and self.toi is not None:
+                # beside the impact line, on its roomier side: never across the t lines
+                text = f"impact at t = {fmt(self.toi, 4)}"
+                if self.toi <= 0.5:
+                    rect = QRectF(x(self.toi) + 5, y, width - x(self.toi) - 5, row_h)
+                    align = Qt.AlignmentFlag.AlignLeft
+                else:
+                    rect = QRectF(0, y, x(self.toi) - 5, row_h)
+                    align = Qt.AlignmentFlag.AlignRight
+            else:
+                rect = QRectF(x(0) + 5, y, width, row_h)
+                align = Qt.AlignmentFlag.AlignLeft
+            p.drawText(rect, align | Qt.AlignmentFlag.AlignVCenter, text)
             y += row_h
         if self.curve and self.moving:
             # the distance d(t) between the moving objects, sampled on [0, 1]

@@ -136,7 +136,7 @@ class ResultsPanel(QWidget):
         self.detail.setVisible(False)
         low.addWidget(self.detail, 3)
         split.addWidget(lower)
-        split.setSizes([160, 260])
+        split.setSizes([110, 310])  # the summary gets the room: a pair is usually chosen
         layout.addWidget(split)
         self.detail_result: Optional[dict] = None
         #: (pair key) -> cross_check_pair report; only the highlighted pair is ever checked

@@ -225,3 +225,17 @@ def test_each_added_object_is_in_view(gui_window):
     for kind in TYPES:
         obj = w.add_object(kind)
         assert w.viewport.in_view(obj.id), kind
+
+
+def test_the_chosen_pair_is_listed_beside_the_selected_objects_pairs(gui_window, qtbot):
+    # welcome: the sphere selected lists its four pairs; the chosen ray-box pair is added,
+    # highlighted, and described
+    w = gui_window(WELCOME)
+    w.select("ball")
+    w.set_pair("ray", "box")
+    panel = _panel(w, qtbot)
+    qtbot.waitUntil(lambda: len(panel.results) == 5, timeout=3000)
+    assert ("ray", "box") in [(r["a"], r["b"]) for r in panel.results]
+    qtbot.waitUntil(lambda: panel.detail_result and panel.detail_result["a"] == "ray",
+                    timeout=3000)
+    assert "t = 2" in panel.summary.text()
