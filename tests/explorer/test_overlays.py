@@ -213,3 +213,27 @@ def test_the_evaluators_lazy_traces_read_exactly_as_explorer_eval_prints_them():
                 assert t.get("no such key") is None and t.get("no such key", 3) == 3
                 checked += 1
     assert checked > 100
+
+
+def test_mesh_center_is_vtks_center_and_follows_rewritten_points():
+    """``mesh_center`` (numpy bounds of the points, cached by the points' MTime) must equal
+    VTK's ``GetCenter`` for every drawn primitive type, and follow an in-place rewrite."""
+    from vtkmodules.vtkCommonDataModel import vtkDataSet
+
+    from algorithms import Capsule, Cylinder, Line, Point, Triangle
+    from explorer.render import (GEOMS, _PointWriter, geom_to_mesh, mesh_center,
+                                 primitive_geom, scene_extent)
+
+    prims = [Point((1, 2, 3)), Segment((0, 0, 0), (1, 2, 3)), Ray((0, 0, 0), (1, 1, 0)),
+             Line((1, 0, 0), (0, 1, 1)), Plane((0, 0, 1), 2), Triangle(((0, 0, 0), (1, 0, 0),
+                                                                         (0, 2, 1))),
+             Sphere((1, -1, 2), 0.5), AABB((0, 0, 0), (1, 2, 3)), OBB((1, 1, 1), I3, (1, 2, 3)),
+             Cylinder((0, 0, 1), (0, 1, 1), 0.5, 2.0), Capsule((0, 0, 0), (2, 1, 0), 0.3)]
+    assert {p.kind for p in prims} == set(GEOMS)
+    ext = scene_extent(prims)
+    for prim in prims:
+        mesh = geom_to_mesh(primitive_geom(prim, ext))
+        assert np.array_equal(mesh_center(mesh), vtkDataSet.GetCenter(mesh)), prim.kind
+        moved = primitive_geom(prim.translated((0.5, -2.0, 1.0)), ext)
+        assert _PointWriter(mesh).write(moved)
+        assert np.array_equal(mesh_center(mesh), vtkDataSet.GetCenter(mesh)), prim.kind
