@@ -435,9 +435,8 @@ class StPlaneDiagram(QWidget):
         p.drawText(QRectF(frame.left() - 32, frame.top() - 18, 120, 16),
                    Qt.AlignmentFlag.AlignLeft, f"t ({q.kind_b})")
         p.setPen(CONTACT_PEN)
-        p.drawText(QRectF(frame.left() - 30, frame.bottom() + 16, frame.width() - 90, 14),
-                   Qt.AlignmentFlag.AlignLeft,
-                   f"— first contact: level Q = V0 = {fmt(q.q_min, 4)}")
+        p.drawText(QRectF(frame.left() - 30, frame.bottom() + 16, frame.width() - 60, 14),
+                   Qt.AlignmentFlag.AlignLeft, f"— first contact Q = V0 = {fmt(q.q_min, 4)}")
 
     def _labels(self, p: QPainter, q: STPlane, frame: QRectF, px, width: float, font) -> None:
         p.setPen(QColor("#333"))

@@ -392,5 +392,7 @@ class TimelinePanel(PairPanel):
         self.add_overlay("contact", point_mesh(point), color="#e66100", point_size=18,
                          render_points_as_spheres=True)
         if normal is not None and np.linalg.norm(normal) > 0:
+            # as thin as the hit normals: it must not hide the two shapes that touch
             self.add_overlay("normal", pv.Arrow(start=point, direction=np.asarray(normal, float),
-                                                scale=12 * r), color="#e66100")
+                                                scale=7 * r, shaft_radius=0.02, tip_radius=0.07,
+                                                tip_length=0.25), color="#e66100")

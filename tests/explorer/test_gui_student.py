@@ -239,3 +239,20 @@ def test_the_chosen_pair_is_listed_beside_the_selected_objects_pairs(gui_window,
     qtbot.waitUntil(lambda: panel.detail_result and panel.detail_result["a"] == "ray",
                     timeout=3000)
     assert "t = 2" in panel.summary.text()
+
+
+def test_contact_normal_at_impact_is_slim(gui_window, qtbot):
+    # gui_moving_sphere at its time of impact: the contact normal arrow is drawn, and it is
+    # thinner than the sphere it touches (radius 0.5): it must not hide the contact
+    w = gui_window(MOVING, with_panels=True)
+    w.set_pair("ball", "wall")
+    dock = next(d for d in w.panel_docks if d.windowTitle() == "Time line")
+    dock.raise_()
+    tl = dock.widget()
+    qtbot.waitUntil(lambda: tl.toi is not None, timeout=3000)
+    tl.jump_to_impact()
+    pts = w.viewport.view._overlays["timeline:normal"][1].points
+    # the arrow points along +x (from the ball towards the wall): its width is across y and z
+    width = max(pts[:, 1].max() - pts[:, 1].min(), pts[:, 2].max() - pts[:, 2].min())
+    # scene extent ~5.6, marker r = 2 % of it: the arrow tip is 2 * 0.07 * 7 r ~ 0.11 wide
+    assert 0 < width < 0.2
