@@ -115,8 +115,10 @@ class PropertyPanel(QWidget):
             self.errors[name] = err
             self.form.addRow("", err)
         if obj.kind == "obb":
+            self.axes_row = 0
             b = QPushButton("Re-orthonormalize axes")
-            b.setToolTip("Make the axes exactly orthonormal again (Gram-Schmidt, keeping axes[0])")
+            b.setToolTip("Make the axes as typed exactly orthonormal (Gram-Schmidt): the row you "
+                         "typed last keeps its direction, the others turn to fit")
             b.clicked.connect(self._orthonormalize)
             self.form.addRow("", b)
         # motion
@@ -136,7 +138,7 @@ class PropertyPanel(QWidget):
         h.setSpacing(2)
         for c in range(3):
             s = _spin(dec, f"{tip} ({'xyz'[c]})")
-            s.valueChanged.connect(lambda _v, n=name: self._edited(n))
+            s.valueChanged.connect(lambda _v, n=name, r=row: self._edited(n, r))
             s.editingFinished.connect(_end_merge(self.window))
             self.spins[(name, row, c)] = s
             h.addWidget(s)
@@ -198,9 +200,11 @@ class PropertyPanel(QWidget):
             for c, v in enumerate(vec):
                 self.spins[(name, None if rows == 1 else r, c)].setValue(float(v))
 
-    def _edited(self, name: str) -> None:
+    def _edited(self, name: str, row=None) -> None:
         if self._updating or self.obj_id is None or self.obj_id not in self.window.scene:
             return
+        if name == "axes" and row is not None:
+            self.axes_row = row  # the row the student typed: Re-orthonormalize keeps it
         obj = self.window.scene[self.obj_id]
         if name == "motion":
             if obj.motion is not None:
@@ -222,7 +226,11 @@ class PropertyPanel(QWidget):
     def show_error(self, exc: GeometryError) -> None:
         base = exc.field.split("[")[0]
         label = self.errors.get(base) or next(iter(self.errors.values()))
-        label.setText(str(exc))
+        text = str(exc)
+        if base == "axes":
+            text += (" — type the direction you want in one row, then press 'Re-orthonormalize "
+                     "axes': that row is kept and the others turn to fit")
+        label.setText(text)
         label.setVisible(True)
 
     def error_text(self) -> str:
@@ -246,8 +254,17 @@ class PropertyPanel(QWidget):
             self.window.edit(self.obj_id, "Remove motion", motion=None)
 
     def _orthonormalize(self) -> None:
+        """Gram-Schmidt on the axes *as typed* (a typed set the geometry refused never
+        reached the scene), keeping the direction of the row typed last."""
         obj = self.window.scene[self.obj_id]
-        a = np.asarray(obj.primitive.axes, dtype=float)
+        typed = np.asarray(self.field_value("axes"), dtype=float)
+        k = getattr(self, "axes_row", 0)
+        if not np.all(np.isfinite(typed)) or np.linalg.norm(typed[k]) < 1e-12:
+            typed = np.asarray(obj.primitive.axes, dtype=float)
+            k = 0
+        # rotate the rows so that the kept one comes first, and back at the end (right-handed
+        # order is preserved by a cyclic shift)
+        a = np.roll(typed, -k, axis=0)
         q0 = a[0] / (np.linalg.norm(a[0]) or 1.0)
         q1 = a[1] - (a[1] @ q0) * q0
         n1 = np.linalg.norm(q1)
@@ -258,7 +275,8 @@ class PropertyPanel(QWidget):
         q2 = np.cross(q0, q1)
         if float(q2 @ a[2]) < 0 and float(np.linalg.det(a)) < 0:
             q2 = -q2
-        axes = tuple(tuple(float(c) for c in r) for r in (q0, q1, q2))
+        rows = np.roll(np.array([q0, q1, q2]), k, axis=0)
+        axes = tuple(tuple(float(c) for c in r) for r in rows)
         values = obj.primitive.to_fields()
         values["axes"] = axes
         self.window.edit(self.obj_id, "Orthonormalize axes", primitive=from_fields("obb", values))

@@ -256,3 +256,25 @@ def test_contact_normal_at_impact_is_slim(gui_window, qtbot):
     width = max(pts[:, 1].max() - pts[:, 1].min(), pts[:, 2].max() - pts[:, 2].min())
     # scene extent ~5.6, marker r = 2 % of it: the arrow tip is 2 * 0.07 * 7 r ~ 0.11 wide
     assert 0 < width < 0.2
+
+
+def test_typed_obb_axis_is_kept_by_reorthonormalize(gui_window):
+    import numpy as np
+    from PyQt6.QtWidgets import QPushButton
+
+    w = gui_window(OBBS)
+    w.select("P")
+    panel = w.property_panel
+    before = w.scene["P"].primitive.axes
+    for c, v in enumerate((0.0, 1.0, 1.0)):  # the student types axes[1] = (0, 1, 1)
+        panel.spins[("axes", 1, c)].setValue(v)
+    assert w.scene["P"].primitive.axes == before  # refused: not orthonormal
+    assert "Re-orthonormalize" in panel.error_text()
+    button = next(b for b in panel.findChildren(QPushButton)
+                  if b.text() == "Re-orthonormalize axes")
+    button.click()
+    axes = np.array(w.scene["P"].primitive.axes)
+    # the typed row keeps its direction, (0, 1, 1) / sqrt(2); the set is a rotation
+    assert axes[1] == pytest.approx([0.0, 2 ** -0.5, 2 ** -0.5])
+    assert axes @ axes.T == pytest.approx(np.eye(3), abs=1e-12)
+    assert np.linalg.det(axes) == pytest.approx(1.0)
