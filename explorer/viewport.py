@@ -14,6 +14,7 @@ import numpy as np
 from PyQt6.QtCore import pyqtSignal
 from PyQt6.QtWidgets import QVBoxLayout, QWidget
 from pyvistaqt import QtInteractor
+from vtkmodules.util.numpy_support import vtk_to_numpy
 from vtkmodules.vtkCommonCore import vtkCommand
 from vtkmodules.vtkInteractionWidgets import vtkSphereWidget
 from vtkmodules.vtkRenderingCore import vtkPropPicker
@@ -224,6 +225,8 @@ class Viewport(QWidget):
         marks = self._overlay_marks(w, h)
         placed: list = []
 
+        anchor_xy = np.array(anchors, dtype=float).reshape(-1, 2)
+
         def cost(r) -> float:
             x0, y0, x1, y1 = r
             c = 0.0
@@ -232,9 +235,9 @@ class Viewport(QWidget):
                 oy = min(y1, q[3]) - max(y0, q[1])
                 if ox > 0 and oy > 0:
                     c += ox * oy
-            for px, py in anchors:
-                if x0 - 4 < px < x1 + 4 and y0 - 4 < py < y1 + 4:
-                    c += 400.0
+            c += 400.0 * float(np.count_nonzero(
+                (anchor_xy[:, 0] > x0 - 4) & (anchor_xy[:, 0] < x1 + 4)
+                & (anchor_xy[:, 1] > y0 - 4) & (anchor_xy[:, 1] < y1 + 4)))
             if x0 < 0 or y0 < 0 or x1 > w or y1 > h:  # cut off at the view's edge
                 c += 1000.0
             if len(marks):  # drawn answers (arrows, markers, segments) under the label
@@ -242,8 +245,14 @@ class Viewport(QWidget):
                                                   & (marks[:, 1] > y0) & (marks[:, 1] < y1)))
             return c
 
+        all_marks = marks
         for name, actor, anchor, ax, ay, az, bw, bh in items:
             best, best_cost = None, None
+            if len(all_marks):  # only the marks this label's places can reach
+                reach_x, reach_y = bw + 2 * pad, 4 * (bh + 3) + bh + 2 * pad
+                near = ((np.abs(all_marks[:, 0] - ax) < reach_x)
+                        & (np.abs(all_marks[:, 1] - ay) < reach_y))
+                marks = all_marks[near]
             for step in range(4):
                 lift = step * (bh + 3)
                 for dx, dy in ((pad, pad + lift), (pad, -bh - pad - lift),
@@ -252,7 +261,9 @@ class Viewport(QWidget):
                     c = cost(r) + step * 1.0  # nearer places win a tie
                     if best_cost is None or c < best_cost:
                         best, best_cost = r, c
-                if best_cost is not None and best_cost < 4.0:
+                    if best_cost < 1.0:  # a free place: the first one wins
+                        break
+                if best_cost < 4.0:
                     break
             if best[0] < 0 or best[1] < 0 or best[2] > w or best[3] > h:
                 # anchored off screen (an axis end, a far hit): kept inside the view's edge
@@ -268,20 +279,25 @@ class Viewport(QWidget):
                 actor.GetPositionCoordinate().SetValue(x / wh, y / wh, z / wh)
         return rects
 
-    def _overlay_marks(self, w: int, h: int, per_mesh: int = 48) -> "np.ndarray":
+    def _overlay_marks(self, w: int, h: int, per_mesh: int = 32) -> "np.ndarray":
         """Display positions of up to ``per_mesh`` points of each small answer overlay (hit
         normals, closest points, interval bars): the places a label should not cover."""
-        pts = []
-        for rec in getattr(self.view, "_overlays", {}).values():
-            actor, mesh = rec[0], rec[1]
-            n = getattr(mesh, "n_points", 0)
-            if not n or n > 5000 or not actor.GetVisibility():
-                continue
-            p = np.asarray(mesh.points, dtype=float)
-            pts.append(p[:: max(1, n // per_mesh)])
-        if not pts:
+        recs = [(rec[0], rec[1]) for rec in getattr(self.view, "_overlays", {}).values()]
+        key = tuple((id(m), m.GetMTime(), a.GetVisibility()) for a, m in recs)
+        cached = getattr(self, "_marks_cache", None)
+        if cached is not None and cached[0] == key:
+            p = cached[1]  # the same overlay geometry as last render: only the camera moved
+        else:
+            pts = []
+            for actor, mesh in recs:
+                n = mesh.GetNumberOfPoints()
+                if not n or n > 5000 or not actor.GetVisibility():
+                    continue
+                pts.append(vtk_to_numpy(mesh.GetPoints().GetData())[:: max(1, n // per_mesh)])
+            p = np.vstack(pts) if pts else np.zeros((0, 3))
+            self._marks_cache = (key, p)
+        if not len(p):
             return np.zeros((0, 2))
-        p = np.vstack(pts)
         ren = self.plotter.renderer
         m = ren.GetActiveCamera().GetCompositeProjectionTransformMatrix(
             ren.GetTiledAspectRatio(), -1, 1)
