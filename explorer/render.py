@@ -582,6 +582,9 @@ def render_to_png(scene: Scene, path, size=(1024, 768), with_results: bool = Tru
 
 _RGB_CACHE: dict = {}
 
+#: overlays (and labels) that describe the objects at t = 0: hidden at other times
+STATIC_ANSWERS = ("ov:closest:", "ov:hits:", "ov:sat:", "ov:side:", "ov:intersects:")
+
 #: parked overlays kept at most (then all are dropped at once)
 _MAX_PARKED = 256
 
@@ -776,13 +779,28 @@ class SceneView:
             self.actors[obj.id].SetVisibility(not obj.hidden)
 
     def set_time(self, t: float) -> None:
-        """Draw moving objects at ``t * motion`` (``0``: as in the file)."""
+        """Draw moving objects at ``t * motion`` (``0``: as in the file).
+
+        The answers about the objects where the file puts them (closest points, hits,
+        separating axes, sides, intersections: :data:`STATIC_ANSWERS`) are hidden while another
+        time is shown, so nothing is drawn against objects that have moved away from it.
+        """
         self.time = float(t)
         if self.scene is None:
             return
         for obj in self.scene.objects:
             if obj.motion is not None:
                 self._refill(obj)
+        self._sync_static_answers()
+
+    def _sync_static_answers(self) -> None:
+        show = self.time == 0.0
+        for name, cur in self._overlays.items():
+            if name.startswith(STATIC_ANSWERS) and cur[6]:
+                cur[0].SetVisibility(show)
+        for name, actor in self._labels.items():
+            if name.startswith(STATIC_ANSWERS):
+                actor.SetVisibility(show)
 
     # ------------------------------------------------------------------ overlays
     def add_overlay(self, name: str, mesh, **kwargs):
@@ -946,6 +964,8 @@ class SceneView:
             if actor is not None:
                 self.plotter.renderer.RemoveActor(actor)
         self._frame_labels = labels
+        if self.time != 0.0:
+            self._sync_static_answers()
         old = self._tints
         self._tints = {k: _rgb(v) for k, v in frame.tints.items() if k in self.actors}
         for obj_id in old.keys() | self._tints.keys():

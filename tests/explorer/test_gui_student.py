@@ -278,3 +278,26 @@ def test_typed_obb_axis_is_kept_by_reorthonormalize(gui_window):
     assert axes[1] == pytest.approx([0.0, 2 ** -0.5, 2 ** -0.5])
     assert axes @ axes.T == pytest.approx(np.eye(3), abs=1e-12)
     assert np.linalg.det(axes) == pytest.approx(1.0)
+
+
+# ---------------------------------------------------------------- the time line and answers
+def test_answers_about_t0_are_hidden_while_another_time_is_shown(gui_window, qtbot):
+    # The closest points and their label describe the objects where the file puts them; when
+    # the time line moves the sphere they would point at where it was, so they hide until the
+    # time is back at 0. The motion ghosts stay.
+    w = gui_window(MOVING)
+    view = w.viewport.view
+    qtbot.waitUntil(lambda: any(n.startswith("ov:closest:") for n in view._overlays),
+                    timeout=3000)
+
+    def shown(prefix):
+        actors = [cur[0] for n, cur in view._overlays.items() if n.startswith(prefix)]
+        actors += [a for n, a in view._labels.items() if n.startswith(prefix)]
+        return [bool(a.GetVisibility()) for a in actors]
+
+    assert shown("ov:closest:") and all(shown("ov:closest:"))
+    w.viewport.set_time(0.5)
+    assert not any(shown("ov:closest:"))
+    assert any(shown("ov:motion:"))
+    w.viewport.set_time(0.0)
+    assert all(shown("ov:closest:"))
