@@ -294,3 +294,20 @@ def separating_axis_sphere_triangle(s: Sphere, tri: Triangle) -> SeparationResul
     sq = V.sqr_dist(Q, s.center)
     return _closest_axis_separation(s.center, s.radius, Q, sq, _tri_projector(tri), ST_METHOD,
                                     {"region": region, "dist_squared": sq})
+
+
+SC_METHOD = ("sphere-cylinder: closest point of the solid cylinder to the centre, radial and "
+             "axial clamp, vs r (Arvo's idea, GTCG §11.12.8, on a cylinder)")
+
+
+@register("distance", "sphere", "cylinder")
+def distance_sphere_cylinder(s: Sphere, cyl) -> DistanceResult:
+    """Closest point Q of the solid cylinder to the centre C; distance ``|C - Q| - r`` or 0.
+
+    The ball is the point C grown by ``r``, so its distance to any convex set is the point's
+    distance minus ``r`` (0 when that is negative), with Q as the common point then.
+    """
+    Q = CL.closest_point_cylinder(s.center, cyl)
+    sq = V.sqr_dist(Q, V.to_float(s.center))
+    return _round_distance(V.to_float(s.center), float(s.radius), Q, sq, SC_METHOD,
+                           {"dist_squared": sq, "closest_on_cylinder": Q})

@@ -378,3 +378,22 @@ def test_exact_sphere_triangle_certificate(c, r, verts):
     inter = V.sqr_norm(g) <= r * r
     assert Q("separating_axis", s, tri).intersects is inter
     assert (d.sqr_distance == 0) is inter
+
+
+def test_sphere_cylinder_by_the_closest_point_of_the_cylinder():
+    from algorithms.primitives import Cylinder
+    from algorithms.registry import query
+
+    cyl = Cylinder((0, 0, 0), (0, 0, 2), 1, 2)  # radius 1, caps at z = -1 and z = 1
+    # beside the wall: centre (3, 0, 0) is 3 from the axis, the wall at 1, radius 0.5: 1.5
+    r = query("distance", Sphere((3, 0, 0), 0.5), cyl)
+    assert r.distance == pytest.approx(1.5) and r.closest == ((2.5, 0, 0), (1.0, 0.0, 0.0))
+    # above the rim: centre (2, 0, 3), rim point (1, 0, 1) at sqrt(1 + 4); minus 0.5
+    r = query("distance", cyl, Sphere((2, 0, 3), 0.5))
+    assert r.distance == pytest.approx(5 ** 0.5 - 0.5)
+    assert r.closest[0] == pytest.approx((1, 0, 1))
+    # overlapping the cap: centre (0.3, 0, 1.2) is 0.2 above the cap, radius 0.25: the common
+    # point is the centre's projection on the cap, (0.3, 0, 1)
+    r = query("distance", Sphere((0.3, 0, 1.2), 0.25), cyl)
+    assert r.distance == 0 and r.closest[0] == r.closest[1] == pytest.approx((0.3, 0, 1))
+    assert "cylinder" in r.method and "GJK" not in r.method
