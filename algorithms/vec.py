@@ -12,18 +12,26 @@ import math
 
 
 def add(u, v):
+    if len(u) == 3:  # the common case, unrolled: these run millions of times per drag
+        return (u[0] + v[0], u[1] + v[1], u[2] + v[2])
     return tuple(a + b for a, b in zip(u, v))
 
 
 def sub(u, v):
+    if len(u) == 3:
+        return (u[0] - v[0], u[1] - v[1], u[2] - v[2])
     return tuple(a - b for a, b in zip(u, v))
 
 
 def scale(s, u):
+    if len(u) == 3:
+        return (s * u[0], s * u[1], s * u[2])
     return tuple(s * a for a in u)
 
 
 def dot(u, v):
+    if len(u) == 3:
+        return u[0] * v[0] + u[1] * v[1] + u[2] * v[2]
     return sum((a * b for a, b in zip(u, v)), 0 * u[0])
 
 
