@@ -29,12 +29,23 @@ def test_disagreement_is_flagged(monkeypatch):
             e for e in registry._TABLE[("distance", "sphere", "sphere")] if e.name != "broken"]
 
 
-def test_a_miss_and_a_hit_disagree():
-    # Woo and slabs on a ray missing the unit box by 1: both None, they agree; one None and one
-    # number would not.
-    miss = cross_check("hits", Ray((-3, 2, 0.5), (1, 0, 0)), AABB((0, 0, 0), (1, 1, 1)))
+def test_two_misses_agree_and_a_miss_against_a_hit_does_not():
+    # Woo and slabs on a ray passing the unit box 1 above it: both say no hit (None), they
+    # agree. A method that claims a hit at t = 3 disagrees with them.
+    from algorithms.results import HitResult
+
+    ray, box = Ray((-3, 2, 0.5), (1, 0, 0)), AABB((0, 0, 0), (1, 1, 1))
+    miss = cross_check("hits", ray, box)
     assert miss["agree"] and all(m["value"] is None for m in miss["methods"])
     assert len(miss["methods"]) >= 2
+    key = ("hits", "ray", "aabb")
+    registry.register(*key, name="liar", priority=-99)(
+        lambda a, b: HitResult(method="liar", intersects=True, first_t=3.0))
+    try:
+        report = cross_check("hits", ray, box)
+        assert not report["agree"] and report["methods"][-1]["value"] == 3.0
+    finally:
+        registry._TABLE[key] = [e for e in registry._TABLE[key] if e.name != "liar"]
 
 
 BOUNDED = ["point", "segment", "triangle", "sphere", "aabb", "obb", "cylinder", "capsule"]

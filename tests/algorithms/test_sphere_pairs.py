@@ -22,6 +22,8 @@ from algorithms import vec as V
 from algorithms.gjk import gjk_distance
 from algorithms.support import support_interval
 
+from .test_sat import quat_rotation
+
 I3 = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
 Q = lambda *a, **k: registry.query(*a, **k)  # noqa: E731
 
@@ -331,19 +333,11 @@ rad = st.fractions(min_value=0, max_value=3, max_denominator=6)
 quat = st.tuples(*[st.integers(-3, 3)] * 4).filter(any)
 
 
-def quat_rows(w, x, y, z):
-    n = w * w + x * x + y * y + z * z
-    R = ((w * w + x * x - y * y - z * z, 2 * (x * y - w * z), 2 * (x * z + w * y)),
-         (2 * (x * y + w * z), w * w - x * x + y * y - z * z, 2 * (y * z - w * x)),
-         (2 * (x * z - w * y), 2 * (y * z + w * x), w * w - x * x - y * y + z * z))
-    return tuple(tuple(F(c, n) for c in row) for row in R)
-
-
 @settings(max_examples=80, deadline=None)
 @given(st.tuples(rat, rat, rat), rad, quat, st.tuples(rat, rat, rat),
        st.tuples(*[st.fractions(min_value=0, max_value=2, max_denominator=4)] * 3))
 def test_exact_sphere_obb_certificate(c, r, q, center, ext):
-    box = OBB(center, quat_rows(*q), ext, exact=True)
+    box = OBB(center, quat_rotation(*q), ext, exact=True)
     s = Sphere(c, r, exact=True)
     d = Q("distance", s, box)
     Qp = d.closest[1]
