@@ -39,8 +39,16 @@ def cmd_eval(args) -> int:
         scene = _load(args.file)
     except SceneError as exc:
         return _fail(f"{args.file}: {exc}")
+    doc = eval_document(scene, cross_check=args.cross_check)
+    sys.stdout.write(json.dumps(doc, indent=2 if args.pretty else None, allow_nan=False))
+    sys.stdout.write("\n")
+    return 0
+
+
+def eval_document(scene, cross_check: bool = False) -> dict:
+    """What ``explorer eval`` prints for ``scene``: ``{"results": [...]}`` (scene-v1.md)."""
     results = scene.evaluate()
-    if args.cross_check:
+    if cross_check:
         from algorithms.crosscheck import cross_check_pair
         from algorithms.results import to_jsonable
 
@@ -48,10 +56,7 @@ def cmd_eval(args) -> int:
             a, b = scene[r["a"]], scene[r["b"]]
             r["cross_check"] = to_jsonable(
                 cross_check_pair(a.primitive, b.primitive, a.motion, b.motion))
-    json.dump({"results": results}, sys.stdout, indent=2 if args.pretty else None,
-              allow_nan=False)
-    sys.stdout.write("\n")
-    return 0
+    return {"results": results}
 
 
 def cmd_render(args) -> int:

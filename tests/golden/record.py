@@ -1,0 +1,103 @@
+"""Record (or compare) the golden files: ``explorer eval`` output and the overlay frame of every
+shipped scene.
+
+    python -m tests.golden.record          # rewrite tests/golden/{eval,frames}/*.json
+    python -m tests.golden.record --check  # compare, print the differences, exit 1 on any
+
+``tests/test_golden.py`` runs the comparison. A change that alters an answer on purpose (a fixed
+defect) rewrites the files in the same commit and says why in its message.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+SCENES = ROOT / "scenes"
+
+
+def scene_paths() -> list[Path]:
+    return sorted(p for p in SCENES.rglob("*.json") if "lessons" not in p.parts)
+
+
+def eval_document(path: Path) -> dict:
+    """What ``explorer eval PATH`` prints, as a Python value (a strict-JSON round trip)."""
+    from explorer.cli import eval_document as doc
+    from explorer.scenefile import load
+
+    return json.loads(json.dumps(doc(load(path)), allow_nan=False))
+
+
+def _digest(points) -> dict:
+    pts = np.asarray(points, dtype=float).reshape(-1, 3)
+    if len(pts) == 0:
+        return {"n": 0}
+    # 1e-9 of the values' own scale: what changes when a drawing changes, not rounding noise
+    scale = float(np.max(np.abs(pts))) or 1.0
+    q = np.round(pts / scale * 1e9).astype(np.int64)
+    return {"n": len(pts), "bounds": [round(float(v), 9) for v in
+                                      np.concatenate([pts.min(axis=0), pts.max(axis=0)])],
+            "sha": hashlib.sha1(q.tobytes()).hexdigest()[:16]}
+
+
+def _jsonable(v):
+    from algorithms.results import to_jsonable
+
+    return to_jsonable(v)
+
+
+def frame_document(path: Path) -> dict:
+    """The overlay frame of the scene at t = 0 with every overlay kind on: per item its name,
+    look and a digest of its points; every label; every tint."""
+    from explorer.overlays import Context, build
+    from explorer.scenefile import load
+
+    scene = load(path)
+    frame = build(scene, scene.evaluate(), Context.for_scene(scene))
+    items = []
+    for it in frame.items:
+        mesh = it.mesh
+        pts = getattr(mesh, "points", None)
+        items.append({"name": it.name, "look": _jsonable(it.kwargs),
+                      "topo": getattr(mesh, "topo", ""), "points": _digest(pts)})
+    labels = [{"name": lb.name, "text": lb.text, "color": lb.color,
+               "at": [round(float(c), 9) for c in lb.position]} for lb in frame.labels]
+    return {"items": items, "labels": labels,
+            "tints": {k: _jsonable(v) for k, v in sorted(frame.tints.items())}}
+
+
+def documents(path: Path) -> dict:
+    return {"eval": eval_document(path), "frames": frame_document(path)}
+
+
+def golden_path(kind: str, scene: Path) -> Path:
+    return HERE / kind / (scene.stem + ".json")
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    check = "--check" in argv
+    bad = 0
+    for scene in scene_paths():
+        for kind, doc in documents(scene).items():
+            gp = golden_path(kind, scene)
+            text = json.dumps(doc, indent=1, sort_keys=True) + "\n"
+            if check:
+                old = gp.read_text() if gp.exists() else None
+                if old != text:
+                    bad += 1
+                    print(f"differs: {gp.relative_to(ROOT)}")
+            else:
+                gp.parent.mkdir(exist_ok=True)
+                gp.write_text(text)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
