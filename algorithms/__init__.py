@@ -2,18 +2,40 @@
 
 Primitives (:mod:`algorithms.primitives`), result records (:mod:`algorithms.results`), the
 pair-dispatch registry (:mod:`algorithms.registry`) and one module per pair family under
-:mod:`algorithms.pairs`. :func:`evaluate_pair` composes them into the ``explorer eval`` answer
+:mod:`algorithms.queries`. :func:`evaluate_pair` composes them into the ``explorer eval`` answer
 of ``scene-v1.md``.
 
 This package never imports Qt, PyVista, VTK or ``explorer`` (a test checks ``sys.modules``).
 """
 
-from .primitives import (AABB, OBB, TYPES, Capsule, Cylinder, GeometryError, Line, Plane, Point,
-                         Primitive, Ray, Segment, Sphere, Triangle, from_fields)
-from .registry import QueryNotAvailable, methods, query, register
-from .results import (ContactResult, DistanceResult, Hit, HitResult, IntersectionResult,
-                      SeparationResult, SideResult)
-from .evaluate import evaluate_pair
+from algorithms.evaluate import evaluate_pair
+from algorithms.primitives import (
+                                  AABB,
+                                  OBB,
+                                  TYPES,
+                                  Capsule,
+                                  Cylinder,
+                                  GeometryError,
+                                  Line,
+                                  Plane,
+                                  Point,
+                                  Primitive,
+                                  Ray,
+                                  Segment,
+                                  Sphere,
+                                  Triangle,
+                                  from_fields,
+)
+from algorithms.registry import QueryNotAvailable, methods, query, register
+from algorithms.results import (
+                                  ContactResult,
+                                  DistanceResult,
+                                  Hit,
+                                  HitResult,
+                                  IntersectionResult,
+                                  SeparationResult,
+                                  SideResult,
+)
 
 __all__ = [
     "AABB", "OBB", "TYPES", "Capsule", "Cylinder", "GeometryError", "Line", "Plane", "Point",

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import math
 
-from . import registry
-from .primitives import Primitive
+from algorithms import registry
+from algorithms.primitives import Primitive
 
 #: query -> the number of its result that the methods must agree on
 VALUE_OF = {
@@ -73,7 +73,7 @@ def cross_check_pair(a: Primitive, b: Primitive, motion_a=None, motion_b=None) -
     Returns ``{query: report}`` for ``distance``, ``hits`` (when A is linear) and ``toi`` (when
     something moves); ``{}`` when every query has a single method.
     """
-    from .primitives import LINEAR_KINDS
+    from algorithms.primitives import LINEAR_KINDS
 
     wanted = [("distance", ())]
     if a.kind in LINEAR_KINDS:

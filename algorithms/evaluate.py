@@ -27,9 +27,9 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from . import registry
-from .primitives import LINEAR_KINDS, SEPARABLE_KINDS, Primitive
-from .results import to_jsonable
+from algorithms import registry
+from algorithms.primitives import LINEAR_KINDS, SEPARABLE_KINDS, Primitive
+from algorithms.results import to_jsonable
 
 KEYS = ("intersects", "distance", "closest", "first_t", "separating_axis", "side", "toi",
         "method", "trace")

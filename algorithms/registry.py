@@ -23,7 +23,7 @@ ray-triangle, Woo and slabs for ray-aabb). The one with the highest ``priority``
 wildcard type ``"*"`` (the generic GJK distance, conservative advancement) answers any pair no
 specific function does.
 
-The modules under :mod:`algorithms.pairs` register themselves on import; :func:`load_all`
+The modules under :mod:`algorithms.queries` register themselves on import; :func:`load_all`
 imports them all and records any that fails to import in :data:`LOAD_ERRORS`, so one broken
 module cannot take the others down (a test asserts the list is empty).
 
@@ -43,7 +43,7 @@ import traceback
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from .primitives import Primitive
+from algorithms.primitives import Primitive
 
 QUERIES = ("distance", "intersects", "hits", "separating_axis", "side", "toi")
 #: queries whose result is mirrored by flipping when the arguments are swapped
@@ -89,19 +89,21 @@ def register(query: str, kind_a: str, kind_b: str, *, name: str | None = None, p
 
 
 def load_all() -> None:
-    """Import every module of :mod:`algorithms.pairs` (each registers its functions)."""
+    """Import every module of :mod:`algorithms.queries` and :mod:`algorithms.generic` (each
+    registers its functions)."""
     global _loaded
     if _loaded:
         return
     _loaded = True
-    from . import pairs
+    from algorithms import generic, queries
 
-    for info in sorted(pkgutil.iter_modules(pairs.__path__), key=lambda i: i.name):
-        full = f"{pairs.__name__}.{info.name}"
-        try:
-            importlib.import_module(full)
-        except Exception:  # noqa: BLE001 - recorded and asserted empty by the tests
-            LOAD_ERRORS[full] = traceback.format_exc()
+    for package in (queries, generic):
+        for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
+            full = f"{package.__name__}.{info.name}"
+            try:
+                importlib.import_module(full)
+            except Exception:  # noqa: BLE001 - recorded and asserted empty by the tests
+                LOAD_ERRORS[full] = traceback.format_exc()
 
 
 def _lookup(query: str, ka: str, kb: str, method: str | None):

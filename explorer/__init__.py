@@ -1,6 +1,6 @@
-"""Intersection Explorer: the app. The scene model (:mod:`explorer.scene`,
-:mod:`explorer.scenefile`) has no Qt; :mod:`explorer.render` draws with PyVista and has no Qt;
-the Qt window lives in :mod:`explorer.app` and the modules it imports."""
+"""Intersection Explorer: the app. The scene model (:mod:`explorer.model.scene`,
+:mod:`explorer.model.scenefile`) has no Qt; :mod:`explorer.render.view` draws with PyVista and has no Qt;
+the Qt window lives in :mod:`explorer.qt.app` and the modules it imports."""
 
 from pathlib import Path
 

@@ -29,7 +29,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import SCENES_DIR
+from explorer import SCENES_DIR
 
 DEFAULT_SCENE = SCENES_DIR / "gui_ten.json"
 
@@ -77,9 +77,9 @@ def run_bench(scene_path, steps: int = 1000, panels: bool = False, size=(1280, 8
     import pyvista as pv
     from PyQt6.QtWidgets import QApplication
 
-    from . import drag
-    from .scenefile import load
-    from .window import MainWindow
+    from explorer.model import drag
+    from explorer.model.scenefile import load
+    from explorer.qt.window import MainWindow
 
     pv.global_theme.multi_samples = 0
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -156,7 +156,7 @@ def main(args) -> int:
         if args.panels:
             cmd.append("--panels")
         return subprocess.call(cmd, env={**os.environ, "EXPLORER_BENCH_CHILD": "1"})
-    from .scenefile import SceneError
+    from explorer.model.scenefile import SceneError
 
     try:
         figures = run_bench(scene, steps=max(1, args.steps), panels=args.panels)

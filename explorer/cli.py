@@ -16,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-from . import __version__, default_scene_path
+from explorer import __version__, default_scene_path
 
 EXIT_BAD_INPUT = 2
 
@@ -27,13 +27,13 @@ def _fail(message: str) -> int:
 
 
 def _load(path):
-    from .scenefile import load
+    from explorer.model.scenefile import load
 
     return load(path)
 
 
 def cmd_eval(args) -> int:
-    from .scenefile import SceneError
+    from explorer.model.scenefile import SceneError
 
     try:
         scene = _load(args.file)
@@ -60,7 +60,7 @@ def eval_document(scene, cross_check: bool = False) -> dict:
 
 
 def cmd_render(args) -> int:
-    from .scenefile import SceneError
+    from explorer.model.scenefile import SceneError
 
     try:
         scene = _load(args.file)
@@ -72,8 +72,8 @@ def cmd_render(args) -> int:
     out = Path(args.output)
     if not out.parent.exists():
         return _fail(f"-o: folder {out.parent} does not exist")
-    from . import overlays  # noqa: F401 - registers the answers' visuals (same as the window)
-    from .render import render_to_png
+    from explorer.render import overlays
+    from explorer.render.view import render_to_png
 
     render_to_png(scene, out, size=(w, h), with_results=not args.no_results)
     print(out)
@@ -81,20 +81,20 @@ def cmd_render(args) -> int:
 
 
 def cmd_gui(args) -> int:
-    from .scenefile import SceneError
+    from explorer.model.scenefile import SceneError
 
     path = getattr(args, "file", None) or default_scene_path()
     try:
         _load(path)  # refuse a bad file before any window opens
     except SceneError as exc:
         return _fail(f"{path}: {exc}")
-    from .app import run
+    from explorer.qt.app import run
 
     return run(str(path))
 
 
 def cmd_bench(args) -> int:
-    from .bench import main as bench_main
+    from explorer.bench import main as bench_main
 
     return bench_main(args)
 

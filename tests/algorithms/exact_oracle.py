@@ -1,6 +1,6 @@
 """Exact rational brute force for point/segment/ray/line distances (and a capsule helper).
 
-Independent of :mod:`algorithms.stplane`: it builds the quadratic ``Q(s, t) = a s^2 + 2 b s t
+Independent of :mod:`algorithms.kernels.stplane`: it builds the quadratic ``Q(s, t) = a s^2 + 2 b s t
 + c t^2 + 2 d s + 2 e t + f`` of GTCG §10.8.3 in :class:`fractions.Fraction` arithmetic straight
 from the book's dot-product definitions and minimises it over the domain by exhaustion: the
 interior critical point (Cramer's rule, when ``ac - b^2 != 0`` and it lies in the domain), the

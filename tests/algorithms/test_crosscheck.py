@@ -8,8 +8,7 @@ import pytest
 from algorithms import registry
 from algorithms.crosscheck import cross_check
 from algorithms.primitives import AABB, Ray, Sphere
-
-from .test_all_pairs import KINDS, make
+from tests.algorithms.test_all_pairs import KINDS, make
 
 
 def test_disagreement_is_flagged(monkeypatch):

@@ -2,7 +2,7 @@
 
 Nothing here imports Qt at module level: the scene-model tests in this folder must keep running
 (and proving they import no Qt) without it. ``gui_window`` builds a real
-:class:`~explorer.window.MainWindow` with scripted dialogs and an isolated state folder, and
+:class:`~explorer.qt.window.MainWindow` with scripted dialogs and an isolated state folder, and
 closes the window and its plotter after the test; it fails the test when a plotter outlives it.
 """
 
@@ -60,8 +60,8 @@ def gui_window(qtbot, state_dir):
     """``make(path=None, with_panels=False) -> MainWindow``, shown and exposed."""
     import pyvista as pv
 
-    from explorer.scenefile import load
-    from explorer.window import MainWindow
+    from explorer.model.scenefile import load
+    from explorer.qt.window import MainWindow
 
     pv.global_theme.multi_samples = 0
     made = []

@@ -6,13 +6,10 @@ test process itself imported cannot hide a violation.
 
 from __future__ import annotations
 
-import ast
 import json
 import subprocess
 import sys
 from pathlib import Path
-
-import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,16 +29,16 @@ def top(mods: set[str]) -> set[str]:
 
 
 def test_rendering_and_overlays_import_no_qt():
-    mods = loaded_after("explorer.scene", "explorer.scenefile", "explorer.render",
-                        "explorer.overlays", "explorer.drag", "explorer.undo", "explorer.bench")
-    assert "explorer.render" in mods and "explorer.overlays" in mods  # the test really ran
+    mods = loaded_after("explorer.model.scene", "explorer.model.scenefile", "explorer.render.view",
+                        "explorer.render.overlays", "explorer.model.drag", "explorer.model.undo", "explorer.bench")
+    assert "explorer.render.view" in mods and "explorer.render.overlays" in mods  # the test really ran
     assert not {"PyQt6", "PyQt5", "PySide6", "pyvistaqt", "qtpy"} & top(mods)
-    assert not {"explorer.window", "explorer.viewport", "explorer.app",
-                "explorer.widgets", "explorer.panels"} & mods
+    assert not {"explorer.qt.window", "explorer.qt.viewport", "explorer.qt.app",
+                "explorer.qt.widgets", "explorer.qt.panels"} & mods
 
 
 def test_scene_model_imports_no_rendering():
-    mods = loaded_after("explorer.scene", "explorer.scenefile", "explorer.undo", "explorer.drag")
+    mods = loaded_after("explorer.model.scene", "explorer.model.scenefile", "explorer.model.undo", "explorer.model.drag")
     assert not {"PyQt6", "pyvista", "pyvistaqt", "vtkmodules", "vtk"} & top(mods)
 
 
@@ -50,24 +47,9 @@ def test_algorithms_import_no_explorer():
     assert not {"explorer", "PyQt6", "pyvista", "vtkmodules"} & top(mods)
 
 
-# The same rule read from the source: which explorer modules each layer may import.
-LAYERS = {
-    "scene": set(), "scenefile": {"scene"}, "undo": {"scene"}, "drag": set(),
-    "render": {"scene"}, "overlays": {"scene", "render"},
-}
-
-
-@pytest.mark.parametrize("module", sorted(LAYERS))
-def test_qt_free_modules_import_only_lower_layers(module):
-    tree = ast.parse((ROOT / "explorer" / f"{module}.py").read_text(encoding="utf-8"))
-    used = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
-            used.add(node.module.split(".")[0])
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("explorer."):
-            used.add(node.module.split(".")[1])
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            names = [a.name for a in node.names] + ([node.module] if getattr(node, "module", None)
-                                                    else [])
-            assert not any(n and n.split(".")[0] in ("PyQt6", "pyvistaqt") for n in names), module
-    assert used <= LAYERS[module], (module, used - LAYERS[module])
+def test_import_linter_contracts_hold():
+    """The layer contracts of ``pyproject.toml`` ([tool.importlinter]), as ``lint-imports``."""
+    exe = Path(sys.executable).with_name("lint-imports")
+    out = subprocess.run([str(exe)], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert " kept, 0 broken" in out.stdout, out.stdout

@@ -12,7 +12,7 @@ import pytest
 
 from explorer import SCENES_DIR, default_scene_path
 from explorer.cli import main
-from explorer.scenefile import load
+from explorer.model.scenefile import load
 
 SCENES = sorted(SCENES_DIR.glob("*.json"))
 KEYS = ("a", "b", "pair", "intersects", "distance", "closest", "first_t", "separating_axis",

@@ -29,7 +29,7 @@ def scene_paths() -> list[Path]:
 def eval_document(path: Path) -> dict:
     """What ``explorer eval PATH`` prints, as a Python value (a strict-JSON round trip)."""
     from explorer.cli import eval_document as doc
-    from explorer.scenefile import load
+    from explorer.model.scenefile import load
 
     return json.loads(json.dumps(doc(load(path)), allow_nan=False))
 
@@ -55,8 +55,8 @@ def _jsonable(v):
 def frame_document(path: Path) -> dict:
     """The overlay frame of the scene at t = 0 with every overlay kind on: per item its name,
     look and a digest of its points; every label; every tint."""
-    from explorer.overlays import Context, build
-    from explorer.scenefile import load
+    from explorer.model.scenefile import load
+    from explorer.render.overlays import Context, build
 
     scene = load(path)
     frame = build(scene, scene.evaluate(), Context.for_scene(scene))

@@ -1,0 +1,203 @@
+"""Plane and 2D-line systems: three planes (Goldman) and two implicit 2D lines.
+
+Plain API functions (no registry): the explorer will show them later.
+
+* :func:`three_planes`: Dunn & Parberry, App. A.11 (Goldman): the planes ``p . n_i = d_i`` meet
+  in ``p = (d1 (n2 x n3) + d2 (n3 x n1) + d3 (n1 x n2)) / ((n1 x n2) . n3)``; when the triple
+  product vanishes there is no single point: a common line, a common plane, or nothing
+  (two parallel distinct planes, or three planes meeting pairwise in three parallel lines).
+* :func:`two_lines_2d`: App. A.7: ``a1 x + b1 y = d1``, ``a2 x + b2 y = d2``,
+  ``x = (b2 d1 - b1 d2) / (a1 b2 - a2 b1)``, ``y = (a1 d2 - a2 d1) / (a1 b2 - a2 b1)``, with
+  the three cases: one point (denominator nonzero), parallel (denominator zero), coincident
+  (numerators and denominator all zero).
+
+Both run exactly on Fractions (:mod:`algorithms.core.vec`); with floats the "is zero" tests use a
+relative tolerance ``tol`` (default ``1e-12`` on unit-normal quantities; ``0`` on Fractions).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Optional
+
+from algorithms.core import vec as V
+from algorithms.primitives import Plane
+
+DEFAULT_TOL = 1e-12
+
+
+@dataclass(frozen=True)
+class PlanesResult:
+    """Intersection of three planes.
+
+    ``case`` is ``"point"``, ``"line"``, ``"plane"`` (all three coincide) or ``"none"``;
+    ``point`` the common point (``"point"``) or a point of the common line/plane; ``direction``
+    the common line's direction (``"line"``); ``denominator`` Goldman's ``(n1 x n2) . n3``;
+    ``conditioning`` the same triple product of the *unit* normals, in ``[-1, 1]``: ``+-1`` for
+    mutually perpendicular planes, ``0`` for a singular system, and its size says how much
+    the point moves when the ``d_i`` are perturbed (``|dp| <= |dd| sqrt(3) / |conditioning|``
+    for unit normals); ``reason`` explains ``"none"``/``"line"``; ``parallel_pairs`` lists
+    the index pairs with parallel normals.
+    """
+
+    case: str
+    point: Optional[tuple] = None
+    direction: Optional[tuple] = None
+    denominator: object = 0
+    conditioning: float = 0.0
+    reason: str = ""
+    parallel_pairs: tuple = ()
+    method: str = "three planes (Dunn & Parberry App. A.11, Goldman)"
+    trace: dict = field(default_factory=dict)
+
+
+def _exact(*vs) -> bool:
+    return all(isinstance(c, Fraction) for v in vs for c in (v if isinstance(v, tuple) else (v,)))
+
+
+def _is_zero(x, scale, tol) -> bool:
+    """``|x| <= tol * scale`` (``scale`` >= 0, e.g. the product of the vector lengths)."""
+    if tol == 0:
+        return x == 0
+    return abs(float(x)) <= tol * float(scale)
+
+
+def _as_plane(p):
+    if isinstance(p, Plane):
+        return tuple(p.normal), p.d
+    n, d = p
+    return tuple(n), d
+
+
+def _two_plane_line(n1, d1, n2, d2):
+    """A point and the direction of the line ``n1.p = d1``, ``n2.p = d2`` (nonparallel)."""
+    u = V.cross(n1, n2)
+    uu = V.dot(u, u)
+    # p = (d1 (n2 x u) + d2 (u x n1)) / |u|^2 satisfies both (Goldman with n3 = u, d3 = 0)
+    p = V.scale(1 / uu if not isinstance(uu, Fraction) else Fraction(1) / uu,
+                V.add(V.scale(d1, V.cross(n2, u)), V.scale(d2, V.cross(u, n1))))
+    return p, u
+
+
+def three_planes(p1, p2, p3, tol: Optional[float] = None) -> PlanesResult:
+    """Where three planes meet (App. A.11, Goldman).
+
+    Parameters
+    ----------
+    p1, p2, p3 : Plane or (normal, d)
+        The planes ``p . n_i = d_i``; normals need not be unit.
+    tol : float, optional
+        Relative zero tolerance (``None``: 0 on Fractions, ``1e-12`` on floats).
+
+    Returns
+    -------
+    PlanesResult
+    """
+    (n1, d1), (n2, d2), (n3, d3) = _as_plane(p1), _as_plane(p2), _as_plane(p3)
+    exact = _exact(n1, n2, n3, d1, d2, d3)
+    if tol is None:
+        tol = 0 if exact else DEFAULT_TOL
+    ns, ds = (n1, n2, n3), (d1, d2, d3)
+    lens = [V.norm(n) for n in ns]
+    c12, c23, c31 = V.cross(n1, n2), V.cross(n2, n3), V.cross(n3, n1)
+    den = V.dot(c12, n3)
+    cond = float(den) / (lens[0] * lens[1] * lens[2])
+    trace = {"n1 x n2": c12, "n2 x n3": c23, "n3 x n1": c31, "denominator": den}
+    if not _is_zero(den, lens[0] * lens[1] * lens[2], tol):
+        num = V.add(V.add(V.scale(d1, c23), V.scale(d2, c31)), V.scale(d3, c12))
+        p = tuple(c / den for c in num)
+        return PlanesResult("point", point=p, denominator=den, conditioning=cond, trace=trace)
+    pairs = []
+    for (i, j), c in (((0, 1), c12), ((1, 2), c23), ((2, 0), c31)):
+        if _is_zero(V.norm(c) if not exact else V.sqr_norm(c),
+                    lens[i] * lens[j] if not exact else 1, tol):
+            pairs.append((min(i, j), max(i, j)))
+    pairs = tuple(sorted(pairs))
+
+    def on_plane(p, k):
+        return _is_zero(V.dot(ns[k], p) - ds[k], lens[k] * max(1.0, V.norm(p)), tol)
+
+    def same_plane(i, j):
+        # parallel normals: coincident iff d_i / |n_i| = d_j / |n_j| with matching sign,
+        # i.e. the point d_i n_i / |n_i|^2 of plane i lies on plane j
+        nn = V.dot(ns[i], ns[i])
+        p = tuple(ds[i] * c / nn for c in ns[i])
+        return on_plane(p, j)
+
+    if len(pairs) == 3:  # all parallel
+        coincide = [same_plane(0, 1), same_plane(0, 2)]
+        nn = V.dot(n1, n1)
+        p = tuple(d1 * c / nn for c in n1)
+        if all(coincide):
+            return PlanesResult("plane", point=p, denominator=den, conditioning=cond,
+                                reason="all three planes coincide", parallel_pairs=pairs,
+                                trace=trace)
+        return PlanesResult("none", denominator=den, conditioning=cond,
+                            reason="all three normals parallel and the planes not all "
+                                   "coincident", parallel_pairs=pairs, trace=trace)
+    # rank 2: some nonparallel pair (i, j) gives a line; the third plane contains it or not
+    for i, j in ((0, 1), (1, 2), (0, 2)):
+        if (i, j) not in pairs:
+            break
+    k = 3 - i - j
+    for a, b in pairs:
+        if not same_plane(a, b):
+            return PlanesResult("none", denominator=den, conditioning=cond,
+                                reason=f"planes {a + 1} and {b + 1} are parallel and distinct",
+                                parallel_pairs=pairs, trace=trace)
+    p, u = _two_plane_line(ns[i], ds[i], ns[j], ds[j])
+    if on_plane(p, k):
+        return PlanesResult("line", point=p, direction=u, denominator=den, conditioning=cond,
+                            reason=f"the three planes share the line of planes {i + 1} and {j + 1}",
+                            parallel_pairs=pairs, trace=trace)
+    return PlanesResult("none", denominator=den, conditioning=cond,
+                        reason="the planes meet pairwise in three parallel lines (a prism)"
+                        if not pairs else "no common point",
+                        parallel_pairs=pairs, trace=trace)
+
+
+@dataclass(frozen=True)
+class Lines2DResult:
+    """Two implicit 2D lines (App. A.7): ``case`` in ``"point"``, ``"parallel"``,
+    ``"coincident"``; ``point = (x, y)`` for ``"point"``; ``denominator = a1 b2 - a2 b1`` and
+    the numerators ``b2 d1 - b1 d2``, ``a1 d2 - a2 d1``."""
+
+    case: str
+    point: Optional[tuple] = None
+    denominator: object = 0
+    numerators: tuple = (0, 0)
+    method: str = "two implicit 2D lines (Dunn & Parberry App. A.7)"
+
+
+def two_lines_2d(line1, line2, tol: Optional[float] = None) -> Lines2DResult:
+    """Intersect ``a1 x + b1 y = d1`` and ``a2 x + b2 y = d2`` (App. A.7, Eq. A.3).
+
+    Parameters
+    ----------
+    line1, line2 : (a, b, d)
+        Coefficients; ``(a, b)`` must not be ``(0, 0)`` (ValueError).
+    tol : float, optional
+        Relative zero tolerance on the determinant of the unit normals (``None``: exact zero
+        on Fractions, ``1e-12`` on floats).
+    """
+    (a1, b1, d1), (a2, b2, d2) = line1, line2
+    for name, (a, b) in (("line1", (a1, b1)), ("line2", (a2, b2))):
+        if a == 0 and b == 0:
+            raise ValueError(f"{name}: (a, b) must not be (0, 0)")
+    exact = _exact(a1, b1, d1, a2, b2, d2)
+    if tol is None:
+        tol = 0 if exact else DEFAULT_TOL
+    den = a1 * b2 - a2 * b1
+    nx, ny = b2 * d1 - b1 * d2, a1 * d2 - a2 * d1
+    l1, l2 = V.norm((a1, b1)), V.norm((a2, b2))
+    if not _is_zero(den, l1 * l2, tol):
+        return Lines2DResult("point", point=(nx / den, ny / den), denominator=den,
+                             numerators=(nx, ny))
+    # parallel normals: coincident iff line1's point d1 (a1, b1) / |n1|^2 lies on line2
+    nn = a1 * a1 + b1 * b1
+    px, py = d1 * a1 / nn, d1 * b1 / nn
+    scale = l2 * max(1.0, V.norm((px, py)))
+    if _is_zero(a2 * px + b2 * py - d2, scale, tol):
+        return Lines2DResult("coincident", denominator=den, numerators=(nx, ny))
+    return Lines2DResult("parallel", denominator=den, numerators=(nx, ny))

@@ -1,0 +1,443 @@
+"""The st-plane minimiser of GTCG §10.8: distance between two linear components (or points).
+
+Schneider & Eberly, *Geometric Tools for Computer Graphics*, §10.8.3 ("Segment to Segment,
+Alternative Approach", Figs. 10.36-10.37) and the ray-segment domain of Fig. 10.35: the squared
+distance between ``L0(s) = B0 + s m0`` and ``L1(t) = B1 + t m1`` is the quadratic
+
+    Q(s, t) = a s^2 + 2 b s t + c t^2 + 2 d s + 2 e t + f
+
+with the book's signs ``a = m0.m0``, ``b = -m0.m1``, ``c = m1.m1``, ``d = m0.(B0 - B1)``,
+``e = -m1.(B0 - B1)``, ``f = |B0 - B1|^2`` and ``det = a c - b^2 = |m0 x m1|^2``. Each parameter
+ranges over its component's *domain*: ``{0}`` for a point, ``[0, 1]`` for a segment, ``[0, inf)``
+for a ray, all reals for a line.
+
+Regions
+-------
+The unconstrained minimiser ``(s_bar, t_bar) = ((b e - c d)/det, (b d - a e)/det)`` is classified
+with the book's numbering of Fig. 10.36, applied to the box ``S x T`` of the two domains::
+
+        4 | 3 | 2        t above T
+        --+---+--
+        5 | 0 | 1        t in T
+        --+---+--
+        6 | 7 | 8        t below T
+     s below | s in S | s above
+
+For segment-segment this is exactly Fig. 10.36. For ray-segment (s on the ray) the domain is the
+half-strip of Fig. 10.35, ``s`` is never "above", so only regions 0, 3, 4, 5, 6, 7 occur; for a
+line parameter only the middle column (or row) occurs; line-line is always region 0.
+
+Robustness beyond the book
+--------------------------
+The book visits only the edge(s) its region implies, after testing ``det < epsilon``; for nearly
+parallel components the computed ``det`` and region are rounding noise and the answer can be far
+off (the long-standing report against the published code). Here:
+
+* ``det`` is ``|m0 x m1|^2`` and the numerators of ``s_bar, t_bar`` are the Lagrange-identity
+  forms ``(m1 x D).(m0 x m1) = b e - c d`` and ``(m0 x D).(m0 x m1) = b d - a e``
+  (``D = B0 - B1``), i.e. the closest approach of the Primer, App. A.8: no ``a c - b^2``
+  cancellation;
+* the coefficients use only ``D = B0 - B1`` and the directions (the frame centred at ``B1``),
+  so coordinates of 1e6 around unit segments lose nothing;
+* by convexity the minimum over the domain is the interior critical point (region 0) or lies on
+  the boundary; we therefore evaluate the conditional minimum on *every* finite edge of the
+  domain (a clamped 1-D projection, Primer App. A.2: never a division by ``det``) and keep the
+  candidate with the least distance ``|D + s m0 - t m1|``. A misclassified region can then
+  only cost a candidate, never the answer. When the critical point is in the domain,
+  ``(s_bar, t(s_bar))`` and ``(s(t_bar), t_bar)`` (one parameter from the formula, the
+  other by projection) are both candidates, which makes the error along the flat valley of a
+  nearly parallel pair second order;
+* in float arithmetic the cross products ``m0 x m1``, ``m1 x D``, ``m0 x D`` and the dots
+  forming the numerators are correctly rounded (Dekker's TwoProduct and ``math.fsum``), so a
+  nearly parallel pair keeps the true direction of its tiny ``m0 x m1``; a cross product that
+  is tiny or huge (an angle of 1e-180) is scaled by an exact power of two first;
+* each edge candidate's ``L0(s) - L1(t)`` is formed from the input points with exact products
+  and ``fsum`` (one rounding per component), so candidates are ranked by their true distance
+  at their parameters; the region-0 candidate is ranked by the lines' distance
+  ``|D.n| / |n|`` (``n = m0 x m1``, Primer A.8), which stays accurate where ``s_bar, t_bar``
+  are too large for ``L0(s) - L1(t)`` to be evaluated (rays crossing 1e170 away). Distances are
+  ``hypot``-based (no overflow);
+* the parallel case (``m0 x m1 == 0``) needs no special code: the edge candidates find it, and the
+  trace records the book's ``sigma0 = -d/a``, ``sigma1 = -(b + d)/a`` and the valley line
+  ``a s + b t + d = 0`` along which ``Q`` is least, for the level-line drawing.
+
+With ``Fraction`` inputs (``Segment(..., exact=True)``) the same code runs with plain
+``+ - * /`` and comparisons (the float-only refinements above are skipped) and returns the exact
+``s``, ``t`` and squared distance; the only square root is taken at the very end.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from algorithms.core import vec as V
+from algorithms.primitives import Line, Point, Ray, Segment
+
+#: parameter domain of each kind: (lo, hi), ``None`` meaning unbounded
+DOMAINS = {"point": (0, 0), "segment": (0, 1), "ray": (0, None), "line": (None, None)}
+
+# (s class, t class) -> region of Fig. 10.36; class -1 below the domain, 0 in it, 1 above it
+_REGION = {(0, 0): 0, (1, 0): 1, (1, 1): 2, (0, 1): 3, (-1, 1): 4, (-1, 0): 5, (-1, -1): 6,
+           (0, -1): 7, (1, -1): 8}
+
+METHOD = "st-plane minimisation, regions 0-8 (Eberly & Schneider, GTCG §10.8.3, Figs. 10.35-10.37)"
+
+
+def linear_form(prim):
+    """``(kind, B, m)`` with the component ``B + u m`` over ``DOMAINS[kind]``.
+
+    A point is ``B = position``, ``m = 0``; a segment ``B = p0``, ``m = p1 - p0``; a ray or line
+    its origin and direction.
+    """
+    if isinstance(prim, Point):
+        p = prim.position
+        return "point", p, tuple(0 * x for x in p)
+    if isinstance(prim, Segment):
+        return "segment", prim.p0, prim.direction
+    if isinstance(prim, (Ray, Line)):
+        return prim.kind, prim.origin, prim.direction
+    raise TypeError(f"not a point or linear component: {prim.kind}")
+
+
+def clamp(x, lo, hi):
+    """``x`` clamped to ``[lo, hi]`` (``None`` = unbounded)."""
+    if lo is not None and x < lo:
+        return lo
+    if hi is not None and x > hi:
+        return hi
+    return x
+
+
+def classify(x, lo, hi) -> int:
+    """-1 below ``[lo, hi]``, 0 inside, 1 above."""
+    if lo is not None and x < lo:
+        return -1
+    if hi is not None and x > hi:
+        return 1
+    return 0
+
+
+def point_at(kind, B, m, u, end=None):
+    """``B + u m``; for a segment ``u == 1`` returns the stored end point ``end`` exactly."""
+    if kind == "point" or u == 0:
+        return B
+    if end is not None and u == 1:
+        return end
+    return tuple(bi + u * mi for bi, mi in zip(B, m))
+
+
+_SPLIT = 134217729.0  # 2^27 + 1 (Veltkamp/Dekker)
+
+
+def _two_prod(a: float, b: float):
+    """``(p, e)`` with ``p + e == a * b`` exactly (Dekker's TwoProduct without FMA)."""
+    p = a * b
+    c = _SPLIT * a
+    d = _SPLIT * b
+    if not (math.isfinite(c) and math.isfinite(d) and math.isfinite(p)):
+        return p, 0.0  # beyond 1e300: no error term (never reached at sane scales)
+    a_hi = c - (c - a)
+    a_lo = a - a_hi
+    b_hi = d - (d - b)
+    b_lo = b - b_hi
+    return p, ((a_hi * b_hi - p) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo
+
+
+def _terms(kind, B, m, end, u):
+    """The point at parameter ``u`` as a sum of ``coefficient * vector`` terms whose products
+    are formed exactly: ``p0 - u p0 + u p1`` for a segment, ``B + u m`` otherwise."""
+    if kind == "point":
+        return ((1.0, B),)
+    if end is not None:
+        return ((1.0, B), (-u, B), (u, end))
+    return ((1.0, B), (u, m))
+
+
+def _accurate_sum(terms, minus=()):
+    """``sum(c v) - sum(c' v')`` per component, correctly rounded: every product split into
+    ``p + e`` exactly (Dekker's TwoProduct, :func:`_two_prod` inlined), then ``math.fsum``."""
+    parts = [[], [], []]
+    for sign, group in ((1.0, terms), (-1.0, minus)):
+        for c, v in group:
+            c = sign * c
+            if c == 1.0 or c == -1.0 or c == 0.0 or not abs(c) < 1e290:
+                for i in range(3):
+                    parts[i].append(c * v[i])
+                continue
+            cs = _SPLIT * c
+            c_hi = cs - (cs - c)
+            c_lo = c - c_hi
+            for i in range(3):
+                x = v[i]
+                p = c * x
+                if abs(x) < 1e290 and abs(p) < 1e300:
+                    xs = _SPLIT * x
+                    x_hi = xs - (xs - x)
+                    x_lo = x - x_hi
+                    parts[i].extend((p, ((c_hi * x_hi - p) + c_hi * x_lo + c_lo * x_hi)
+                                     + c_lo * x_lo))
+                else:
+                    parts[i].append(p)
+    return tuple(math.fsum(q) for q in parts)
+
+
+def _acc_dot(u, v) -> float:
+    """``u . v`` correctly rounded (exact products, ``fsum``)."""
+    parts = []
+    for x, y in zip(u, v):
+        parts.extend(_two_prod(x, y))
+    return math.fsum(parts)
+
+
+def _acc_cross(u, v) -> tuple:
+    """``u x v`` with each component correctly rounded: a nearly parallel pair keeps the
+    direction of its tiny cross product (no ``u1 v2 - u2 v1`` cancellation)."""
+    out = []
+    for i, j in ((1, 2), (2, 0), (0, 1)):
+        p, e = _two_prod(u[i], v[j])
+        q, f = _two_prod(-u[j], v[i])
+        out.append(math.fsum((p, e, q, f)))
+    return tuple(out)
+
+
+def _finite(x) -> bool:
+    return not isinstance(x, float) or math.isfinite(x)
+
+
+@dataclass
+class STSolution:
+    """The minimiser of ``Q`` over the domain: parameters, squared distance, closest points.
+
+    ``s``/``t`` and ``sqr_distance`` are Fractions when the inputs were; ``closest`` are the
+    points ``L0(s)``, ``L1(t)``; ``diff = L0(s) - L1(t)`` computed in the centred frame.
+    """
+
+    s: object
+    t: object
+    sqr_distance: object
+    closest: tuple
+    diff: tuple
+    trace: dict = field(default_factory=dict)
+    dist: object = None  # float mode: the distance as ranked (|diff| or the lines' distance)
+
+    @property
+    def distance(self) -> float:
+        """The distance as a float: the only square root (``hypot``, so no overflow)."""
+        if self.dist is not None:
+            return self.dist
+        if all(isinstance(x, float) for x in self.diff):
+            return math.hypot(*self.diff)
+        return V.norm(self.diff)
+
+
+def st_minimize(kind0, B0, m0, kind1, B1, m1, end0=None, end1=None) -> STSolution:
+    """Minimise ``Q(s, t) = |B0 + s m0 - B1 - t m1|^2`` over ``DOMAINS[kind0] x DOMAINS[kind1]``.
+
+    Eberly & Schneider, GTCG §10.8.3 (regions 0-8, Fig. 10.36) generalised to every pair of
+    domains (Fig. 10.35 for rays), with the robust candidate evaluation described in the module
+    docstring. ``end0``/``end1`` are a segment's ``p1`` (returned exactly at ``s = 1``).
+
+    Returns
+    -------
+    STSolution
+        with ``trace`` holding ``domain a b c d e f det parallel s_bar t_bar region candidates
+        edge s t sqr_distance`` (and ``sigma0 sigma1 valley`` when parallel).
+    """
+    lo0, hi0 = DOMAINS[kind0]
+    lo1, hi1 = DOMAINS[kind1]
+    D = V.sub(B0, B1)
+    a = V.dot(m0, m0)
+    b = -V.dot(m0, m1)
+    c = V.dot(m1, m1)
+    d = V.dot(m0, D)
+    e = -V.dot(m1, D)
+    f = V.dot(D, D)
+    floats = isinstance(f, float)
+    cross, dot = (_acc_cross, _acc_dot) if floats else (V.cross, V.dot)
+    n = cross(m0, m1)
+    det = V.dot(n, n)
+    zero = 0 * f
+
+    def diff(s, t):
+        if floats:
+            # L0(s) - L1(t) from the input points with exact products and one rounding per
+            # component, so every candidate's Q is its true value at (s, t) to ~1 ulp
+            return _accurate_sum(_terms(kind0, B0, m0, end0, float(s)),
+                                 _terms(kind1, B1, m1, end1, float(t)))
+        return tuple(Di + s * ui - t * vi for Di, ui, vi in zip(D, m0, m1))
+
+    def t_of_s(s):
+        # Q_t = 0: t = (D + s m0).m1 / c  (projection of L0(s) on L1, Primer A.2)
+        if c == 0:
+            return zero
+        return V.dot(tuple(Di + s * ui for Di, ui in zip(D, m0)), m1) / c
+
+    def s_of_t(t):
+        # Q_s = 0: s = -(D - t m1).m0 / a
+        if a == 0:
+            return zero
+        return -V.dot(tuple(Di - t * vi for Di, vi in zip(D, m1)), m0) / a
+
+    candidates = []
+
+    def add(label, s, t, dist=None):
+        v = diff(s, t)
+        # float mode ranks by distance (hypot: no overflow when parameters are ~1e180)
+        if floats:
+            key = math.hypot(*v) if dist is None else dist
+            q = key * key
+        else:
+            key = q = V.dot(v, v)
+        candidates.append({"edge": label, "s": s, "t": t, "sqr_distance": q, "_v": v,
+                           "_key": key})
+
+    trace = {"domain": f"{kind0}-{kind1}", "a": a, "b": b, "c": c, "d": d, "e": e, "f": f,
+             "det": det}
+    degenerate = []
+    if kind0 == "segment" and a == 0:
+        degenerate.append("A has zero length")
+    if kind1 == "segment" and c == 0:
+        degenerate.append("B has zero length")
+    if degenerate:
+        trace["degenerate"] = degenerate
+
+    s_bar = t_bar = None
+    region = None
+    parallel = all(x == 0 for x in n)
+    if not parallel:
+        # s_bar = (m1 x D).n / n.n is of degree -1 in n: a tiny or huge float n (an angle of
+        # 1e-180) is first scaled by an exact power of two 2^k, then s_bar = 2^k (...)/(...)
+        k = 0
+        if floats:
+            big = max(abs(x) for x in n)
+            if not 2.0 ** -400 <= big <= 2.0 ** 400:
+                k = -math.frexp(big)[1]
+        nk = tuple(math.ldexp(x, k) for x in n) if k else n
+        detk = V.dot(nk, nk)
+        s_bar = dot(cross(m1, D), nk) / detk  # (b e - c d) / det
+        t_bar = dot(cross(m0, D), nk) / detk  # (b d - a e) / det
+        if k:
+            s_bar, t_bar = _ldexp(s_bar, k), _ldexp(t_bar, k)
+        if not (_finite(s_bar) and _finite(t_bar)):
+            s_bar = t_bar = None  # det underflowed: handled as parallel by the edges
+            parallel = True
+    if not parallel:
+        region = _REGION[(classify(s_bar, lo0, hi0), classify(t_bar, lo1, hi1))]
+        if region == 0:
+            # in floats the critical point's Q is the lines' distance |D.n|/|n| (Primer A.8),
+            # accurate even where (s_bar, t_bar) are too large to evaluate L0 - L1 at
+            perp = abs(dot(D, nk)) / math.hypot(*nk) if floats else None
+            add("interior", s_bar, clamp(t_of_s(s_bar), lo1, hi1), perp)
+            add("interior", clamp(s_of_t(t_bar), lo0, hi0), t_bar, perp)
+    trace.update({"parallel": bool(parallel and a != 0 and c != 0), "s_bar": s_bar,
+                  "t_bar": t_bar, "region": region})
+    if parallel and a != 0:
+        # GTCG §10.8.3 "Parallel Line Segments": B1 and B1 + m1 project to sigma0, sigma1 on L0
+        trace["sigma0"] = -d / a
+        trace["sigma1"] = -(b + d) / a
+    if parallel:
+        # the valley where grad Q = 0 (Q is least along it): a s + b t + d = 0, or c t + e = 0
+        if a != 0:
+            trace["valley"] = {"point": (-d / a, zero), "direction": (-b / a, 1 + zero)}
+        elif c != 0:
+            trace["valley"] = {"point": (zero, -e / c), "direction": (1 + zero, zero)}
+
+    # the edges of the domain: s fixed at a finite bound, t its clamped conditional minimum
+    for bound, name in ((lo0, "s=lo"), (hi0, "s=hi")):
+        if bound is not None and not (name == "s=hi" and hi0 == lo0):
+            add(f"s={bound}", bound + zero, clamp(t_of_s(bound), lo1, hi1))
+    for bound, name in ((lo1, "t=lo"), (hi1, "t=hi")):
+        if bound is not None and not (name == "t=hi" and hi1 == lo1):
+            add(f"t={bound}", clamp(s_of_t(bound), lo0, hi0), bound + zero)
+    if not candidates:
+        # line-line parallel (the only domain with no edge and no critical point): the valley
+        add("valley", zero, t_of_s(zero))
+
+    best = min(candidates, key=lambda cand: cand["_key"])
+    s, t, q, v = best["s"], best["t"], best["sqr_distance"], best["_v"]
+    dist = best["_key"] if floats else None
+    trace["candidates"] = [{k: w for k, w in cand.items() if k[0] != "_"}
+                           for cand in candidates]
+    trace.update({"edge": best["edge"], "s": s, "t": t, "sqr_distance": q})
+    if floats:
+        closest = (_accurate_sum(_terms(kind0, B0, m0, end0, float(s))),
+                   _accurate_sum(_terms(kind1, B1, m1, end1, float(t))))
+    else:
+        closest = (point_at(kind0, B0, m0, s, end0), point_at(kind1, B1, m1, t, end1))
+    return STSolution(s, t, q, closest, v, trace, dist)
+
+
+def _pow2_scale(kind, m) -> int:
+    """An exponent ``k`` such that ``2^k m`` has its largest component in ``[0.5, 1)``, for a
+    float ray/line direction outside ``[2^-400, 2^400]`` (0 otherwise): a direction of 1e-308
+    or 1e300 would underflow/overflow ``m.m``. Scaling by a power of two is exact (``ldexp``),
+    and the parameter scales back exactly (to ``inf`` when it is not representable)."""
+    if kind not in ("ray", "line") or not all(isinstance(x, float) for x in m):
+        return 0
+    big = max(abs(x) for x in m)
+    if 2.0 ** -400 <= big <= 2.0 ** 400:
+        return 0
+    return -math.frexp(big)[1]
+
+
+def _ldexp(x, k):
+    try:
+        return math.ldexp(x, k)
+    except OverflowError:
+        return math.copysign(math.inf, x)
+
+
+def minimize(prim0, prim1) -> STSolution:
+    """:func:`st_minimize` for two primitives among point, segment, ray, line.
+
+    Float inputs whose largest coordinate is outside ``[2^-400, 2^400]`` are first scaled as a
+    whole by a power of two ``2^G`` (``s``, ``t`` unchanged; the closest points and distance are
+    scaled back; ``a``..``f`` in the trace are the scaled ones, ``trace["coordinate_scale"]``).
+    Float ray/line directions with components outside ``[2^-400, 2^400]`` are then scaled by
+    a power of two (exactly, :func:`_pow2_scale`); ``s``, ``t`` and their trace entries are
+    scaled back, the coefficients ``a``..``f`` in the trace are those of the scaled directions
+    (``trace["direction_scale"]`` is the factor applied).
+    """
+    k0, B0, m0 = linear_form(prim0)
+    k1, B1, m1 = linear_form(prim1)
+    end0 = prim0.p1 if k0 == "segment" else None
+    end1 = prim1.p1 if k1 == "segment" else None
+    # Whole-scene scale: coordinates below 2^-400 (or above 2^400) would underflow (overflow)
+    # the products; scaling every point and direction by 2^G leaves s, t unchanged.
+    G = 0
+    vectors = [v for v in (B0, m0, B1, m1, end0, end1) if v is not None]
+    if all(isinstance(x, float) for v in vectors for x in v):
+        big = max(abs(x) for v in vectors for x in v)
+        if big != 0 and not 2.0 ** -400 <= big <= 2.0 ** 400:
+            G = -math.frexp(big)[1]
+            B0, m0, B1, m1 = (tuple(math.ldexp(x, G) for x in v) for v in (B0, m0, B1, m1))
+            end0, end1 = (None if v is None else tuple(math.ldexp(x, G) for x in v)
+                          for v in (end0, end1))
+    g0, g1 = _pow2_scale(k0, m0), _pow2_scale(k1, m1)
+    if g0:
+        m0 = tuple(math.ldexp(x, g0) for x in m0)
+    if g1:
+        m1 = tuple(math.ldexp(x, g1) for x in m1)
+    sol = st_minimize(k0, B0, m0, k1, B1, m1, end0=end0, end1=end1)
+    if G:
+        sol.trace["coordinate_scale"] = math.ldexp(1.0, G) if abs(G) < 1000 else None
+        sol.closest = tuple(tuple(_ldexp(x, -G) for x in p) for p in sol.closest)
+        sol.diff = tuple(_ldexp(x, -G) for x in sol.diff)
+        if sol.dist is not None:
+            sol.dist = _ldexp(sol.dist, -G)
+        sol.sqr_distance = _ldexp(sol.sqr_distance, -2 * G)
+        sol.trace["sqr_distance"] = sol.sqr_distance
+    if g0 or g1:
+        tr = sol.trace
+        tr["direction_scale"] = (2.0 ** -g0 if abs(g0) < 1000 else None,
+                                 2.0 ** -g1 if abs(g1) < 1000 else None)
+        for item in [tr] + tr["candidates"]:
+            item["s"] = _ldexp(item["s"], g0)
+            item["t"] = _ldexp(item["t"], g1)
+        for key, g in (("s_bar", g0), ("t_bar", g1)):
+            if tr.get(key) is not None:
+                tr[key] = _ldexp(tr[key], g)
+        sol.s = _ldexp(sol.s, g0)
+        sol.t = _ldexp(sol.t, g1)
+    return sol

@@ -1,0 +1,184 @@
+"""Support functions of the bounded convex primitives.
+
+The support point ``s_C(d)`` of a convex set ``C`` in direction ``d`` is a point of ``C`` that
+maximises ``d . x``; the support value is ``h_C(d) = max_x d . x``. They are the only
+geometry GJK needs (Gilbert, Johnson & Keerthi 1988; van den Bergen, *Collision Detection in
+Interactive 3D Environments*, §4.3) and they give the projection interval of a shape on an axis
+that the separating-axis tests use (Eberly & Schneider, GTCG §11.12.9: the projection of a
+cylinder on a line is ``[w.C - r_C, w.C + r_C]`` with
+``r_C = r |W x w| + (h/2) |W . w|``, written here with ``|W x w| = sqrt(|w|^2 - (W.w)^2)``).
+
+Exact, closed forms for: point, segment, triangle, sphere, aabb, obb, capsule and cylinder
+(the farthest point of a cylinder lies on the rim of one end disk, or on the disk's centre
+when ``d`` is parallel to the axis). Zero radius, zero height and zero extents are allowed.
+
+``support(prim, d)`` never needs ``d`` to be unit; a zero ``d`` returns the shape's centre
+(every point is then a maximiser). Unbounded kinds (ray, line, plane) raise ``ValueError``.
+
+Examples
+--------
+>>> from algorithms.primitives import Sphere
+>>> support(Sphere((1, 0, 0), 2), (0, 0, 5)).tolist()
+[1.0, 0.0, 2.0]
+>>> support_interval(Sphere((1, 0, 0), 2), (1, 0, 0))
+(-1.0, 3.0)
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from algorithms.primitives import Primitive
+
+#: kinds with a support function
+BOUNDED_KINDS = ("point", "segment", "triangle", "sphere", "aabb", "obb", "capsule", "cylinder")
+
+
+def _f(v) -> np.ndarray:
+    return np.asarray(v, dtype=float)
+
+
+def _unit_or_zero(d: np.ndarray) -> np.ndarray:
+    n = math.sqrt(float(d @ d))
+    if n == 0.0 or not math.isfinite(n):
+        return np.zeros(3)
+    return d / n
+
+
+def _farthest(points: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """The first of ``points`` (rows) with the largest ``d . p``."""
+    return points[int(np.argmax(points @ d))].copy()
+
+
+def _cylinder_rim(center, w, radius, height, d: np.ndarray) -> np.ndarray:
+    """Support of the cylinder: end disk picked by ``sign(d . w)``, rim point along the part
+    of ``d`` perpendicular to the unit axis ``w`` (GTCG §11.12.9)."""
+    dw = float(d @ w)
+    p = center.copy()
+    if dw > 0:
+        p = p + (height / 2) * w
+    elif dw < 0:
+        p = p - (height / 2) * w
+    perp = d - dw * w
+    perp = perp - float(perp @ w) * w  # once more: when d is nearly along w, the first
+    pn = math.sqrt(float(perp @ perp))  # subtraction leaves rounding noise with a w part
+    # |perp| tiny relative to |d| means d is (numerically) along the axis: the whole end disk
+    # is a maximiser and its centre is the stable choice (it loses at most r |perp|).
+    if radius > 0 and pn > 1e-12 * math.sqrt(float(d @ d)):
+        p = p + (radius / pn) * perp
+    return p
+
+
+def core(prim: Primitive) -> tuple[str, np.ndarray, float]:
+    """The shape as a core plus a radius: ``("point", P, r)`` for a sphere,
+    ``("segment", [P0, P1], r)`` for a capsule, ``(kind, None, 0.0)`` otherwise.
+
+    GJK runs on the core and subtracts the radius, which is exact for the round shapes
+    (van den Bergen §4.3.4: "core" objects).
+    """
+    if prim.kind == "sphere":
+        return "point", _f(prim.center), float(prim.radius)
+    if prim.kind == "capsule":
+        return "segment", _f([prim.p0, prim.p1]), float(prim.radius)
+    return prim.kind, None, 0.0
+
+
+def support(prim: Primitive, direction) -> np.ndarray:
+    """The farthest point of ``prim`` in ``direction``: a maximiser of ``direction . x``.
+
+    Parameters
+    ----------
+    prim : Primitive
+        A bounded kind: point, segment, triangle, sphere, aabb, obb, capsule, cylinder.
+    direction : array_like, shape (3,)
+        Any nonzero vector (need not be unit). For a zero vector the centre is returned.
+
+    Returns
+    -------
+    numpy.ndarray, shape (3,)
+        The support point (floats). Ties (a whole edge or face is farthest) resolve to a
+        vertex for polytopes, except that an AABB/OBB axis with ``d_i == 0`` takes the
+        centre's coordinate.
+    """
+    d = _f(direction)
+    kind = prim.kind
+    if kind == "point":
+        return _f(prim.position).copy()
+    if kind == "segment":
+        return _farthest(_f([prim.p0, prim.p1]), d)
+    if kind == "triangle":
+        return _farthest(_f(prim.vertices), d)
+    if kind == "sphere":
+        return _f(prim.center) + float(prim.radius) * _unit_or_zero(d)
+    if kind == "capsule":
+        return _farthest(_f([prim.p0, prim.p1]), d) + float(prim.radius) * _unit_or_zero(d)
+    if kind == "aabb":
+        lo, hi = _f(prim.min), _f(prim.max)
+        return np.where(d > 0, hi, np.where(d < 0, lo, (lo + hi) / 2))
+    if kind == "obb":
+        axes = _f(prim.axes)
+        e = _f(prim.extents)
+        s = np.sign(axes @ d)
+        return _f(prim.center) + (s * e) @ axes
+    if kind == "cylinder":
+        return _cylinder_rim(_f(prim.center), prim.unit_axis, float(prim.radius),
+                             float(prim.height), d)
+    raise ValueError(f"support: {kind!r} is unbounded or unknown (bounded: {BOUNDED_KINDS})")
+
+
+def support_value(prim: Primitive, direction) -> float:
+    """``h(d) = max over prim of d . x``, in closed form (no support point rounding)."""
+    d = _f(direction)
+    kind = prim.kind
+    nd = math.sqrt(float(d @ d))
+    if kind == "point":
+        return float(d @ _f(prim.position))
+    if kind in ("segment", "capsule"):
+        base = max(float(d @ _f(prim.p0)), float(d @ _f(prim.p1)))
+        return base + (float(prim.radius) * nd if kind == "capsule" else 0.0)
+    if kind == "triangle":
+        return float(np.max(_f(prim.vertices) @ d))
+    if kind == "sphere":
+        return float(d @ _f(prim.center)) + float(prim.radius) * nd
+    if kind == "aabb":
+        c = (_f(prim.min) + _f(prim.max)) / 2
+        e = (_f(prim.max) - _f(prim.min)) / 2
+        return float(d @ c) + float(np.abs(d) @ e)
+    if kind == "obb":
+        return float(d @ _f(prim.center)) + float(np.abs(_f(prim.axes) @ d) @ _f(prim.extents))
+    if kind == "cylinder":
+        w = prim.unit_axis
+        dw = float(d @ w)
+        perp = d - dw * w
+        perp = perp - float(perp @ w) * w  # |W x d| without the cancellation of |d|^2 - dw^2
+        return (float(d @ _f(prim.center)) + float(prim.height) / 2 * abs(dw)
+                + float(prim.radius) * math.sqrt(float(perp @ perp)))
+    raise ValueError(f"support: {kind!r} is unbounded or unknown (bounded: {BOUNDED_KINDS})")
+
+
+def support_interval(prim: Primitive, unit_direction) -> tuple[float, float]:
+    """The projection interval ``(min, max)`` of ``prim`` on ``unit_direction``.
+
+    ``max = h(d)`` and ``min = -h(-d)`` (GTCG §11.12.9, projection of a cylinder onto a line).
+    The direction is used as given: pass a unit vector to get distances along it.
+    """
+    d = _f(unit_direction)
+    return (-support_value(prim, -d), support_value(prim, d))
+
+
+def centre(prim: Primitive) -> np.ndarray:
+    """A point inside the shape (its centre / centroid), used to seed GJK."""
+    kind = prim.kind
+    if kind == "point":
+        return _f(prim.position)
+    if kind in ("segment", "capsule"):
+        return (_f(prim.p0) + _f(prim.p1)) / 2
+    if kind == "triangle":
+        return _f(prim.vertices).mean(axis=0)
+    if kind in ("sphere", "obb", "cylinder"):
+        return _f(prim.center)
+    if kind == "aabb":
+        return (_f(prim.min) + _f(prim.max)) / 2
+    raise ValueError(f"centre: {kind!r} is unbounded or unknown")

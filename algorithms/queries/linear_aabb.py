@@ -1,0 +1,308 @@
+"""Point, segment, ray and line against a (solid) axis-aligned box.
+
+* point: A.5's clamp, Dunn & Parberry, 3D Math Primer, App. A.5, Listing A.1;
+* ``hits``: Woo's ray-box test, App. A.18, Listing A.6 (default, name ``woo``): classify the
+  origin against each slab, take each axis's front-face plane as a candidate (``xt``, ``yt``,
+  ``zt``, with normals ``xn``, ``yn``, ``zn``), choose the farthest ("the plane of
+  intersection") and check the hit point lies inside the other two slabs; the hit normal is
+  the chosen plane's. A segment uses the listing's ``rayDelta`` bound (``xt > rayDelta.x``:
+  beyond ``t = 1``); a ray rejects a front plane it points away from; a line (all ``t``, so no
+  "origin inside" test) takes the front-face plane of every axis it is not parallel to. The
+  listing returns the entry only; the exit is the nearest back-face plane. The slab method
+  (Kay-Kajiya: ``t_enter = max`` of the near slab planes, ``t_leave = min`` of the far ones) is
+  the second method, ``slabs``;
+* ``distance``: 0 at the first touching point; otherwise the least over the component's ends
+  (A.5) and the component against the 12 edges (GTCG §10.9 candidates,
+  :func:`algorithms.kernels.closest.linear_features_distance`); generic golden-section as
+  ``golden_section`` (priority -10).
+
+The interval functions :func:`woo_interval` and :func:`slab_interval` work in any box frame
+(the OBB module calls them in its own) and on Fractions.
+"""
+
+from __future__ import annotations
+
+import math
+
+from algorithms.core import vec as V
+from algorithms.kernels.closest import (
+    INF,
+    closest_point_aabb,
+    golden_section_distance,
+    intersects_from_hits,
+    is_zero_vector,
+    linear_features_distance,
+    linear_parts,
+    rescue_hit,
+    robust_distance,
+    solid_hits,
+    touching_distance,
+)
+from algorithms.registry import register
+from algorithms.results import DistanceResult, IntersectionResult
+
+LINEAR = ("segment", "ray", "line")
+A18 = "ray-AABB, Woo, Dunn & Parberry, 3D Math Primer App. A.18, Listing A.6"
+SLABS = "ray-AABB, slab method (Kay-Kajiya)"
+A5 = "closest point in an AABB, Dunn & Parberry, 3D Math Primer App. A.5, Listing A.1"
+AXES = "xyz"
+
+
+def _axis_normal(i, sign):
+    n = [0.0, 0.0, 0.0]
+    n[i] = float(sign)
+    return tuple(n)
+
+
+def _inside(o, bmin, bmax):
+    return all(lo <= x <= hi for x, lo, hi in zip(o, bmin, bmax))
+
+
+def _back_planes(o, d, bmin, bmax, trace):
+    """The exit: the nearest back-face plane (``max`` for ``d_i > 0``, ``min`` for ``d_i < 0``)."""
+    best = None
+    back = []
+    for i in range(3):
+        if d[i] == 0:
+            continue
+        plane, sign = (bmax[i], 1) if d[i] > 0 else (bmin[i], -1)
+        t = (plane - o[i]) / d[i]
+        back.append({"axis": AXES[i], "plane": f"{'max' if sign > 0 else 'min'} {AXES[i]}",
+                     "t": t})
+        if best is None or t < best[0]:
+            best = (t, i, sign)
+    trace["back planes"] = back
+    if best is None:
+        return INF, None
+    return best[0], _axis_normal(best[1], best[2])
+
+
+def woo_interval(o, d, lo, hi, bmin, bmax):
+    """Woo (App. A.18, Listing A.6) on ``o + t d``, ``t`` in ``[lo, hi]``, against the box.
+
+    Returns ``(t_in, t_out, n_in, n_out, trace)`` with ``t_in = None`` on a miss and
+    ``t_in = -inf`` when the origin is inside (the listing's ``inside`` case: ``first_t = 0``).
+    ``trace["candidate planes"]``: per axis the front-face plane and its ``t`` (``-1`` for
+    the listing's "not a candidate"), ``trace["chosen"]`` the plane of intersection.
+    """
+    trace = {"inside": None, "candidate planes": [], "chosen": None}
+    if is_zero_vector(d):
+        inside = _inside(o, bmin, bmax)
+        trace["inside"] = inside
+        trace["degenerate"] = "zero-length segment: point in box test"
+        return (-INF if inside else None), INF, None, None, trace
+    line = lo == -INF
+    inside = True
+    cands = []
+    for i in range(3):
+        ax = AXES[i]
+        if line:
+            # A line has no origin side: its front-face plane on each non-parallel axis.
+            if d[i] == 0:
+                if not (bmin[i] <= o[i] <= bmax[i]):
+                    trace["rejected"] = f"parallel to the {ax} slab and outside it"
+                    return None, None, None, None, trace
+                cands.append({"axis": ax, "plane": None, "t": None})
+                continue
+            plane, sign = (bmin[i], -1) if d[i] > 0 else (bmax[i], 1)
+            t = (plane - o[i]) / d[i]
+            cands.append({"axis": ax, "plane": f"{'min' if sign < 0 else 'max'} {ax}", "t": t,
+                          "n": sign})
+            inside = False
+            continue
+        if o[i] < bmin[i]:
+            t = bmin[i] - o[i]
+            if (hi != INF and t > d[i]) or not (d[i] > 0):
+                trace["rejected"] = f"{ax}t: the {ax}-min plane is not reached"
+                trace["candidate planes"] = cands
+                return None, None, None, None, trace
+            cands.append({"axis": ax, "plane": f"min {ax}", "t": t / d[i], "n": -1})
+            inside = False
+        elif o[i] > bmax[i]:
+            t = bmax[i] - o[i]
+            if (hi != INF and t < d[i]) or not (d[i] < 0):
+                trace["rejected"] = f"{ax}t: the {ax}-max plane is not reached"
+                trace["candidate planes"] = cands
+                return None, None, None, None, trace
+            cands.append({"axis": ax, "plane": f"max {ax}", "t": t / d[i], "n": 1})
+            inside = False
+        else:
+            cands.append({"axis": ax, "plane": None, "t": -1})
+    trace["candidate planes"] = cands
+    trace["inside"] = inside
+    t_out, n_out = _back_planes(o, d, bmin, bmax, trace)
+    if inside:
+        return -INF, t_out, None, n_out, trace
+    which = None
+    for i, c in enumerate(cands):
+        if c["plane"] is not None and (which is None or c["t"] > cands[which]["t"]):
+            which = i
+    t = cands[which]["t"]
+    trace["chosen"] = {"axis": AXES[which], "plane": cands[which]["plane"], "t": t}
+    for j in range(3):
+        if j == which:
+            continue
+        x = o[j] + d[j] * t
+        if x < bmin[j] or x > bmax[j]:
+            trace["rejected"] = f"hit point {AXES[j]} = {float(x)} outside the box"
+            return None, None, None, None, trace
+    return t, max(t_out, t), _axis_normal(which, cands[which]["n"]), n_out, trace
+
+
+def slab_interval(o, d, lo, hi, bmin, bmax):
+    """The slab method: per axis the parameters of the two slab planes, ``t_enter = max`` of the
+    near ones, ``t_leave = min`` of the far ones; a direction parallel to a slab requires the
+    origin inside it. Returns ``(t_in, t_out, n_in, n_out, trace)`` for the whole line."""
+    t_enter, t_leave = -INF, INF
+    n_in = n_out = None
+    slabs = []
+    trace = {"slabs": slabs}
+    for i in range(3):
+        ax = AXES[i]
+        if d[i] == 0:
+            ok = bmin[i] <= o[i] <= bmax[i]
+            slabs.append({"axis": ax, "parallel": True, "origin inside": ok})
+            if not ok:
+                trace.update({"t_enter": t_enter, "t_leave": t_leave,
+                              "rejected": f"parallel to the {ax} slab and outside it"})
+                return None, None, None, None, trace
+            continue
+        if d[i] > 0:  # near plane min (normal -x_i), far plane max
+            t1, t2, s1, s2 = (bmin[i] - o[i]) / d[i], (bmax[i] - o[i]) / d[i], -1, 1
+        else:
+            t1, t2, s1, s2 = (bmax[i] - o[i]) / d[i], (bmin[i] - o[i]) / d[i], 1, -1
+        slabs.append({"axis": ax, "t_near": t1, "t_far": t2})
+        if t1 > t_enter:
+            t_enter, n_in = t1, _axis_normal(i, s1)
+        if t2 < t_leave:
+            t_leave, n_out = t2, _axis_normal(i, s2)
+    trace.update({"t_enter": t_enter, "t_leave": t_leave})
+    if t_enter > t_leave:
+        trace["rejected"] = "t_enter > t_leave"
+        return None, None, None, None, trace
+    return t_enter, t_leave, n_in, n_out, trace
+
+
+def hits_woo(a, box):
+    """Segment, ray or line against the AABB by Woo's method (App. A.18, Listing A.6)."""
+    o, d, lo, hi = linear_parts(a)
+    t_in, t_out, n_in, n_out, trace = woo_interval(o, d, lo, hi, box.min, box.max)
+    return solid_hits(o, d, lo, hi, t_in, t_out, n_in, n_out, A18, trace)
+
+
+def hits_slabs(a, box):
+    """Segment, ray or line against the AABB by the slab method."""
+    o, d, lo, hi = linear_parts(a)
+    t_in, t_out, n_in, n_out, trace = slab_interval(o, d, lo, hi, box.min, box.max)
+    return solid_hits(o, d, lo, hi, t_in, t_out, n_in, n_out, SLABS, trace)
+
+
+def box_edges(bmin, bmax):
+    """The 12 edges ``(name, s0, s1)`` of the box ``[bmin, bmax]``."""
+    edges = []
+    for i in range(3):
+        j, k = (i + 1) % 3, (i + 2) % 3
+        for cj, nj in ((bmin[j], "min"), (bmax[j], "max")):
+            for ck, nk in ((bmin[k], "min"), (bmax[k], "max")):
+                p, q = [None] * 3, [None] * 3
+                p[i], q[i] = bmin[i], bmax[i]
+                p[j] = q[j] = cj
+                p[k] = q[k] = ck
+                edges.append((f"{AXES[i]} at {AXES[j]}={nj} {AXES[k]}={nk}", tuple(p),
+                              tuple(q)))
+    return edges
+
+
+def _fp(p):
+    return tuple(float(c) for c in p)
+
+
+def box_features_distance(o, d, lo, hi, bmin, bmax):
+    """Least distance from a component missing the box to it (ends by A.5, 12 edges)."""
+    return linear_features_distance(o, d, lo, hi,
+                                    lambda p: closest_point_aabb(p, _Box(bmin, bmax)),
+                                    box_edges(bmin, bmax))
+
+
+class _Box:
+    def __init__(self, bmin, bmax):
+        self.min, self.max = bmin, bmax
+
+
+def _hits_and_features(a, box):
+    hr = hits_woo(a, box)
+    if hr.intersects:
+        return hr, None
+    o, d, lo, hi = linear_parts(a)
+    feats = box_features_distance(o, d, lo, hi, box.min, box.max)
+    hr = rescue_hit(hr, o, d, feats[0], feats[1],
+                    f"Woo rejected a contact the edge distance finds exactly ({feats[4]})")
+    return hr, feats
+
+
+def hits_linear_aabb(a, box):
+    """The default cast: Woo (:func:`hits_woo`); a grazing contact along an edge or at a corner
+    that Woo's rounded comparisons reject but the exact edge candidates find at distance 0 is
+    reported (:func:`algorithms.kernels.closest.rescue_hit`), so hits, intersects and distance agree."""
+    return _hits_and_features(a, box)[0]
+
+
+def distance_linear_aabb(a, box):
+    """0 at Woo's first touching point, else the features minimum (exact up to rounding)."""
+    method = "linear-AABB distance: GTCG §10.9 candidates (ends, 12 edges); " + A18
+    hr, feats = _hits_and_features(a, box)
+    o, d, lo, hi = linear_parts(a)
+    if hr.intersects:
+        return touching_distance(V.to_float(o), V.to_float(d), hr, method,
+                                 {"first_t": hr.first_t})
+    sq, t, pa, pb, feature, cands = feats
+    sq = float(sq)
+    trace = {"feature": feature, "candidates": cands, "t": float(t)}
+    return DistanceResult(method=method, trace=trace, distance=math.sqrt(sq), sqr_distance=sq,
+                          closest=(_fp(pa), _fp(pb)), parameter=(float(t), None))
+
+
+def distance_linear_aabb_golden(a, box):
+    """Generic: golden-section on the convex distance (cross-check of the features method)."""
+    method = "linear-AABB distance, golden-section on the convex distance (generic)"
+    hr = hits_woo(a, box)
+    o, d, lo, hi = linear_parts(a)
+    if hr.intersects:
+        return touching_distance(V.to_float(o), V.to_float(d), hr, method, {})
+    c = V.to_float(box.center)
+    r = V.norm(V.to_float(box.extents))
+    sq, t, pa, pb, steps = golden_section_distance(o, d, lo, hi,
+                                                   lambda p: closest_point_aabb(p, box), c, r)
+    return DistanceResult(method=method, trace={"t": t, "steps": steps},
+                          distance=math.sqrt(sq), sqr_distance=sq, closest=(pa, pb),
+                          parameter=(t, None))
+
+
+def distance_point_aabb(pt, box):
+    """App. A.5: clamp each coordinate ("push q into B along each axis")."""
+    q = pt.position
+    p = closest_point_aabb(q, box)
+    sq = float(V.sqr_dist(p, q))
+    return DistanceResult(method=A5, trace={"clamped": [bool(a != b) for a, b in zip(p, q)]},
+                          distance=math.sqrt(sq), sqr_distance=sq, closest=(_fp(q), _fp(p)),
+                          parameter=(None, None))
+
+
+def intersects_point_aabb(pt, box):
+    return IntersectionResult(method=A5, trace={},
+                              intersects=_inside(pt.position, box.min, box.max))
+
+
+intersects_linear_aabb = intersects_from_hits(hits_linear_aabb, A18)
+
+
+register("distance", "point", "aabb")(robust_distance(distance_point_aabb))
+register("intersects", "point", "aabb")(intersects_point_aabb)
+for _k in LINEAR:
+    register("hits", _k, "aabb", name="woo", priority=10)(hits_linear_aabb)
+    register("hits", _k, "aabb", name="slabs", priority=0)(hits_slabs)
+    register("distance", _k, "aabb", name="features", priority=10)(
+        robust_distance(distance_linear_aabb))
+    register("distance", _k, "aabb", name="golden_section", priority=-10)(
+        robust_distance(distance_linear_aabb_golden))
+    register("intersects", _k, "aabb")(intersects_linear_aabb)

@@ -1,0 +1,407 @@
+"""Point, segment, ray and line against a (filled) triangle.
+
+* point: Ericson's Voronoi-region closest point (RTCD §5.1.5; Eberly's regions, GTCG §10.3.2),
+  :func:`algorithms.kernels.closest.closest_point_triangle`, with barycentrics as B's parameter;
+* ``hits``: Badouel's ray-triangle test as printed in Dunn & Parberry, 3D Math Primer,
+  App. A.16, Listing A.4 (plane first, early outs, the single division deferred, comparisons
+  written "backwards" so a NaN rejects, barycentrics on the dominant-axis projection) is the
+  default; Moller-Trumbore (1997) is registered as the second method ``moller_trumbore``.
+  Both take ``front_only=True`` for the listing's front-face-only behaviour (``n . d < 0`` with
+  ``n = (p1 - p0) x (p2 - p1)``); by default both faces count. Both share the cases the listing
+  rejects: a component lying in the triangle's plane is clipped to the triangle (Cyrus-Beck on
+  the three edge half-planes: ``first_t`` is the least touching ``t``), and a collinear triangle
+  is treated as the segment it is;
+* ``distance``: 0 at the first touching point; otherwise the least over the component's ends
+  against the triangle and the component against the three edges (GTCG §10.9.1's candidates,
+  see :func:`algorithms.kernels.closest.linear_features_distance`); a generic golden-section method
+  (``golden_section``, priority -10) is registered for comparison.
+
+Hit normal: the triangle's unit normal facing the side the component comes from.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from algorithms.core import vec as V
+from algorithms.kernels.closest import (
+    INF,
+    closest_point_triangle,
+    golden_section_distance,
+    intersects_from_hits,
+    is_zero_vector,
+    linear_features_distance,
+    linear_parts,
+    linear_segment_closest,
+    point_at,
+    rescue_hit,
+    robust_distance,
+    surface_hits,
+    touching_distance,
+    unit,
+)
+from algorithms.primitives import Triangle
+from algorithms.registry import register
+from algorithms.results import DistanceResult, IntersectionResult
+
+LINEAR = ("segment", "ray", "line")
+A16 = "ray-triangle, Badouel, Dunn & Parberry, 3D Math Primer App. A.16, Listing A.4"
+MT = "ray-triangle, Moller-Trumbore (1997)"
+REGIONS = "closest point on a triangle, Ericson RTCD §5.1.5 (GTCG §10.3.2 regions)"
+DEGENERATE_TOL = 1e-12  # relative: a collinear triangle is a segment, touched within this
+
+
+# ----------------------------------------------------------------------------- shared cases
+
+
+def _coplanar_interval(o, d, lo, hi, verts, n):
+    """Clip ``o + t d`` (lying in the triangle's plane) to the triangle: Cyrus-Beck against the
+    three edge half-planes, in the 2D projection that drops the dominant axis of ``n`` (as
+    Listing A.4 does). Edge ``i j`` with opposite vertex ``k`` keeps the side where
+    ``s * cross2(v_j - v_i, x - v_i) >= 0``, ``s = sign(cross2(v_j - v_i, v_k - v_i))``; dropping
+    an axis is exact, so a point equal to a vertex is exactly on its two edges.
+    Returns ``(ta, tb)`` or ``None``."""
+    ax = [abs(c) for c in n]
+    drop = ax.index(max(ax))
+    iu, iv = [i for i in range(3) if i != drop]
+
+    def cross2(a, b):
+        return a[iu] * b[iv] - a[iv] * b[iu]
+
+    ta, tb = lo, hi
+    for i, j, k in ((0, 1, 2), (1, 2, 0), (2, 0, 1)):
+        e = V.sub(verts[j], verts[i])
+        sgn = 1 if cross2(e, V.sub(verts[k], verts[i])) > 0 else -1
+        c0 = sgn * cross2(e, V.sub(o, verts[i]))
+        c1 = sgn * cross2(e, d)
+        if c1 == 0:
+            if c0 < 0:
+                return None
+            continue
+        t = -c0 / c1
+        if c1 > 0:
+            ta = max(ta, t)
+        else:
+            tb = min(tb, t)
+        if ta > tb:
+            return None
+    if is_zero_vector(d):
+        return (lo, lo)
+    return (ta, tb)
+
+
+def _degenerate_hits(o, d, lo, hi, verts, method, trace):
+    """A collinear triangle is the segment between its two farthest vertices (or a point):
+    the component touches it where their distance is 0 (within ``DEGENERATE_TOL`` times the
+    scale); a component along it overlaps it over an interval."""
+    pairs = ((0, 1), (0, 2), (1, 2))
+    i, j = max(pairs, key=lambda ij: V.sqr_dist(verts[ij[0]], verts[ij[1]]))
+    s0, s1 = verts[i], verts[j]
+    trace = {**trace, "degenerate": "collinear triangle: treated as the segment "
+             f"v{i} v{j}"}
+    of, df, s0f, s1f = map(V.to_float, (o, d, s0, s1))
+    scale = max([1.0] + [abs(c) for p in (of, s0f, s1f) for c in p])
+    tol2 = (DEGENERATE_TOL * scale) ** 2
+    sq, t, s, pa, pb = linear_segment_closest(of, df, lo, hi, s0f, s1f)
+    if sq > tol2:
+        return surface_hits(of, df, lo, hi, None, None, method, trace)
+    e = V.sub(s1f, s0f)
+    cr = V.cross(df, e)
+    dd = V.dot(df, df)
+    if dd > 0 and V.sqr_norm(cr) <= tol2 * dd * max(V.dot(e, e), 1e-300) / scale ** 2:
+        # along the segment: the interval of t between the projections of its ends
+        ta = V.dot(df, V.sub(s0f, of)) / dd
+        tb = V.dot(df, V.sub(s1f, of)) / dd
+        ta, tb = max(min(ta, tb), lo), min(max(ta, tb), hi)
+        if ta <= tb:
+            return surface_hits(of, df, lo, hi, (ta, tb), None, method, trace)
+    return surface_hits(of, df, lo, hi, t, None, method, trace)
+
+
+def _parallel_hits(o, d, lo, hi, tri, n, num, method, trace):
+    """The component is parallel to the plane in floating point (``n . d == 0``).
+
+    Whether it lies in the plane is decided in exact rational arithmetic (the float plane
+    constant ``n . p0`` differs from ``n . p1`` by rounding, which would drop a point-segment
+    sitting on a vertex): with exact ``n``, ``n . d`` and ``n . (p0 - o)``, a component in the
+    plane is clipped to the triangle exactly (:func:`_coplanar_interval` on Fractions); one
+    that is not exactly parallel crosses the plane at the exact ``t``, accepted when that
+    point's exact closest point in the triangle is itself.
+    """
+    trace["parallel"] = True
+    F = Fraction
+    oe, de = tuple(map(F, o)), tuple(map(F, d))
+    ve = tuple(tuple(map(F, v)) for v in tri.vertices)
+    ne = V.cross(V.sub(ve[1], ve[0]), V.sub(ve[2], ve[1]))
+    dot_e, num_e = V.dot(ne, de), V.dot(ne, V.sub(ve[0], oe))
+    trace["exact"] = {"dot": dot_e, "n.p0 - n.o": num_e}
+    if dot_e == 0:
+        if num_e != 0:
+            trace["rejected"] = "parallel to the plane, off it"
+            return surface_hits(o, d, lo, hi, None, None, method, trace)
+        iv = _coplanar_interval(oe, de, lo, hi, ve, ne)
+        if iv is not None:
+            iv = tuple(_float(t) for t in iv)
+        trace["coplanar_interval"] = iv
+        return surface_hits(o, d, lo, hi, iv, None, method, trace)
+    t = num_e / dot_e
+    if not (lo <= t <= hi):
+        trace["rejected"] = "t outside the domain (exact)"
+        return surface_hits(o, d, lo, hi, None, None, method, trace)
+    p = point_at(oe, de, t)
+    if closest_point_triangle(p, Triangle(ve, exact=True))[0] != p:
+        trace["rejected"] = "outside the triangle (exact)"
+        return surface_hits(o, d, lo, hi, None, None, method, trace)
+    nh = unit(n)
+    normal = nh if dot_e < 0 else tuple(0.0 - c for c in nh)
+    return surface_hits(o, d, lo, hi, _float(t), normal, method, trace)
+
+
+def _float(x):
+    """``float(x)`` that overflows to +-inf instead of raising (Fractions from subnormal
+    directions)."""
+    try:
+        return float(x)
+    except OverflowError:
+        return INF if x > 0 else -INF
+
+
+# ----------------------------------------------------------------------------- Badouel
+
+
+def hits_badouel(a, tri, front_only=False):
+    """Badouel's ray-triangle test, App. A.16, Listing A.4, for a segment, ray or line.
+
+    The listing's names: ``e1 = p1 - p0``, ``e2 = p2 - p1`` (clockwise edges), ``n = e1 x e2``,
+    ``dot = n . rayDelta``, plane constant ``d = n . p0``, ``t = d - n . rayOrg`` then
+    ``t /= dot`` (deferred); the dominant axis of ``n`` is dropped and the hit is expressed as
+    ``u0 = alpha u1 + beta u2``, ``v0 = alpha v1 + beta v2``; ``gamma = 1 - alpha - beta``.
+    Barycentrics (of ``p0, p1, p2``) are ``(gamma, alpha, beta)``. Early outs keep the
+    listing's NaN-safe form (``if not (dot < 0)``, ``if not (t <= 0)``, ``if not (alpha >= 0)``);
+    for a back face (two-sided mode) the signs of ``dot`` and ``t`` are flipped first, and the
+    listing's ``t >= dot * minT`` bound is applied with ``minT = 1`` for segments only.
+    """
+    o, d, lo, hi = linear_parts(a)
+    p0, p1, p2 = tri.vertices
+    e1, e2 = V.sub(p1, p0), V.sub(p2, p1)
+    n = V.cross(e1, e2)
+    dot = V.dot(n, d)
+    trace = {"e1": e1, "e2": e2, "n": n, "dot": dot, "front_only": front_only}
+    if is_zero_vector(n):
+        return _degenerate_hits(o, d, lo, hi, tri.vertices, A16, trace)
+    dplane = V.dot(n, p0)
+    tnum = dplane - V.dot(n, o)
+    trace.update({"d": dplane, "t (before division)": tnum})
+    if front_only and not (dot < 0):
+        trace["rejected"] = "not approaching the front face (dot >= 0)"
+        return surface_hits(o, d, lo, hi, None, None, A16, trace)
+    if not (dot != 0):
+        return _parallel_hits(o, d, lo, hi, tri, n, tnum, A16, trace)
+    sdot, stnum = (dot, tnum) if dot < 0 else (-dot, -tnum)  # back face: mirror the signs
+    if lo == 0 and not (stnum <= 0):
+        trace["rejected"] = "origin behind the plane (t < 0)"
+        return surface_hits(o, d, lo, hi, None, None, A16, trace)
+    if hi != INF and not (stnum >= sdot * hi):
+        trace["rejected"] = "plane beyond the end of the segment (t > 1)"
+        return surface_hits(o, d, lo, hi, None, None, A16, trace)
+    t = tnum / dot
+    p = point_at(o, d, t)
+    ax = [abs(c) for c in n]
+    if ax[0] > ax[1]:
+        iu, iv = (1, 2) if ax[0] > ax[2] else (0, 1)
+    else:
+        iu, iv = (0, 2) if ax[1] > ax[2] else (0, 1)
+    dropped = "xyz"[3 - iu - iv]
+    u0, u1, u2 = p[iu] - p0[iu], p1[iu] - p0[iu], p2[iu] - p0[iu]
+    v0, v1, v2 = p[iv] - p0[iv], p1[iv] - p0[iv], p2[iv] - p0[iv]
+    trace.update({"t": t, "dominant axis dropped": dropped, "u0": u0, "u1": u1, "u2": u2,
+                  "v0": v0, "v1": v1, "v2": v2})
+    temp = u1 * v2 - v1 * u2
+    trace["temp"] = temp
+    if not (temp != 0):
+        trace["rejected"] = "zero projected area"
+        return surface_hits(o, d, lo, hi, None, None, A16, trace)
+    temp = 1 / temp
+    alpha = (u0 * v2 - v0 * u2) * temp
+    trace["alpha"] = alpha
+    if not (alpha >= 0):
+        trace["rejected"] = "alpha < 0"
+        return surface_hits(o, d, lo, hi, None, None, A16, trace)
+    beta = (u1 * v0 - v1 * u0) * temp
+    trace["beta"] = beta
+    if not (beta >= 0):
+        trace["rejected"] = "beta < 0"
+        return surface_hits(o, d, lo, hi, None, None, A16, trace)
+    gamma = 1 - alpha - beta
+    trace["gamma"] = gamma
+    if not (gamma >= 0):
+        trace["rejected"] = "gamma < 0"
+        return surface_hits(o, d, lo, hi, None, None, A16, trace)
+    trace["barycentric"] = (gamma, alpha, beta)
+    nh = unit(n)
+    normal = nh if dot < 0 else tuple(0.0 - c for c in nh)
+    return surface_hits(o, d, lo, hi, t, normal, A16, trace)
+
+
+# ----------------------------------------------------------------------------- Moller-Trumbore
+
+
+def hits_moller_trumbore(a, tri, front_only=False):
+    """Moller-Trumbore: ``pvec = d x edge2``, ``det = edge1 . pvec``, ``u = tvec . pvec / det``,
+    ``qvec = tvec x edge1``, ``v = d . qvec / det``, ``t = edge2 . qvec / det`` with
+    ``edge1 = v1 - v0``, ``edge2 = v2 - v0``, ``tvec = o - v0``. Barycentrics ``(1-u-v, u, v)``.
+    ``det > 0`` is the front face of Listing A.4's winding. Parallel and degenerate cases as
+    Badouel's."""
+    o, d, lo, hi = linear_parts(a)
+    v0, v1, v2 = tri.vertices
+    edge1, edge2 = V.sub(v1, v0), V.sub(v2, v0)
+    n = V.cross(edge1, edge2)
+    trace = {"edge1": edge1, "edge2": edge2, "front_only": front_only}
+    if is_zero_vector(n):
+        return _degenerate_hits(o, d, lo, hi, tri.vertices, MT, trace)
+    pvec = V.cross(d, edge2)
+    det = V.dot(edge1, pvec)
+    trace.update({"pvec": pvec, "det": det})
+    if front_only and not (det > 0):
+        trace["rejected"] = "not approaching the front face (det <= 0)"
+        return surface_hits(o, d, lo, hi, None, None, MT, trace)
+    if det == 0:
+        return _parallel_hits(o, d, lo, hi, tri, n, V.dot(n, V.sub(v0, o)), MT, trace)
+    inv = 1 / det
+    tvec = V.sub(o, v0)
+    u = V.dot(tvec, pvec) * inv
+    trace["u"] = u
+    if not (0 <= u <= 1):
+        trace["rejected"] = "u outside [0, 1]"
+        return surface_hits(o, d, lo, hi, None, None, MT, trace)
+    qvec = V.cross(tvec, edge1)
+    v = V.dot(d, qvec) * inv
+    trace["v"] = v
+    if not (v >= 0 and u + v <= 1):
+        trace["rejected"] = "v < 0 or u + v > 1"
+        return surface_hits(o, d, lo, hi, None, None, MT, trace)
+    t = V.dot(edge2, qvec) * inv
+    trace["t"] = t
+    if not (lo <= t <= hi):
+        trace["rejected"] = "t outside the domain"
+        return surface_hits(o, d, lo, hi, None, None, MT, trace)
+    trace["barycentric"] = (1 - u - v, u, v)
+    nh = unit(n)
+    normal = nh if det > 0 else tuple(0.0 - c for c in nh)
+    return surface_hits(o, d, lo, hi, t, normal, MT, trace)
+
+
+# ----------------------------------------------------------------------------- distance
+
+
+def _bary(tri):
+    return lambda p: closest_point_triangle(p, tri)[1]
+
+
+def _fp(p):
+    return tuple(float(c) for c in p)
+
+
+def _features(a, tri):
+    o, d, lo, hi = linear_parts(a)
+    of, df = V.to_float(o), V.to_float(d)
+    vs = tri.vertices
+    edges = [("01", vs[0], vs[1]), ("02", vs[0], vs[2]), ("12", vs[1], vs[2])]
+    return linear_features_distance(of, df, lo, hi,
+                                    lambda p: closest_point_triangle(p, tri)[0], edges)
+
+
+def _hits_and_features(a, tri, front_only=False):
+    hr = hits_badouel(a, tri, front_only)
+    if hr.intersects or front_only:
+        return hr, None
+    feats = _features(a, tri)
+    o, d, _, _ = linear_parts(a)
+    hr = rescue_hit(hr, V.to_float(o), V.to_float(d), feats[0], feats[1],
+                    f"Badouel rejected a contact the edge distance finds exactly ({feats[4]})")
+    return hr, feats
+
+
+def hits_linear_triangle(a, tri, front_only=False):
+    """The default cast: Badouel (:func:`hits_badouel`); when it rejects a contact that the
+    exact edge candidates of the distance find at distance exactly 0 (a component through an
+    edge or a vertex, rounded to the wrong side), that contact is reported
+    (:func:`algorithms.kernels.closest.rescue_hit`), so ``hits``, ``intersects`` and ``distance`` agree."""
+    return _hits_and_features(a, tri, front_only)[0]
+
+
+def distance_linear_triangle(a, tri):
+    """Distance from a segment, ray or line to the triangle: 0 at the first touching point
+    (Badouel), else the least over the component's ends (Ericson's regions) and the three edges
+    (:func:`algorithms.kernels.closest.linear_features_distance`); exact up to rounding."""
+    method = "linear-triangle distance: GTCG §10.9.1 candidates (ends, edges); " + A16
+    hr, feats = _hits_and_features(a, tri)
+    o, d, lo, hi = linear_parts(a)
+    of, df = V.to_float(o), V.to_float(d)
+    if hr.intersects:
+        bary = hr.trace.get("barycentric")
+        pb = (lambda p: _fp(bary)) if bary is not None else _bary(tri)
+        return touching_distance(of, df, hr, method, {"first_t": hr.first_t}, pb)
+    sq, t, pa, pb, feature, cands = feats
+    bary = closest_point_triangle(pb, tri)[1]
+    dist = math.sqrt(float(sq))
+    trace = {"feature": feature, "candidates": cands, "t": float(t)}
+    return DistanceResult(method=method, trace=trace, distance=dist, sqr_distance=float(sq),
+                          closest=(_fp(pa), _fp(pb)), parameter=(float(t), _fp(bary)))
+
+
+def bounding_sphere_triangle(tri):
+    vs = [V.to_float(v) for v in tri.vertices]
+    c = tuple(sum(v[i] for v in vs) / 3 for i in range(3))
+    return c, max(V.norm(V.sub(v, c)) for v in vs)
+
+
+def distance_linear_triangle_golden(a, tri):
+    """Generic: 0 when Badouel hits, else golden-section minimisation of the convex
+    ``|A(t) - closest(A(t))|^2`` (:func:`algorithms.kernels.closest.golden_section_distance`)."""
+    method = "linear-triangle distance, golden-section on the convex distance (generic)"
+    hr = hits_badouel(a, tri)
+    o, d, lo, hi = linear_parts(a)
+    of, df = V.to_float(o), V.to_float(d)
+    if hr.intersects:
+        return touching_distance(of, df, hr, method, {}, _bary(tri))
+    c, r = bounding_sphere_triangle(tri)
+    sq, t, pa, pb, steps = golden_section_distance(
+        of, df, lo, hi, lambda p: closest_point_triangle(p, tri)[0], c, r)
+    dist = math.sqrt(sq)
+    return DistanceResult(method=method, trace={"t": t, "steps": steps}, distance=dist,
+                          sqr_distance=sq, closest=(pa, pb),
+                          parameter=(t, _fp(closest_point_triangle(pb, tri)[1])))
+
+
+def distance_point_triangle(pt, tri):
+    """Closest point of the filled triangle (Ericson's regions); B's parameter the
+    barycentrics ``(b0, b1, b2)``."""
+    q = pt.position
+    p, bary, region = closest_point_triangle(q, tri)
+    sq = float(V.sqr_dist(p, q))
+    return DistanceResult(method=REGIONS, trace={"region": region, "barycentric": bary},
+                          distance=math.sqrt(sq), sqr_distance=sq,
+                          closest=(_fp(q), _fp(q) if sq == 0 else _fp(p)),
+                          parameter=(None, _fp(bary)))
+
+
+def intersects_point_triangle(pt, tri):
+    r = distance_point_triangle(pt, tri)
+    return IntersectionResult(method=REGIONS, trace=r.trace, intersects=r.sqr_distance == 0)
+
+
+intersects_linear_triangle = intersects_from_hits(hits_linear_triangle, A16)
+
+
+register("distance", "point", "triangle")(robust_distance(distance_point_triangle))
+register("intersects", "point", "triangle")(intersects_point_triangle)
+for _k in LINEAR:
+    register("hits", _k, "triangle", name="badouel", priority=10)(hits_linear_triangle)
+    register("hits", _k, "triangle", name="moller_trumbore", priority=0)(hits_moller_trumbore)
+    register("distance", _k, "triangle", name="features", priority=10)(
+        robust_distance(distance_linear_triangle))
+    register("distance", _k, "triangle", name="golden_section", priority=-10)(
+        robust_distance(distance_linear_triangle_golden))
+    register("intersects", _k, "triangle")(intersects_linear_triangle)

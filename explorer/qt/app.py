@@ -1,0 +1,29 @@
+"""Start the explorer window: ``run(path)`` is what ``explorer`` and ``explorer open FILE`` call."""
+
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+
+def make_window(path: Optional[str] = None, with_panels: bool = True):
+    """A :class:`~explorer.qt.window.MainWindow` on ``path`` (needs a ``QApplication``)."""
+    from explorer.model.scenefile import load
+    from explorer.qt.window import MainWindow
+
+    scene = load(path) if path else None
+    return MainWindow(scene, path, with_panels=with_panels)
+
+
+def run(path: str) -> int:
+    """Open the window on ``path`` and run the Qt event loop; returns the exit status."""
+    from PyQt6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("intersection-explorer")
+    app.setApplicationDisplayName("Intersection Explorer")
+    app.setOrganizationName("intersection-explorer")
+    window = make_window(path)
+    window.show()
+    window.offer_recovery()
+    return app.exec()

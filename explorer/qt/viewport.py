@@ -1,0 +1,374 @@
+"""The 3-D viewport: a pyvistaqt ``QtInteractor`` showing a :class:`~explorer.render.view.SceneView`,
+plus the drag grips of the selected object and click-to-select.
+
+Hooks other panels rely on (keep them stable): :meth:`Viewport.add_overlay`,
+:meth:`Viewport.remove_overlay` (prefix match), :meth:`Viewport.set_time`,
+:meth:`Viewport.render` and :attr:`Viewport.plotter` (the ``QtInteractor``).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+import numpy as np
+from PyQt6.QtCore import pyqtSignal
+from PyQt6.QtWidgets import QVBoxLayout, QWidget
+from pyvistaqt import QtInteractor
+from vtkmodules.util.numpy_support import vtk_to_numpy
+from vtkmodules.vtkCommonCore import vtkCommand
+from vtkmodules.vtkInteractionWidgets import vtkSphereWidget
+from vtkmodules.vtkRenderingCore import vtkPropPicker
+
+from explorer.model import drag
+from explorer.model.scene import Scene
+from explorer.render.view import SceneView, frame_bounds
+
+#: grip colours by role
+GRIP_COLORS = {"center": (0.15, 0.15, 0.15), "radius": (0.85, 0.1, 0.45),
+               "direction": (0.9, 0.45, 0.0), "normal": (0.9, 0.45, 0.0)}
+GRIP_DEFAULT = (1.0, 0.85, 0.1)
+
+
+class Viewport(QWidget):
+    """The centre of the window: the PyVista view of the scene and its grips.
+
+    Signals: ``picked(str)`` (an object id clicked in the view, ``""`` for empty space).
+    Callbacks: :attr:`on_drag` ``(obj_id, handle, position)`` while a grip moves,
+    :attr:`on_drag_start` / :attr:`on_drag_end` ``(obj_id, handle)``.
+    """
+
+    picked = pyqtSignal(str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.plotter = QtInteractor(self, auto_update=False)
+        layout.addWidget(self.plotter.interactor)
+        self.setMinimumSize(420, 320)  # the docks never squeeze the view away
+        self.plotter.add_axes()
+        self.view = SceneView(self.plotter)
+        self.on_drag: Optional[Callable] = None
+        self.on_drag_start: Optional[Callable] = None
+        self.on_drag_end: Optional[Callable] = None
+        self._grips: list[tuple[str, vtkSphereWidget]] = []
+        self._grip_at: dict = {}  # where each grip was last put (SetCenter only on a change)
+        self._grip_obj: Optional[str] = None
+        self._dragging: Optional[str] = None
+        self._press = None
+        iren = self.plotter.iren
+        iren.add_observer("LeftButtonPressEvent", self._on_press)
+        iren.add_observer("LeftButtonReleaseEvent", self._on_release)
+        self._picker = vtkPropPicker()
+        #: move labels apart and off their anchor points before each render (see declutter)
+        self.declutter_labels = True
+        self.label_rects: dict = {}  # name -> (x0, y0, x1, y1) display pixels, last placement
+        self.plotter.renderer.AddObserver(vtkCommand.StartEvent, self._declutter)
+        self.setToolTip("3-D view: left-drag rotates, middle-drag (or Shift+left) pans, "
+                        "wheel zooms; click an object to select it, drag its grips to edit it")
+
+    # ------------------------------------------------------------------ hooks for panels
+    def add_overlay(self, name: str, mesh, **add_mesh_kwargs):
+        """Add or replace (by name) an overlay mesh; returns its actor."""
+        return self.view.add_overlay(name, mesh, **add_mesh_kwargs)
+
+    def remove_overlay(self, name: str) -> None:
+        """Remove every overlay whose name starts with ``name``."""
+        self.view.remove_overlay(name)
+
+    def set_time(self, t: float) -> None:
+        """Draw moving objects at ``t * motion`` (0: as in the file)."""
+        self.view.set_time(t)
+        if self._grip_obj and self.view.scene is not None and self._grip_obj in self.view.scene:
+            self.sync_grips()
+        self.render()
+
+    def render(self) -> None:
+        self.plotter.render()
+
+    # ------------------------------------------------------------------ scene
+    def set_scene(self, scene: Scene) -> None:
+        self.clear_grips()
+        self.view.set_scene(scene)
+
+    def close_viewport(self) -> None:
+        self.clear_grips()
+        self.view.close()
+        self.plotter.close()
+
+    # ------------------------------------------------------------------ grips
+    def grip_radius(self) -> float:
+        return 0.018 * self.view.ext.size
+
+    def show_grips(self, obj_id: Optional[str]) -> None:
+        """Put the grips of ``obj_id`` (``None``: no grips) in the view."""
+        scene = self.view.scene
+        if obj_id is None or scene is None or obj_id not in scene or scene[obj_id].hidden:
+            self.clear_grips()
+            return
+        obj = scene[obj_id]
+        items = drag.handles(self.view.prim_of(obj), self.view.ext.size, self.view.ext.center)
+        if self._grip_obj == obj_id and [n for n, _ in self._grips] == [n for n, _ in items]:
+            self.sync_grips()
+            return
+        self.clear_grips()
+        self._grip_obj = obj_id
+        for name, pos in items:
+            w = vtkSphereWidget()
+            w.SetInteractor(self.plotter.iren.interactor)
+            w.SetCurrentRenderer(self.plotter.renderer)
+            w.SetRepresentationToSurface()
+            w.SetRadius(self.grip_radius())
+            w.SetCenter(*pos)
+            self._grip_at[name] = pos
+            w.SetThetaResolution(16)
+            w.SetPhiResolution(12)
+            w.ScaleOff()  # right-drag would resize the grip itself: not wanted
+            role = "direction" if name in ("direction", "normal") else name
+            w.GetSphereProperty().SetColor(*GRIP_COLORS.get(role, GRIP_DEFAULT))
+            w.GetSelectedSphereProperty().SetColor(1.0, 0.3, 0.3)
+            w.AddObserver(vtkCommand.StartInteractionEvent,
+                          lambda *_a, n=name: self._grip_start(n))
+            w.AddObserver(vtkCommand.InteractionEvent,
+                          lambda wid, _e, n=name: self._grip_moved(n, wid.GetCenter()))
+            w.AddObserver(vtkCommand.EndInteractionEvent, lambda *_a, n=name: self._grip_end(n))
+            w.On()
+            self._grips.append((name, w))
+
+    def sync_grips(self) -> None:
+        """Move the grips to the selected object's current shape (the dragged one stays)."""
+        scene = self.view.scene
+        if self._grip_obj is None or scene is None or self._grip_obj not in scene:
+            return
+        items = dict(drag.handles(self.view.prim_of(scene[self._grip_obj]), self.view.ext.size,
+                                  self.view.ext.center))
+        for name, w in self._grips:
+            if name != self._dragging and name in items and self._grip_at.get(name) != items[name]:
+                w.SetCenter(*items[name])
+                self._grip_at[name] = items[name]
+
+    def clear_grips(self) -> None:
+        for _name, w in self._grips:
+            w.Off()
+            w.RemoveAllObservers()
+            w.SetInteractor(None)
+        self._grips = []
+        self._grip_at = {}
+        self._grip_obj = None
+        self._dragging = None
+
+    def grip_names(self) -> list[str]:
+        return [n for n, _ in self._grips]
+
+    def grip_position(self, name: str) -> tuple:
+        return dict(self._grips)[name].GetCenter()
+
+    def _grip_start(self, name: str) -> None:
+        self._dragging = name
+        if self.on_drag_start:
+            self.on_drag_start(self._grip_obj, name)
+
+    def _grip_moved(self, name: str, center) -> None:
+        self._grip_at[name] = tuple(center)
+        if self.on_drag and self._grip_obj is not None:
+            self.on_drag(self._grip_obj, name, tuple(center))
+
+    def _grip_end(self, name: str) -> None:
+        self._dragging = None
+        obj = self._grip_obj
+        if self.on_drag_end:
+            self.on_drag_end(obj, name)
+        self.sync_grips()
+        self.render()
+
+    # ------------------------------------------------------------------ labels
+    def _declutter(self, *_args) -> None:
+        try:
+            self.declutter()
+        except Exception:  # noqa: BLE001 - a label pass must never break a render
+            pass
+
+    def declutter(self) -> dict:
+        """Place the answer labels so that they neither overlap each other nor cover any
+        label's anchor point (a hit point, a closest point): each label is tried beside its
+        anchor in the four quadrants, then further out, and the first free place wins.
+
+        Runs at the start of every render (cheap: a few labels, display-space rectangles).
+        The anchor is the label's own 3-D position as the scene view set it; only the drawn
+        position moves. Returns ``{name: (x0, y0, x1, y1)}`` in display pixels."""
+        rects: dict = {}
+        self.label_rects = rects
+        labels = getattr(self.view, "_labels", {})
+        if not self.declutter_labels or not labels:
+            return rects
+        ren = self.plotter.renderer
+        w, h = ren.GetSize()
+        if w <= 0 or h <= 0:
+            return rects
+        items = []
+        for name, actor in labels.items():
+            state = getattr(actor, "_explorer_state", None)
+            if state is None or not actor.GetVisibility():
+                continue
+            text, anchor = state[0], state[1]
+            ren.SetWorldPoint(*anchor, 1.0)
+            ren.WorldToDisplay()
+            ax, ay, az = ren.GetDisplayPoint()
+            tp = actor.GetTextProperty()
+            size = tp.GetFontSize()
+            lines = str(text).split("\n")
+            bw = 0.62 * size * max(len(x) for x in lines) + 4  # pixels, a generous estimate
+            bh = 1.3 * size * len(lines) + 2
+            items.append((name, actor, anchor, ax, ay, az, bw, bh))
+        pad = 7.0
+        anchors = [(ax, ay) for _n, _a, _p, ax, ay, _z, _w, _h in items]
+        marks = self._overlay_marks(w, h)
+        placed: list = []
+
+        anchor_xy = np.array(anchors, dtype=float).reshape(-1, 2)
+
+        def cost(r) -> float:
+            x0, y0, x1, y1 = r
+            c = 0.0
+            for q in placed:
+                ox = min(x1, q[2]) - max(x0, q[0])
+                oy = min(y1, q[3]) - max(y0, q[1])
+                if ox > 0 and oy > 0:
+                    c += ox * oy
+            c += 400.0 * float(np.count_nonzero(
+                (anchor_xy[:, 0] > x0 - 4) & (anchor_xy[:, 0] < x1 + 4)
+                & (anchor_xy[:, 1] > y0 - 4) & (anchor_xy[:, 1] < y1 + 4)))
+            if x0 < 0 or y0 < 0 or x1 > w or y1 > h:  # cut off at the view's edge
+                c += 1000.0
+            if len(marks):  # drawn answers (arrows, markers, segments) under the label
+                c += 8.0 * float(np.count_nonzero((marks[:, 0] > x0) & (marks[:, 0] < x1)
+                                                  & (marks[:, 1] > y0) & (marks[:, 1] < y1)))
+            return c
+
+        all_marks = marks
+        for name, actor, anchor, ax, ay, az, bw, bh in items:
+            best, best_cost = None, None
+            if len(all_marks):  # only the marks this label's places can reach
+                reach_x, reach_y = bw + 2 * pad, 4 * (bh + 3) + bh + 2 * pad
+                near = ((np.abs(all_marks[:, 0] - ax) < reach_x)
+                        & (np.abs(all_marks[:, 1] - ay) < reach_y))
+                marks = all_marks[near]
+            for step in range(4):
+                lift = step * (bh + 3)
+                for dx, dy in ((pad, pad + lift), (pad, -bh - pad - lift),
+                               (-bw - pad, pad + lift), (-bw - pad, -bh - pad - lift)):
+                    r = (ax + dx, ay + dy, ax + dx + bw, ay + dy + bh)
+                    c = cost(r) + step * 1.0  # nearer places win a tie
+                    if best_cost is None or c < best_cost:
+                        best, best_cost = r, c
+                    if best_cost < 1.0:  # a free place: the first one wins
+                        break
+                if best_cost < 4.0:
+                    break
+            if best[0] < 0 or best[1] < 0 or best[2] > w or best[3] > h:
+                # anchored off screen (an axis end, a far hit): kept inside the view's edge
+                x0 = min(max(best[0], 0.0), max(w - bw, 0.0))
+                y0 = min(max(best[1], 0.0), max(h - bh, 0.0))
+                best = (x0, y0, x0 + bw, y0 + bh)
+            placed.append(best)
+            rects[name] = best
+            ren.SetDisplayPoint(best[0], best[1], az)
+            ren.DisplayToWorld()
+            x, y, z, wh = ren.GetWorldPoint()
+            if wh:
+                actor.GetPositionCoordinate().SetValue(x / wh, y / wh, z / wh)
+        return rects
+
+    def _overlay_marks(self, w: int, h: int, per_mesh: int = 32) -> "np.ndarray":
+        """Display positions of up to ``per_mesh`` points of each small answer overlay (hit
+        normals, closest points, interval bars): the places a label should not cover."""
+        recs = [(rec[0], rec[1]) for rec in getattr(self.view, "_overlays", {}).values()]
+        key = tuple((id(m), m.GetMTime(), a.GetVisibility()) for a, m in recs)
+        cached = getattr(self, "_marks_cache", None)
+        if cached is not None and cached[0] == key:
+            p = cached[1]  # the same overlay geometry as last render: only the camera moved
+        else:
+            pts = []
+            for actor, mesh in recs:
+                n = mesh.GetNumberOfPoints()
+                if not n or n > 5000 or not actor.GetVisibility():
+                    continue
+                pts.append(vtk_to_numpy(mesh.GetPoints().GetData())[:: max(1, n // per_mesh)])
+            p = np.vstack(pts) if pts else np.zeros((0, 3))
+            self._marks_cache = (key, p)
+        if not len(p):
+            return np.zeros((0, 2))
+        ren = self.plotter.renderer
+        m = ren.GetActiveCamera().GetCompositeProjectionTransformMatrix(
+            ren.GetTiledAspectRatio(), -1, 1)
+        mat = np.array([[m.GetElement(i, j) for j in range(4)] for i in range(4)])
+        q = np.hstack([p, np.ones((len(p), 1))]) @ mat.T
+        q = q[q[:, 3] > 1e-12]
+        ndc = q[:, :2] / q[:, 3:4]
+        return np.column_stack([(ndc[:, 0] + 1) * 0.5 * w, (ndc[:, 1] + 1) * 0.5 * h])
+
+    # ------------------------------------------------------------------ picking
+    def _event_position(self):
+        return self.plotter.iren.interactor.GetEventPosition()
+
+    def _on_press(self, *_args) -> None:
+        self._press = self._event_position()
+
+    def _on_release(self, *_args) -> None:
+        pos = self._event_position()
+        if self._press is None or self._dragging is not None:
+            return
+        moved = abs(pos[0] - self._press[0]) + abs(pos[1] - self._press[1])
+        self._press = None
+        if moved > 3:  # a rotation, not a click
+            return
+        self.picked.emit(self.pick_at(*pos) or "")
+
+    def pick_at(self, x: int, y: int) -> Optional[str]:
+        """The id of the object drawn at display pixel ``(x, y)``, or ``None``."""
+        if self._picker.PickProp(x, y, self.plotter.renderer):
+            actor = self._picker.GetViewProp()
+            for obj_id, a in self.view.actors.items():
+                if a is actor:
+                    return obj_id
+        return None
+
+    # ------------------------------------------------------------------ camera
+    def frame(self, obj_id: Optional[str] = None) -> None:
+        """Frame ``obj_id`` (or every bounded object, when ``None``) in the view."""
+        self.plotter.reset_camera(bounds=frame_bounds(self.view, obj_id))
+        self.render()
+
+    def in_view(self, obj_id: str, margin: float = 0.02) -> bool:
+        """Whether the whole drawn object ``obj_id`` lies inside the view (its bounding box's
+        corners project inside the viewport, ``margin`` of its size away from the edges)."""
+        actor = self.view.actors.get(obj_id)
+        scene = self.view.scene
+        if actor is None or scene is None or obj_id not in scene:
+            return True
+        obj = scene[obj_id]
+        if obj.kind in ("ray", "line", "plane"):  # drawn across the scene: their first grip
+            points = [p for _n, p in drag.handles(self.view.prim_of(obj), self.view.ext.size,
+                                                  self.view.ext.center)][:1]
+        else:
+            x0, x1, y0, y1, z0, z1 = actor.GetBounds()
+            points = [(x, y, z) for x in (x0, x1) for y in (y0, y1) for z in (z0, z1)]
+        ren = self.plotter.renderer
+        w, h = ren.GetSize()
+        if w <= 0 or h <= 0:
+            return True
+        mx, my = margin * w, margin * h
+        for x, y, z in points:
+            ren.SetWorldPoint(float(x), float(y), float(z), 1.0)
+            ren.WorldToDisplay()
+            dx, dy, dz = ren.GetDisplayPoint()
+            if not (mx <= dx <= w - mx and my <= dy <= h - my and 0.0 <= dz <= 1.0):
+                return False
+        return True
+
+    def screenshot(self, path=None):
+        """Save (or return, with ``path=None``) the current view as an image array."""
+        self.render()
+        if path is None:
+            return self.plotter.screenshot(return_img=True)
+        return self.plotter.screenshot(str(path))

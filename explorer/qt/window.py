@@ -1,0 +1,993 @@
+"""The main window: viewport in the centre, scene / property / results panels around it, the
+algorithm panels of :mod:`explorer.qt.panels` as docks, menus, toolbars, undo, files, autosave.
+
+The window owns one :class:`~explorer.model.scene.Scene` for its whole life (opening a file replaces
+its contents with :meth:`Scene.replace_all`), so panels built once keep a valid reference.
+
+Hooks for panels (stable): ``pair_changed(str, str)`` (``""`` for none), :meth:`current_pair`,
+``window.viewport`` (:class:`~explorer.qt.viewport.Viewport`), ``window.scene``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import traceback
+from pathlib import Path
+from typing import Optional
+
+import numpy as np
+from PyQt6.QtCore import QStandardPaths, Qt, QTimer, pyqtSignal
+from PyQt6.QtGui import QAction, QActionGroup, QColor, QKeySequence
+from PyQt6.QtWidgets import (
+    QColorDialog,
+    QDockWidget,
+    QDoubleSpinBox,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QToolBar,
+    QWidget,
+)
+
+from algorithms.primitives import TYPES, GeometryError
+from explorer import SCENES_DIR
+from explorer.model import drag
+from explorer.model.scene import Scene, SceneObject
+from explorer.model.scenefile import SceneError, load, save
+from explorer.model.undo import UndoStack
+from explorer.qt.viewport import Viewport
+from explorer.qt.widgets.property_panel import PropertyPanel
+from explorer.qt.widgets.results_panel import ResultsPanel
+from explorer.qt.widgets.scene_panel import ScenePanel
+from explorer.render import overlays
+from explorer.render.overlays import Context, Evaluator
+from explorer.render.view import scene_extent
+
+APP_NAME = "Intersection Explorer"
+FILE_FILTER = "Scene files (*.json);;All files (*)"
+MAX_RECENT = 8
+#: a scene without a query list draws all its pairs up to this many, else the selection's
+MAX_IMPLICIT_PAIRS = 10
+AUTOSAVE_MS = 15000
+#: pairs of these kinds get the st-plane panel (Eberly §10.8)
+LINEAR_KINDS = {"segment", "ray", "line"}
+#: pairs of these kinds get the separating-axis inspector
+SAT_KINDS = {"aabb", "obb", "triangle", "cylinder"}
+TYPE_TIPS = {
+    "point": "a point", "segment": "a segment p0 p1", "ray": "a ray origin + t direction, t >= 0",
+    "line": "an infinite line", "plane": "a plane normal . x = d",
+    "triangle": "a filled triangle", "sphere": "a solid ball", "aabb": "an axis-aligned box",
+    "obb": "an oriented box", "cylinder": "a solid finite cylinder",
+    "capsule": "a capsule (all points within a radius of a segment)",
+}
+
+
+def state_dir() -> Path:
+    """Where recent files and the autosave recovery file live (``EXPLORER_STATE_DIR`` wins)."""
+    env = os.environ.get("EXPLORER_STATE_DIR")
+    if env:
+        path = Path(env)
+    else:
+        loc = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
+        path = Path(loc) if loc else Path.home() / ".local" / "state" / "intersection-explorer"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def recovery_path() -> Path:
+    return state_dir() / "recovery.json"
+
+
+def shipped_scenes() -> list[tuple[str, Path]]:
+    """``[(title, path)]`` of the scenes in ``scenes/``, by file name."""
+    out = []
+    for p in sorted(SCENES_DIR.glob("*.json")):
+        try:
+            title = json.loads(p.read_text(encoding="utf-8")).get("name") or p.stem
+        except Exception:  # noqa: BLE001 - a broken example still gets a menu entry
+            title = p.stem
+        out.append((f"{title}  ({p.name})", p))
+    return out
+
+
+class Dialogs:
+    """Every modal question the window asks, in one place (tests replace it)."""
+
+    def __init__(self, parent):
+        self.parent = parent
+
+    def error(self, title: str, text: str) -> None:
+        QMessageBox.critical(self.parent, title, text)
+
+    def ask_unsaved(self, name: str) -> str:
+        """``"save"``, ``"discard"`` or ``"cancel"``."""
+        b = QMessageBox.StandardButton
+        r = QMessageBox.question(self.parent, "Unsaved changes",
+                                 f"'{name}' has unsaved changes. Save them first?",
+                                 b.Save | b.Discard | b.Cancel, b.Save)
+        return {b.Save: "save", b.Discard: "discard"}.get(r, "cancel")
+
+    def ask_recover(self, when: str) -> bool:
+        b = QMessageBox.StandardButton
+        r = QMessageBox.question(self.parent, "Recover unsaved work?",
+                                 f"The explorer did not close cleanly. A recovery copy of the "
+                                 f"scene was saved at {when}. Open it?", b.Yes | b.No, b.Yes)
+        return r == b.Yes
+
+    def open_path(self, folder: str) -> Optional[str]:
+        path, _ = QFileDialog.getOpenFileName(self.parent, "Open scene", folder, FILE_FILTER)
+        return path or None
+
+    def save_path(self, suggestion: str) -> Optional[str]:
+        path, _ = QFileDialog.getSaveFileName(self.parent, "Save scene as", suggestion,
+                                              FILE_FILTER)
+        if path and not path.lower().endswith(".json"):
+            path += ".json"
+        return path or None
+
+    def png_path(self, suggestion: str) -> Optional[str]:
+        path, _ = QFileDialog.getSaveFileName(self.parent, "Export view as PNG", suggestion,
+                                              "PNG images (*.png)")
+        if path and not path.lower().endswith(".png"):
+            path += ".png"
+        return path or None
+
+    def color(self, initial) -> Optional[str]:
+        c = QColorDialog.getColor(QColor(initial), self.parent, "Object colour")
+        return c.name() if c.isValid() else None
+
+
+class MainWindow(QMainWindow):
+    """The explorer window. ``pair_changed(a_id, b_id)`` (``""`` for none)."""
+
+    pair_changed = pyqtSignal(str, str)
+
+    def __init__(self, scene: Optional[Scene] = None, path=None, with_panels: bool = True,
+                 autosave_ms: int = AUTOSAVE_MS):
+        super().__init__()
+        self.setWindowTitle(APP_NAME)
+        self.resize(1500, 920)
+        self.scene = Scene()
+        self.path: Optional[Path] = None
+        self.dirty = False
+        self.dialogs = Dialogs(self)
+        self.undo_stack = UndoStack(self.scene)
+        self.evaluator = Evaluator()
+        self.selected_id: Optional[str] = None
+        self._pair: Optional[tuple[str, str]] = None
+        self._emitted_pair = (None, None)
+        self._drag_serial = 0
+        self._add_count = 0
+        self._edit_version = 0
+        self._autosaved_version = 0
+        self._refreshing = False
+        self.last_results: list[dict] = []
+        self._frame_cache: dict = {}
+        #: render after each change (the drag benchmark turns it off to time render apart)
+        self.auto_render = True
+        self.panel_errors: list[str] = []
+        self.panel_docks: list[QDockWidget] = []
+
+        self.viewport = Viewport(self)
+        self.setCentralWidget(self.viewport)
+        self.viewport.on_drag = self.drag_handle
+        self.viewport.on_drag_start = self._drag_start
+        self.viewport.on_drag_end = self._drag_end
+        self.viewport.picked.connect(lambda i: self.select(i or None))
+        self.viewport.view.on_rebuild.append(self._after_rebuild)
+
+        self._build_actions()
+        self._build_menus()
+        self._build_toolbars()
+        self._build_docks()
+        self.statusBar().showMessage("Ready")
+
+        self._results_timer = QTimer(self)
+        self._results_timer.setSingleShot(True)
+        self._results_timer.timeout.connect(self._update_results_panel)
+        self._props_timer = QTimer(self)
+        self._props_timer.setSingleShot(True)
+        self._props_timer.timeout.connect(self._refresh_properties)
+        self._refresh_timer = QTimer(self)
+        self._refresh_timer.setSingleShot(True)
+        self._refresh_timer.timeout.connect(self.refresh)
+        self.autosave_timer = QTimer(self)
+        self.autosave_timer.timeout.connect(self.autosave)
+        if autosave_ms:
+            self.autosave_timer.start(autosave_ms)
+
+        self.viewport.set_scene(self.scene)
+        self.scene_panel.set_scene(self.scene)
+        self.scene.object_changed.connect(self._on_object_changed)
+        for sig in (self.scene.object_added, self.scene.object_removed, self.scene.reset,
+                    self.scene.queries_changed):
+            sig.connect(self._on_structure_changed)
+        self.undo_stack.changed.connect(self._update_undo_actions)
+        self._update_undo_actions()
+        if with_panels:
+            self._load_panels()
+        if scene is not None:
+            self.set_document(scene, path)
+        self._update_title()
+
+    # ================================================================== construction
+    def _action(self, text, slot, shortcut=None, tip="", checkable=False) -> QAction:
+        a = QAction(text, self)
+        if shortcut is not None:
+            if isinstance(shortcut, (list, tuple)):
+                a.setShortcuts([QKeySequence(s) for s in shortcut])
+            else:
+                a.setShortcut(QKeySequence(shortcut))
+        a.setToolTip(tip or text.replace("&", ""))
+        a.setStatusTip(tip or text.replace("&", ""))
+        a.setCheckable(checkable)
+        a.triggered.connect(slot)
+        return a
+
+    def _build_actions(self) -> None:
+        K = QKeySequence.StandardKey
+        self.act_new = self._action("&New", self.new_scene, K.New, "Start an empty scene")
+        self.act_open = self._action("&Open…", self.open_dialog, K.Open, "Open a scene file")
+        self.act_save = self._action("&Save", self.save, K.Save, "Save the scene (Ctrl+S)")
+        self.act_save_as = self._action("Save &As…", self.save_as, K.SaveAs,
+                                        "Save the scene under a new name")
+        self.act_export = self._action("&Export View as PNG…", self.export_dialog, "Ctrl+E",
+                                       "Save the 3-D view as a PNG image")
+        self.act_quit = self._action("&Quit", self.close, K.Quit, "Close the explorer")
+        self.act_undo = self._action("&Undo", self.undo, "Ctrl+Z", "Undo the last edit (Ctrl+Z)")
+        self.act_redo = self._action("&Redo", self.redo, ["Ctrl+Shift+Z", "Ctrl+Y"],
+                                     "Redo the undone edit (Ctrl+Shift+Z)")
+        self.act_delete = self._action("Delete", self.delete_selected, K.Delete,
+                                       "Delete the selected object (Delete)")
+        self.act_duplicate = self._action("Duplicate", self.duplicate_selected, "Ctrl+D",
+                                          "Duplicate the selected object (Ctrl+D)")
+        self.act_rename = self._action("Rename", self.rename_selected, "F2",
+                                       "Rename (label) the selected object (F2)")
+        self.act_color = self._action("Color…", self.recolor_selected, None,
+                                      "Change the selected object's colour")
+        self.act_hide = self._action("Hide/Show", self.toggle_hidden, "H",
+                                     "Hide or show the selected object (H)")
+        self.act_frame = self._action("&Frame Selection", self.frame_selection, "F",
+                                      "Frame the selected object (or the scene) in the view (F)")
+        self.act_frame_all = self._action("Frame &All", lambda: self.viewport.frame(None),
+                                          "Shift+F", "Frame the whole scene (Shift+F)")
+        self.act_snap = self._action("Snap to &Grid", lambda on: None, "Ctrl+G",
+                                     "Round dragged grips to the grid step (Ctrl+G)",
+                                     checkable=True)
+        self.add_actions = {}
+        for kind in TYPES:
+            self.add_actions[kind] = self._action(
+                kind, lambda _c=False, k=kind: self.add_object(k), None,
+                f"Add {TYPE_TIPS.get(kind, kind)} to the scene")
+        self.overlay_actions = {}
+        for key, text, tip in overlays.KINDS:
+            a = self._action(text, lambda _on: self.refresh(), None, tip, checkable=True)
+            a.setChecked(True)
+            self.overlay_actions[key] = a
+        self.scope_group = QActionGroup(self)
+        self.scope_actions = {}
+        for key, text, tip in (
+                ("queries", "Answers for the Scene's Pairs",
+                 "Draw the answers of the scene's query pairs (and the chosen pair); a scene "
+                 f"without a query list and more than {MAX_IMPLICIT_PAIRS} pairs draws the "
+                 "selected object's pairs"),
+                ("selected", "Answers for the Selected Object",
+                 "Draw the answers of the selected object against every other one"),
+                ("pair", "Answers for the Chosen Pair Only", "Draw only the chosen pair")):
+            a = self._action(text, lambda _on: self.refresh(), None, tip, checkable=True)
+            self.scope_group.addAction(a)
+            self.scope_actions[key] = a
+        self.scope_actions["queries"].setChecked(True)
+
+    def _build_menus(self) -> None:
+        mb = self.menuBar()
+        m = mb.addMenu("&File")
+        m.addActions([self.act_new, self.act_open])
+        self.recent_menu = m.addMenu("Open &Recent")
+        self.recent_menu.setToolTipsVisible(True)
+        self.examples_menu = m.addMenu("E&xample Scenes")
+        self.examples_menu.setToolTipsVisible(True)
+        for title, p in shipped_scenes():
+            a = self.examples_menu.addAction(title)
+            a.setToolTip(f"Open the shipped scene {p.name}")
+            a.triggered.connect(lambda _c=False, p=p: self.open_file(p))
+        m.addSeparator()
+        m.addActions([self.act_save, self.act_save_as, self.act_export])
+        m.addSeparator()
+        m.addAction(self.act_quit)
+        self._fill_recent_menu()
+        m = mb.addMenu("&Edit")
+        m.addActions([self.act_undo, self.act_redo])
+        m.addSeparator()
+        m.addActions([self.act_delete, self.act_duplicate, self.act_rename, self.act_color,
+                      self.act_hide])
+        m.addSeparator()
+        m.addAction(self.act_snap)
+        m = mb.addMenu("&Add")
+        m.setToolTipsVisible(True)
+        m.addActions(list(self.add_actions.values()))
+        m = mb.addMenu("&View")
+        m.setToolTipsVisible(True)
+        m.addActions([self.act_frame, self.act_frame_all])
+        m.addSeparator()
+        for a in self.overlay_actions.values():
+            m.addAction(a)
+        m.addSeparator()
+        m.addActions(list(self.scope_actions.values()))
+        self.view_menu = m
+        for menu in mb.findChildren(type(m)):
+            menu.setToolTipsVisible(True)
+        h = mb.addMenu("&Help")
+        h.addAction(self._action("&Keys and Mouse", self._show_keys, "F1",
+                                 "Keyboard shortcuts and mouse moves"))
+
+    def _build_toolbars(self) -> None:
+        tb = QToolBar("Add")
+        tb.setObjectName("add-toolbar")
+        tb.setToolTip("Add a primitive")
+        tb.addWidget(QLabel(" Add: "))
+        for a in self.add_actions.values():
+            tb.addAction(a)
+        self.addToolBar(tb)
+        tb = QToolBar("Edit")
+        tb.setObjectName("edit-toolbar")
+        tb.addActions([self.act_undo, self.act_redo, self.act_frame])
+        tb.addSeparator()
+        tb.addAction(self.act_snap)
+        self.grid_step = QDoubleSpinBox()
+        self.grid_step.setRange(0.001, 100.0)
+        self.grid_step.setDecimals(3)
+        self.grid_step.setValue(0.25)
+        self.grid_step.setSingleStep(0.05)
+        self.grid_step.setToolTip("Grid step for snapping dragged grips")
+        tb.addWidget(self.grid_step)
+        self.addToolBar(tb)
+        self.addToolBarBreak()
+        tb = QToolBar("Answers")
+        tb.setObjectName("answers-toolbar")
+        tb.addWidget(QLabel(" Show: "))
+        for a in self.overlay_actions.values():
+            tb.addAction(a)
+        self.addToolBar(tb)
+        from PyQt6.QtWidgets import QToolButton
+
+        for bar in self.findChildren(QToolBar):
+            ext = bar.findChild(QToolButton, "qt_toolbar_ext_button")
+            if ext is not None:
+                ext.setToolTip("More tools (the window is too narrow to show them all)")
+
+    def _dock(self, title: str, widget: QWidget, area, tip: str = "") -> QDockWidget:
+        d = QDockWidget(title, self)
+        d.setObjectName(f"dock-{title}")
+        d.setWidget(widget)
+        d.setToolTip(tip or title)
+        self.addDockWidget(area, d)
+        self.view_menu.addAction(d.toggleViewAction())
+        return d
+
+    def _build_docks(self) -> None:
+        L, R = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+        self.view_menu.addSeparator()
+        self.scene_panel = ScenePanel(self)
+        self.scene_panel.selected.connect(lambda i: self.select(i or None))
+        self.scene_dock = self._dock("Scene", self.scene_panel, L, "The scene's objects")
+        self.property_panel = PropertyPanel(self)
+        self.property_dock = self._dock("Properties", self.property_panel, L,
+                                        "The selected object's numbers")
+        self.results_panel = ResultsPanel(self)
+        self.results_panel.pair_chosen.connect(self._pair_from_panel)
+        self.results_dock = self._dock("Results", self.results_panel, R,
+                                       "Every answer for the selected object or a chosen pair")
+        self.resizeDocks([self.scene_dock, self.property_dock], [300, 460],
+                         Qt.Orientation.Vertical)
+        self.resizeDocks([self.scene_dock, self.results_dock], [330, 420],
+                         Qt.Orientation.Horizontal)
+
+    def _load_panels(self) -> None:
+        """Add each ``explorer.qt.panels.PANELS`` entry as a dock; a broken panel never breaks the
+        window (its error is listed in :attr:`panel_errors` and the status bar)."""
+        try:
+            from explorer.qt.panels import PANELS  # noqa: WPS433 - optional, built in parallel
+        except Exception as exc:  # noqa: BLE001
+            self.panel_errors.append(f"panels: {type(exc).__name__}: {exc}")
+            return
+        first = None
+        for title, factory in list(PANELS):
+            try:
+                widget = factory(self.scene, self.viewport, self)
+            except Exception as exc:  # noqa: BLE001
+                self.panel_errors.append(f"{title}: {type(exc).__name__}: {exc}")
+                traceback.print_exc()
+                continue
+            d = self._dock(title, widget, Qt.DockWidgetArea.RightDockWidgetArea)
+            if first is None:
+                first = d
+            else:
+                self.tabifyDockWidget(first, d)
+            self.panel_docks.append(d)
+        if first is not None:
+            self.tabifyDockWidget(self.results_dock, first)
+            self.results_dock.raise_()
+        if self.panel_errors:
+            self.statusBar().showMessage("Some panels failed to load: "
+                                         + "; ".join(self.panel_errors), 10000)
+
+    # ================================================================== document
+    def set_document(self, scene: Scene, path=None) -> None:
+        """Show ``scene`` (its contents become this window's scene) from ``path``."""
+        self.scene.replace_all(scene)
+        self.path = Path(path) if path else None
+        self.dirty = False
+        self.undo_stack.clear()
+        self.evaluator.clear()
+        self.selected_id = None
+        pairs = self.scene.pairs()
+        self._pair = pairs[0] if pairs else None
+        self.results_panel.set_objects(self.scene.ids())
+        self.results_panel.set_pair(*(self._pair or (None, None)))
+        self.property_panel.show_object(None)
+        self.viewport.clear_grips()
+        self._apply_camera()
+        self.refresh()
+        self._emit_pair()
+        self._update_title()
+        if self.path is not None:
+            self._add_recent(self.path)
+
+    def _apply_camera(self) -> None:
+        cam = self.scene.view.get("camera") if isinstance(self.scene.view, dict) else None
+        plotter = self.viewport.plotter
+        try:
+            if cam:
+                plotter.camera_position = [cam["position"], cam["focal_point"], cam["up"]]
+                return
+        except Exception:  # noqa: BLE001 - a bad saved camera falls back to the default
+            pass
+        plotter.camera_position = "iso"
+        self.viewport.frame(None)
+
+    def _store_camera(self) -> None:
+        pos, foc, up = self.viewport.plotter.camera_position
+        self.scene.view["camera"] = {"position": [float(v) for v in pos],
+                                     "focal_point": [float(v) for v in foc],
+                                     "up": [float(v) for v in up]}
+
+    def maybe_save(self) -> bool:
+        """Ask before losing unsaved changes; ``False`` means: the user cancelled."""
+        if not self.dirty:
+            return True
+        answer = self.dialogs.ask_unsaved(self.scene.name)
+        if answer == "save":
+            return self.save()
+        return answer == "discard"
+
+    def new_scene(self) -> bool:
+        if not self.maybe_save():
+            return False
+        self.set_document(Scene("Untitled"), None)
+        self.remove_recovery()
+        return True
+
+    def open_dialog(self) -> bool:
+        folder = str(self.path.parent if self.path else SCENES_DIR)
+        path = self.dialogs.open_path(folder)
+        return self.open_file(path) if path else False
+
+    def open_file(self, path, ask: bool = True) -> bool:
+        """Open ``path``; a bad file shows the spec's message and keeps the current scene."""
+        if ask and not self.maybe_save():
+            return False
+        try:
+            scene = load(path)
+        except SceneError as exc:
+            self.dialogs.error("Cannot open scene", f"{path}:\n{exc}")
+            self.statusBar().showMessage(f"Not opened: {exc}", 10000)
+            return False
+        self.set_document(scene, path)
+        self.remove_recovery()
+        self.statusBar().showMessage(f"Opened {path}", 5000)
+        return True
+
+    def save(self) -> bool:
+        if self.path is None:
+            return self.save_as()
+        return self._save_to(self.path)
+
+    def save_as(self) -> bool:
+        suggestion = str(self.path or Path.cwd() / "scene.json")
+        path = self.dialogs.save_path(suggestion)
+        return self._save_to(Path(path)) if path else False
+
+    def _save_to(self, path: Path) -> bool:
+        self._store_camera()
+        try:
+            save(self.scene, path)
+        except Exception as exc:  # noqa: BLE001 - disk full, permissions...
+            self.dialogs.error("Cannot save scene", f"{path}:\n{exc}")
+            return False
+        self.path = Path(path)
+        self.dirty = False
+        self._add_recent(self.path)
+        self.remove_recovery()
+        self._update_title()
+        self.statusBar().showMessage(f"Saved {path}", 5000)
+        return True
+
+    def export_dialog(self) -> bool:
+        stem = self.path.stem if self.path else "scene"
+        path = self.dialogs.png_path(str(Path.cwd() / f"{stem}.png"))
+        return self.export_png(path) if path else False
+
+    def export_png(self, path) -> bool:
+        try:
+            self.viewport.screenshot(path)
+        except Exception as exc:  # noqa: BLE001
+            self.dialogs.error("Cannot export", f"{path}:\n{exc}")
+            return False
+        self.statusBar().showMessage(f"Exported {path}", 5000)
+        return True
+
+    # ---------------------------------------------------------------- recent files
+    def _recent_file(self) -> Path:
+        return state_dir() / "recent.json"
+
+    def recent_files(self) -> list[str]:
+        try:
+            items = json.loads(self._recent_file().read_text(encoding="utf-8"))
+            return [str(p) for p in items if isinstance(p, str)][:MAX_RECENT]
+        except Exception:  # noqa: BLE001 - missing or broken: no recent files
+            return []
+
+    def _add_recent(self, path: Path) -> None:
+        p = str(Path(path).resolve())
+        items = [p] + [x for x in self.recent_files() if x != p]
+        try:
+            self._recent_file().write_text(json.dumps(items[:MAX_RECENT]), encoding="utf-8")
+        except OSError:
+            pass
+        self._fill_recent_menu()
+
+    def _fill_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        items = self.recent_files()
+        for p in items:
+            a = self.recent_menu.addAction(Path(p).name)
+            a.setToolTip(p)
+            a.triggered.connect(lambda _c=False, p=p: self.open_file(p))
+        self.recent_menu.setEnabled(bool(items))
+
+    # ---------------------------------------------------------------- autosave
+    def autosave(self) -> bool:
+        """Write the scene to the recovery file when it changed since the last autosave."""
+        if not self.dirty or self._autosaved_version == self._edit_version:
+            return False
+        try:
+            save(self.scene, recovery_path())
+            meta = {"path": str(self.path) if self.path else None, "time": time.time()}
+            (state_dir() / "recovery-meta.json").write_text(json.dumps(meta), encoding="utf-8")
+        except Exception:  # noqa: BLE001 - autosave must never disturb the user
+            return False
+        self._autosaved_version = self._edit_version
+        return True
+
+    def remove_recovery(self) -> None:
+        for p in (recovery_path(), state_dir() / "recovery-meta.json"):
+            try:
+                p.unlink()
+            except OSError:
+                pass
+
+    def offer_recovery(self) -> bool:
+        """After a crash: offer the recovery file back; ``True`` if it was opened."""
+        rec = recovery_path()
+        if not rec.exists():
+            return False
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(rec.stat().st_mtime))
+        if not self.dialogs.ask_recover(when):
+            self.remove_recovery()
+            return False
+        try:
+            scene = load(rec)
+        except SceneError as exc:
+            self.dialogs.error("Cannot recover", str(exc))
+            self.remove_recovery()
+            return False
+        original = None
+        try:
+            meta = json.loads((state_dir() / "recovery-meta.json").read_text(encoding="utf-8"))
+            original = meta.get("path")
+        except Exception:  # noqa: BLE001
+            pass
+        self.set_document(scene, original)
+        self.dirty = True
+        self._edit_version += 1
+        self._update_title()
+        self.statusBar().showMessage("Recovered the autosaved scene: save it to keep it", 10000)
+        return True
+
+    def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        if not self.maybe_save():
+            event.ignore()
+            return
+        self.remove_recovery()
+        self.autosave_timer.stop()
+        self._results_timer.stop()
+        self._refresh_timer.stop()
+        self._props_timer.stop()
+        event.accept()
+        self.shutdown()
+
+    def shutdown(self) -> None:
+        """Release the viewport (safe to call twice)."""
+        if getattr(self, "_shut", False):
+            return
+        self._shut = True
+        self.scene_panel.unbind()
+        self.viewport.close_viewport()
+
+    # ================================================================== editing
+    def _touch(self) -> None:
+        was = self.dirty
+        self.dirty = True
+        self._edit_version += 1
+        if not was:
+            self._update_title()
+
+    def edit(self, obj_id: str, what: str, key=None, **changes) -> Optional[SceneObject]:
+        """Change fields of one object (``changes``: ``primitive``, ``label``, ``color``,
+        ``motion``, ``hidden``) as one undoable step called ``what`` (``key`` merges steps)."""
+        if obj_id not in self.scene:
+            return None
+        obj = self.scene[obj_id]
+        if all(getattr(obj, k) == v for k, v in changes.items()):
+            return obj
+        self.undo_stack.checkpoint(what, key)
+        new = self.scene.update(obj_id, **changes)
+        self._touch()
+        self.refresh()
+        return new
+
+    def add_object(self, kind: str) -> SceneObject:
+        ext = self.viewport.view.ext if len(self.scene) else scene_extent([])
+        size = 1.0 if not len(self.scene) else max(min(ext.size / 6, 2.0), 0.5)
+        # new objects go round a grid of 4 x 3 places, so that they do not pile up
+        n = self._add_count % 12
+        offset = np.array([n % 4 - 1.5, n // 4 - 1.0, 0.0]) * size * 1.8
+        self._add_count += 1
+        base = ext.center if len(self.scene) else np.zeros(3)
+        prim = drag.new_primitive(kind, base + offset, size)
+        self.undo_stack.checkpoint(f"Add {kind}")
+        obj = self.scene.add(prim)
+        self._touch()
+        self.select(obj.id)
+        if not self.viewport.in_view(obj.id):  # a new object the student cannot see: frame
+            self.viewport.frame(None)
+        self.statusBar().showMessage(f"Added {obj.id}: drag its grips in the view", 5000)
+        return obj
+
+    def delete_selected(self) -> bool:
+        obj_id = self.selected_id
+        if obj_id is None or obj_id not in self.scene:
+            return False
+        self.undo_stack.checkpoint(f"Delete {obj_id}")
+        self.select(None)
+        self.scene.remove(obj_id)
+        if self._pair and obj_id in self._pair:
+            self._pair = None
+        self._touch()
+        self.refresh()
+        self._emit_pair()
+        return True
+
+    def duplicate_selected(self) -> Optional[SceneObject]:
+        obj_id = self.selected_id
+        if obj_id is None or obj_id not in self.scene:
+            return None
+        src = self.scene[obj_id]
+        shift = self.viewport.view.ext.size * 0.08
+        prim = src.primitive.translated((shift, shift, 0.0))
+        new = SceneObject(self.scene.new_id(src.kind), prim, label=None, color=None,
+                          motion=src.motion, hidden=False, extra=dict(src.extra))
+        self.undo_stack.checkpoint(f"Duplicate {obj_id}")
+        self.scene.insert(self.scene.index(obj_id) + 1, new)
+        self._touch()
+        self.select(new.id)
+        return new
+
+    def rename_selected(self) -> None:
+        if self.selected_id:
+            self.scene_dock.show()
+            self.scene_panel.rename(self.selected_id)
+
+    def recolor_selected(self) -> None:
+        obj_id = self.selected_id
+        if obj_id is None:
+            return
+        r, g, b = self.viewport.view.colors.get(obj_id, (0.5, 0.5, 0.5))
+        color = self.dialogs.color(QColor.fromRgbF(r, g, b))
+        if color:
+            self.edit(obj_id, "Recolor", color=color)
+
+    def toggle_hidden(self) -> None:
+        obj_id = self.selected_id
+        if obj_id is not None and obj_id in self.scene:
+            hidden = not self.scene[obj_id].hidden
+            self.edit(obj_id, "Hide" if hidden else "Show", hidden=hidden)
+            self.viewport.show_grips(obj_id)
+
+    def undo(self) -> None:
+        label = self.undo_stack.undo()
+        if label:
+            self._after_history(f"Undid: {label}")
+
+    def redo(self) -> None:
+        label = self.undo_stack.redo()
+        if label:
+            self._after_history(f"Redid: {label}")
+
+    def _after_history(self, message: str) -> None:
+        if self.viewport.view.refresh_extent():
+            self._frame_cache.clear()
+        self._touch()
+        if self.selected_id not in self.scene:
+            self.selected_id = None
+        self.select(self.selected_id, force=True)
+        self.refresh()
+        self.statusBar().showMessage(message, 4000)
+
+    def _update_undo_actions(self) -> None:
+        u, r = self.undo_stack.undo_label(), self.undo_stack.redo_label()
+        self.act_undo.setEnabled(u is not None)
+        self.act_redo.setEnabled(r is not None)
+        self.act_undo.setText(f"&Undo {u}" if u else "&Undo")
+        self.act_redo.setText(f"&Redo {r}" if r else "&Redo")
+
+    # ---------------------------------------------------------------- dragging
+    def snap_step(self) -> Optional[float]:
+        return self.grid_step.value() if self.act_snap.isChecked() else None
+
+    def _drag_start(self, obj_id, handle) -> None:
+        self._drag_serial += 1
+
+    def drag_handle(self, obj_id: str, handle: str, position) -> bool:
+        """A grip of ``obj_id`` moved to ``position`` (world, as drawn): the viewport widget's
+        callback. One drag (start to end) is one undo step. Returns whether the scene changed."""
+        if obj_id is None or obj_id not in self.scene:
+            return False
+        obj = self.scene[obj_id]
+        pos = np.asarray(position, dtype=float)
+        t = self.viewport.view.time
+        if t and obj.motion is not None:
+            pos = pos - t * np.asarray(obj.motion, dtype=float)  # grips follow the drawn time
+        ext = self.viewport.view.ext
+        try:
+            prim = drag.drag_to(obj.primitive, handle, pos, ext.size, self.snap_step(),
+                                ext.center)
+        except GeometryError as exc:
+            self.statusBar().showMessage(f"{obj_id}: {exc}", 3000)
+            return False
+        if prim == obj.primitive:
+            return False
+        self.edit(obj_id, f"Drag {obj_id} {handle}", key=("drag", self._drag_serial),
+                  primitive=prim)
+        return True
+
+    def _drag_end(self, obj_id, handle) -> None:
+        self.undo_stack.end_merge()
+        self._drag_serial += 1
+        if self.viewport.view.refresh_extent():  # the floor and the rays follow the new size
+            self._frame_cache.clear()
+            self.viewport.show_grips(obj_id)
+            self.refresh()
+        if obj_id in self.scene:
+            self.property_panel.refresh(self.scene[obj_id])
+
+    # ================================================================== selection and pairs
+    def select(self, obj_id: Optional[str], force: bool = False) -> None:
+        if obj_id is not None and obj_id not in self.scene:
+            obj_id = None
+        if obj_id == self.selected_id and not force:
+            return
+        self.selected_id = obj_id
+        self.scene_panel.show_selection(obj_id)
+        self.property_panel.show_object(self.scene[obj_id] if obj_id else None)
+        self.viewport.show_grips(obj_id)
+        for a in (self.act_delete, self.act_duplicate, self.act_rename, self.act_color,
+                  self.act_hide):
+            a.setEnabled(obj_id is not None)
+        self.refresh()
+        self._emit_pair()
+
+    def current_pair(self) -> tuple[Optional[str], Optional[str]]:
+        """The pair the panels should show: the chosen pair, else (selected object, None)."""
+        if self._pair and self._pair[0] in self.scene and self._pair[1] in self.scene:
+            return self._pair
+        return (self.selected_id, None)
+
+    def set_pair(self, a: Optional[str], b: Optional[str]) -> None:
+        """Choose the pair ``(a, b)`` (``None``/``""`` clears it)."""
+        a, b = a or None, b or None
+        self._pair = (a, b) if a and b and a != b and a in self.scene and b in self.scene \
+            else None
+        self.results_panel.set_pair(*(self._pair or (None, None)))
+        self.refresh()
+        self._emit_pair()
+
+    def _pair_from_panel(self, a: str, b: str) -> None:
+        self.set_pair(a, b)
+
+    def _emit_pair(self) -> None:
+        pair = self.current_pair()
+        if pair != self._emitted_pair:
+            self._emitted_pair = pair
+            self.pair_changed.emit(pair[0] or "", pair[1] or "")
+            self.raise_panels_for(pair)
+
+    def panels_for(self, pair) -> list[str]:
+        """Titles of the docks that teach the most about ``pair``: the st-plane for two
+        linear components (else the results table), the time line for a moving pair, the
+        separating-axis inspector for box, triangle and cylinder pairs, else the explanation."""
+        a, b = pair if pair else (None, None)
+        if not (a and b and a in self.scene and b in self.scene):
+            return []
+        oa, ob = self.scene[a], self.scene[b]
+        kinds = {oa.kind, ob.kind}
+        top = "st-plane" if kinds <= LINEAR_KINDS else "Results"
+        if oa.motion is not None or ob.motion is not None:
+            bottom = "Time line"
+        elif kinds <= SAT_KINDS:
+            bottom = "Separating axes"
+        else:
+            bottom = "Explain"
+        return [top, bottom]
+
+    def raise_panels_for(self, pair) -> None:
+        """Bring the panels of :meth:`panels_for` to the front of their tab groups (a student
+        choosing a pair should not have to hunt for the panel that shows it)."""
+        docks = {d.windowTitle(): d for d in [self.results_dock, *self.panel_docks]}
+        for title in self.panels_for(pair):
+            dock = docks.get(title)
+            if dock is not None and dock.toggleViewAction().isChecked():
+                dock.raise_()
+
+    def frame_selection(self) -> None:
+        self.viewport.frame(self.selected_id)
+
+    # ================================================================== live answers
+    def _on_object_changed(self, obj, fields) -> None:
+        if "color" in fields:
+            self._frame_cache.clear()
+        if obj.id == self.selected_id:
+            self._props_timer.start(0)  # the fields follow at the next turn of the loop
+            self.viewport.sync_grips()
+        self._schedule_refresh()
+
+    def _refresh_properties(self) -> None:
+        if self.selected_id in self.scene and not getattr(self, "_shut", False):
+            self.property_panel.refresh(self.scene[self.selected_id])
+
+    def _on_structure_changed(self, *_args) -> None:
+        ids = self.scene.ids()
+        self.results_panel.set_objects(ids)
+        self._schedule_refresh()
+
+    def _after_rebuild(self) -> None:
+        self._frame_cache.clear()
+        if self.selected_id and self.selected_id in self.scene:
+            self.viewport.show_grips(self.selected_id)
+        else:
+            self.viewport.clear_grips()
+
+    def _schedule_refresh(self) -> None:
+        """Changes made by others (panels) are drawn at the next turn of the event loop."""
+        self._refresh_timer.start(0)
+
+    def overlay_pairs(self) -> list[tuple[str, str]]:
+        """The pairs whose answers are drawn (View > Answers for ...)."""
+        ids = self.scene.ids()
+        scope = next(k for k, a in self.scope_actions.items() if a.isChecked())
+        pairs: list[tuple[str, str]] = []
+        if scope == "queries":
+            pairs = self.scene.pairs()
+            if self.scene.queries is None and len(pairs) > MAX_IMPLICIT_PAIRS:
+                # every pair of a crowded scene would bury it in labels: the selection's pairs
+                pairs = self.pairs_of(self.selected_id) if self.selected_id in self.scene else []
+        elif scope == "selected" and self.selected_id in self.scene:
+            pairs = self.pairs_of(self.selected_id)
+        if self._pair and self._pair[0] in self.scene and self._pair[1] in self.scene:
+            if self._pair not in pairs and self._pair[::-1] not in pairs:
+                pairs.append(self._pair)
+        return [p for p in pairs if p[0] in ids and p[1] in ids]
+
+    def pairs_of(self, obj_id: str) -> list[tuple[str, str]]:
+        """``obj_id`` against every other object, each pair in the scene's order."""
+        ids = self.scene.ids()
+        i = ids.index(obj_id)
+        query_pairs = set(self.scene.pairs())
+        out = []
+        for j, other in enumerate(ids):
+            if other == obj_id:
+                continue
+            pair = (obj_id, other) if i < j else (other, obj_id)
+            if pair[::-1] in query_pairs:
+                pair = pair[::-1]
+            out.append(pair)
+        return out
+
+    def focus_pairs(self) -> set:
+        """Pairs that get the roomy overlays (one separating axis): the chosen pair, else the
+        selected object's first pair, else the scene's first pair."""
+        if self._pair and self._pair[0] in self.scene and self._pair[1] in self.scene:
+            return {self._pair}
+        if self.selected_id in self.scene:
+            return set(self.pairs_of(self.selected_id)[:1])
+        return set(self.scene.pairs()[:1])
+
+    def enabled_overlays(self) -> set[str]:
+        return {k for k, a in self.overlay_actions.items() if a.isChecked()}
+
+    def update_answers(self) -> list[dict]:
+        """The update path of a drag step: queries, then overlay geometry (no render)."""
+        view = self.viewport.view
+        results = self.evaluator.results(self.scene, self.overlay_pairs())
+        ctx = Context(self.scene, view.ext, view.meshes, view.colors)
+        frame = overlays.build(self.scene, results, ctx, self.enabled_overlays(),
+                               focus=self.focus_pairs(), cache=self._frame_cache)
+        view.apply_frame(frame)
+        self.last_results = results
+        return results
+
+    def refresh(self) -> None:
+        """Recompute the drawn answers and render; the results panel follows shortly."""
+        if self._refreshing or getattr(self, "_shut", False):
+            return
+        self._refreshing = True
+        try:
+            self._refresh_timer.stop()
+            self.update_answers()
+            self._results_timer.start(0)
+            # while a grip is dragged, VTK renders right after our InteractionEvent callback:
+            # rendering here too would draw every step twice
+            if self.auto_render and self.viewport._dragging is None:
+                self.viewport.render()
+        finally:
+            self._refreshing = False
+
+    def results_for_panel(self) -> list[dict]:
+        mode = self.results_panel.mode_key
+        if mode == "pair":
+            a, b = self._pair or (None, None)
+            pairs = [(a, b)] if a and b else []
+        elif mode == "queries":
+            pairs = self.scene.pairs()
+        elif self.selected_id in self.scene:
+            pairs = self.pairs_of(self.selected_id)
+        else:  # nothing selected: the scene's pairs
+            pairs = self.scene.pairs()
+        chosen = self._pair
+        if mode != "pair" and chosen and chosen[0] in self.scene and chosen[1] in self.scene \
+                and chosen not in pairs and chosen[::-1] not in pairs:
+            pairs = [*pairs, chosen]  # the pair in the A/B boxes is always listed
+        return self.evaluator.results(self.scene, pairs)
+
+    def _update_results_panel(self) -> None:
+        if getattr(self, "_shut", False):
+            return
+        self.results_panel.show_results(self.results_for_panel())
+
+    # ================================================================== misc
+    def _update_title(self) -> None:
+        name = self.path.name if self.path else "Untitled"
+        self.setWindowTitle(f"{'*' if self.dirty else ''}{name} ({self.scene.name}) — {APP_NAME}")
+
+    def _show_keys(self) -> None:
+        QMessageBox.information(self, "Keys and mouse", (
+            "Mouse: left-drag rotates, Shift+left or middle-drag pans, wheel or right-drag zooms.\n"
+            "Click an object to select it; drag its grips (small balls) to edit it.\n\n"
+            "Delete: delete the selection    Ctrl+D: duplicate    F2: rename    H: hide\n"
+            "Ctrl+Z / Ctrl+Shift+Z: undo / redo    Ctrl+S: save    Ctrl+O: open\n"
+            "F: frame the selection    Shift+F: frame all    Ctrl+G: snap to grid\n"
+            "Ctrl+E: export the view as PNG"))
