@@ -72,8 +72,7 @@ def cmd_render(args) -> int:
     out = Path(args.output)
     if not out.parent.exists():
         return _fail(f"-o: folder {out.parent} does not exist")
-    from explorer.render import overlays
-    from explorer.render.view import render_to_png
+    from explorer.render.offscreen import render_to_png
 
     render_to_png(scene, out, size=(w, h), with_results=not args.no_results)
     print(out)

@@ -62,17 +62,8 @@ import numpy as np
 from algorithms.core.vec import dot3 as _dot
 from algorithms.core.vec import sub3 as _sub
 from algorithms.kernels.support import BOUNDED_KINDS, centre, core, support
-from algorithms.primitives import (
-    AABB,
-    OBB,
-    Capsule,
-    Cylinder,
-    Point,
-    Primitive,
-    Segment,
-    Sphere,
-    Triangle,
-)
+from algorithms.primitives import (AABB, OBB, Capsule, Cylinder, Point, Primitive, Segment, Sphere,
+                                   Triangle)
 from algorithms.results import DistanceResult
 
 METHOD = "GJK distance (Gilbert-Johnson-Keerthi), exact support functions"

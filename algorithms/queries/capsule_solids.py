@@ -26,6 +26,7 @@ from fractions import Fraction
 
 from algorithms import registry
 from algorithms.core import vec as V
+from algorithms.core.once import shared
 from algorithms.kernels import closest as CL
 from algorithms.primitives import Capsule, Segment, Sphere
 from algorithms.queries.box_box import round_separation, safe_unit
@@ -35,6 +36,7 @@ from algorithms.results import DistanceResult, IntersectionResult, SeparationRes
 METHOD = "capsules: segment distance vs radius sum (Eberly GTCG §11.12.9)"
 
 
+@shared
 def segment_closest(p0, p1, q0, q1):
     """``(sqr_distance, s, t, P, Q, how)`` of the segments ``p0 p1`` and ``q0 q1``."""
     try:

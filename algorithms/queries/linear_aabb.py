@@ -25,19 +25,11 @@ from __future__ import annotations
 import math
 
 from algorithms.core import vec as V
-from algorithms.kernels.closest import (
-    INF,
-    closest_point_aabb,
-    golden_section_distance,
-    intersects_from_hits,
-    is_zero_vector,
-    linear_features_distance,
-    linear_parts,
-    rescue_hit,
-    robust_distance,
-    solid_hits,
-    touching_distance,
-)
+from algorithms.core.once import shared
+from algorithms.kernels.closest import (INF, closest_point_aabb, golden_section_distance,
+                                        intersects_from_hits, is_zero_vector,
+                                        linear_features_distance, linear_parts, rescue_hit,
+                                        robust_distance, solid_hits, touching_distance)
 from algorithms.registry import register
 from algorithms.results import DistanceResult, IntersectionResult
 
@@ -229,6 +221,7 @@ class _Box:
         self.min, self.max = bmin, bmax
 
 
+@shared
 def _hits_and_features(a, box):
     hr = hits_woo(a, box)
     if hr.intersects:

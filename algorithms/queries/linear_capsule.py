@@ -25,15 +25,10 @@ import math
 from dataclasses import replace
 
 from algorithms.core import vec as V
+from algorithms.core.once import shared
 from algorithms.kernels.closest import solid_hits
-from algorithms.kernels.stplane import (
-    DOMAINS,
-    _ldexp,
-    _pow2_scale,
-    linear_form,
-    minimize,
-    point_at,
-)
+from algorithms.kernels.stplane import (DOMAINS, _ldexp, _pow2_scale, linear_form, minimize,
+                                        point_at)
 from algorithms.primitives import Capsule
 from algorithms.queries.linear_linear import linear_hits, touch_tolerance
 from algorithms.registry import register
@@ -49,10 +44,12 @@ def _fp(p):
     return tuple(float(x) for x in p)
 
 
+@shared
 def _axis_solution(prim, cap: Capsule):
     return minimize(prim, cap.segment)
 
 
+@shared
 def capsule_distance(prim, cap: Capsule) -> DistanceResult:
     """Distance from a point, segment, ray or line to a capsule (axis distance minus radius).
 

@@ -27,20 +27,11 @@ from __future__ import annotations
 import math
 
 from algorithms.core import vec as V
-from algorithms.kernels.closest import (
-    INF,
-    closest_point_cylinder,
-    cylinder_frame,
-    golden_section_distance,
-    intersects_from_hits,
-    is_zero_vector,
-    linear_parts,
-    rescaled,
-    rescue_hit,
-    robust_distance,
-    solid_hits,
-    touching_distance,
-)
+from algorithms.core.once import shared
+from algorithms.kernels.closest import (INF, closest_point_cylinder, cylinder_frame,
+                                        golden_section_distance, intersects_from_hits,
+                                        is_zero_vector, linear_parts, rescaled, rescue_hit,
+                                        robust_distance, solid_hits, touching_distance)
 from algorithms.registry import register
 from algorithms.results import DistanceResult, IntersectionResult
 
@@ -162,6 +153,7 @@ def _min_distance(a, cyl):
     return sq, t, pa, pb, steps, extra
 
 
+@shared
 def _hits_and_distance(a, cyl):
     hr = hits_cast(a, cyl)
     if hr.intersects:

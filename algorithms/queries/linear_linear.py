@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from algorithms.core import vec as V
+from algorithms.core.once import shared
 from algorithms.kernels.stplane import DOMAINS, METHOD, clamp, linear_form, minimize, point_at
 from algorithms.primitives import Line
 from algorithms.registry import register
@@ -80,6 +81,7 @@ def segment_segment_st(seg0, seg1):
     return sol.s, sol.t, sol.sqr_distance, sol.trace
 
 
+@shared
 def linear_distance(prim0, prim1) -> DistanceResult:
     """Distance between two of point, segment, ray, line (GTCG §10.8.3, robust st-plane).
 

@@ -20,21 +20,12 @@ from __future__ import annotations
 import math
 
 from algorithms.core import vec as V
-from algorithms.kernels.closest import (
-    closest_point_obb,
-    golden_section_distance,
-    intersects_from_hits,
-    linear_parts,
-    obb_to_local,
-    obb_to_world,
-    obb_vector_to_local,
-    obb_vector_to_world,
-    point_at,
-    rescue_hit,
-    robust_distance,
-    solid_hits,
-    touching_distance,
-)
+from algorithms.core.once import shared
+from algorithms.kernels.closest import (closest_point_obb, golden_section_distance,
+                                        intersects_from_hits, linear_parts, obb_to_local,
+                                        obb_to_world, obb_vector_to_local, obb_vector_to_world,
+                                        point_at, rescue_hit, robust_distance, solid_hits,
+                                        touching_distance)
 from algorithms.queries.linear_aabb import box_features_distance, slab_interval, woo_interval
 from algorithms.registry import register
 from algorithms.results import DistanceResult, IntersectionResult
@@ -85,6 +76,7 @@ def _fp(p):
     return tuple(float(c) for c in p)
 
 
+@shared
 def _hits_and_features(a, obb):
     hr = hits_woo_obb(a, obb)
     if hr.intersects:

@@ -16,19 +16,10 @@ the plane (``d . n == 0`` and ``p0 . n == d``, exactly) overlaps it over its who
 from __future__ import annotations
 
 from algorithms.core import vec as V
-from algorithms.kernels.closest import (
-    INF,
-    closest_point_plane,
-    intersects_from_hits,
-    is_zero_vector,
-    linear_parts,
-    plane_nd,
-    point_at,
-    robust_distance,
-    surface_hits,
-    touching_distance,
-    unit,
-)
+from algorithms.core.once import shared
+from algorithms.kernels.closest import (INF, closest_point_plane, intersects_from_hits,
+                                        is_zero_vector, linear_parts, plane_nd, point_at,
+                                        robust_distance, surface_hits, touching_distance, unit)
 from algorithms.registry import register
 from algorithms.results import DistanceResult, IntersectionResult
 
@@ -37,6 +28,7 @@ A9 = "ray-plane, Dunn & Parberry, 3D Math Primer App. A.9"
 A3 = "closest point on a plane, Dunn & Parberry, 3D Math Primer App. A.3"
 
 
+@shared
 def hits_linear_plane(a, plane, front_only=False):
     """Ray-plane intersection, App. A.9, for a segment, ray or line.
 

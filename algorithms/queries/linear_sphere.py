@@ -15,19 +15,11 @@ from __future__ import annotations
 import math
 
 from algorithms.core import vec as V
-from algorithms.kernels.closest import (
-    closest_point_sphere,
-    closest_t_to_point,
-    intersects_from_hits,
-    is_zero_vector,
-    linear_parts,
-    point_at,
-    rescaled,
-    rescue_hit,
-    robust_distance,
-    solid_hits,
-    touching_distance,
-)
+from algorithms.core.once import shared
+from algorithms.kernels.closest import (closest_point_sphere, closest_t_to_point,
+                                        intersects_from_hits, is_zero_vector, linear_parts,
+                                        point_at, rescaled, rescue_hit, robust_distance,
+                                        solid_hits, touching_distance)
 from algorithms.registry import register
 from algorithms.results import DistanceResult, IntersectionResult
 
@@ -113,6 +105,7 @@ def _nearest(a, sph):
     return t, p, V.norm(V.sub(p, c))
 
 
+@shared
 def hits_sphere(a, sph):
     """Hultquist's cast (:func:`hits_linear_sphere`); when it rejects a line passing within
     rounding of the sphere while the component's point nearest the centre lies in the ball

@@ -25,22 +25,12 @@ import math
 from fractions import Fraction
 
 from algorithms.core import vec as V
-from algorithms.kernels.closest import (
-    INF,
-    closest_point_triangle,
-    golden_section_distance,
-    intersects_from_hits,
-    is_zero_vector,
-    linear_features_distance,
-    linear_parts,
-    linear_segment_closest,
-    point_at,
-    rescue_hit,
-    robust_distance,
-    surface_hits,
-    touching_distance,
-    unit,
-)
+from algorithms.core.once import shared
+from algorithms.kernels.closest import (INF, closest_point_triangle, golden_section_distance,
+                                        intersects_from_hits, is_zero_vector,
+                                        linear_features_distance, linear_parts,
+                                        linear_segment_closest, point_at, rescue_hit,
+                                        robust_distance, surface_hits, touching_distance, unit)
 from algorithms.primitives import Triangle
 from algorithms.registry import register
 from algorithms.results import DistanceResult, IntersectionResult
@@ -312,6 +302,7 @@ def _features(a, tri):
                                     lambda p: closest_point_triangle(p, tri)[0], edges)
 
 
+@shared
 def _hits_and_features(a, tri, front_only=False):
     hr = hits_badouel(a, tri, front_only)
     if hr.intersects or front_only:

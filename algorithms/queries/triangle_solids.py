@@ -22,17 +22,8 @@ from __future__ import annotations
 
 from algorithms.core import vec as V
 from algorithms.primitives import AABB, OBB, Triangle
-from algorithms.queries.box_box import (
-    Convex,
-    _is_exact,
-    _is_zero_vec,
-    aabb_convex,
-    cross_axes,
-    degenerate_span_axes,
-    obb_convex,
-    rescaled,
-    run_sat,
-)
+from algorithms.queries.box_box import (Convex, _is_exact, _is_zero_vec, aabb_convex, cross_axes,
+                                        degenerate_span_axes, obb_convex, rescaled, run_sat)
 from algorithms.registry import register
 from algorithms.results import SeparationResult
 

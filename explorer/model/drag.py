@@ -31,21 +31,8 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from algorithms.primitives import (
-    AABB,
-    OBB,
-    Capsule,
-    Cylinder,
-    GeometryError,
-    Line,
-    Plane,
-    Point,
-    Primitive,
-    Ray,
-    Segment,
-    Sphere,
-    Triangle,
-)
+from algorithms.primitives import (AABB, OBB, Capsule, Cylinder, GeometryError, Line, Plane, Point,
+                                   Primitive, Ray, Segment, Sphere, Triangle)
 
 
 def _f(v) -> np.ndarray:

@@ -30,7 +30,8 @@ import itertools
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Optional
 
-from algorithms import Primitive, evaluate_pair
+from algorithms import PairAnswer, Primitive, evaluate_pair
+from algorithms.report import result_json
 
 
 class Signal:
@@ -141,14 +142,22 @@ class Scene:
             return [(a, b) for a, b in self.queries if a in self and b in self]
         return list(itertools.combinations(self._objects, 2))
 
-    def evaluate_pair(self, a_id: str, b_id: str) -> dict:
-        """The ``explorer eval`` result for one pair (never raises for a valid scene)."""
+    def answer(self, a_id: str, b_id: str) -> PairAnswer:
+        """The typed answer for one pair (never raises for a valid scene)."""
         a, b = self._objects[a_id], self._objects[b_id]
         return evaluate_pair(a.primitive, b.primitive, a.motion, b.motion, id_a=a_id, id_b=b_id)
 
+    def answers(self) -> list[PairAnswer]:
+        """One typed answer per query pair, in order."""
+        return [self.answer(a, b) for a, b in self.pairs()]
+
+    def evaluate_pair(self, a_id: str, b_id: str) -> dict:
+        """The ``explorer eval`` result object for one pair (scene-v1)."""
+        return result_json(self.answer(a_id, b_id))
+
     def evaluate(self) -> list[dict]:
-        """One result per query pair, in order (scene-v1 ``explorer eval``)."""
-        return [self.evaluate_pair(a, b) for a, b in self.pairs()]
+        """One result object per query pair, in order (scene-v1 ``explorer eval``)."""
+        return [result_json(ans) for ans in self.answers()]
 
     def new_id(self, kind: str) -> str:
         """A fresh id such as ``sphere3``."""

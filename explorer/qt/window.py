@@ -20,19 +20,11 @@ from typing import Optional
 import numpy as np
 from PyQt6.QtCore import QStandardPaths, Qt, QTimer, pyqtSignal
 from PyQt6.QtGui import QAction, QActionGroup, QColor, QKeySequence
-from PyQt6.QtWidgets import (
-    QColorDialog,
-    QDockWidget,
-    QDoubleSpinBox,
-    QFileDialog,
-    QLabel,
-    QMainWindow,
-    QMessageBox,
-    QToolBar,
-    QWidget,
-)
+from PyQt6.QtWidgets import (QColorDialog, QDockWidget, QDoubleSpinBox, QFileDialog, QLabel,
+                             QMainWindow, QMessageBox, QToolBar, QWidget)
 
 from algorithms.primitives import TYPES, GeometryError
+from algorithms.answer import PairAnswer
 from explorer import SCENES_DIR
 from explorer.model import drag
 from explorer.model.scene import Scene, SceneObject
@@ -164,7 +156,7 @@ class MainWindow(QMainWindow):
         self._edit_version = 0
         self._autosaved_version = 0
         self._refreshing = False
-        self.last_results: list[dict] = []
+        self.last_results: list[PairAnswer] = []
         self._frame_cache: dict = {}
         #: render after each change (the drag benchmark turns it off to time render apart)
         self.auto_render = True
@@ -929,7 +921,7 @@ class MainWindow(QMainWindow):
     def enabled_overlays(self) -> set[str]:
         return {k for k, a in self.overlay_actions.items() if a.isChecked()}
 
-    def update_answers(self) -> list[dict]:
+    def update_answers(self) -> list[PairAnswer]:
         """The update path of a drag step: queries, then overlay geometry (no render)."""
         view = self.viewport.view
         results = self.evaluator.results(self.scene, self.overlay_pairs())
@@ -956,7 +948,7 @@ class MainWindow(QMainWindow):
         finally:
             self._refreshing = False
 
-    def results_for_panel(self) -> list[dict]:
+    def results_for_panel(self) -> list[PairAnswer]:
         mode = self.results_panel.mode_key
         if mode == "pair":
             a, b = self._pair or (None, None)

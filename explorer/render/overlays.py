@@ -37,23 +37,13 @@ from typing import Callable, Iterable, Optional
 
 import numpy as np
 
+from algorithms.answer import PairAnswer
 from algorithms.evaluate import evaluate_pair
 from algorithms.kernels.support import BOUNDED_KINDS, support_interval
 from explorer.model.scene import Scene, SceneObject
-from explorer.render.view import (
-    FRAME_BUILDERS,
-    PALETTE,
-    Extent,
-    Geom,
-    _offset_cells,
-    _Templates,
-    color_of,
-    cone_points,
-    mesh_center,
-    primitive_geom,
-    primitive_mesh,
-    scene_extent,
-)
+from explorer.render.view import (PALETTE, Extent, Geom, _offset_cells, _Templates,
+                                  color_of, cone_points, mesh_center, primitive_geom,
+                                  primitive_mesh, scene_extent)
 
 RESULT_COLOR = "#d62728"
 HIT_COLOR = "#111111"
@@ -211,66 +201,70 @@ def _fmt(x: float) -> str:
     return f"{x:.3g}" if abs(x) < 1e4 else f"{x:.3e}"
 
 
-def _pair(r: dict) -> str:
-    return f"{r['a']}:{r['b']}"
+def _pair(r: PairAnswer) -> str:
+    return f"{r.a}:{r.b}"
 
 
 # ----------------------------------------------------------------------------- per-result visuals
 
 
-def draw_closest(r: dict, ctx: Context, frame: Frame) -> None:
+def draw_closest(r: PairAnswer, ctx: Context, frame: Frame) -> None:
     """Closest points, the segment between them and the distance label."""
-    closest, dist = r.get("closest"), r.get("distance")
+    closest, dist = r.closest, r.distance
     if closest is None or dist is None:
         return
     ab = np.array(closest, dtype=float)  # rows: the closest point on A, on B
-    base = f"ov:closest:{r['a']}:{r['b']}"
+    base = f"ov:closest:{r.a}:{r.b}"
     frame.add(base + ":pts", Geom(ab, verts=True, topo="pts2"), color=RESULT_COLOR,
               point_size=12, render_points_as_spheres=True)
     pa = ab[0]
     if dist > 0:
         frame.add(base + ":line", Geom(ab, lines=_line_cells(1), topo="lines1"),
                   color=RESULT_COLOR, line_width=3)
-        frame.label(base, (pa + ab[1]) / 2, f"{r['a']}–{r['b']}  d = {_fmt(dist)}",
+        frame.label(base, (pa + ab[1]) / 2, f"{r.a}–{r.b}  d = {_fmt(dist)}",
                     RESULT_COLOR)
-    elif not ((r.get("trace") or {}).get("hits") or {}).get("hits"):
-        frame.label(base, pa, f"{r['a']}–{r['b']}  intersect", RESULT_COLOR)
+    elif not _hits(r):
+        frame.label(base, pa, f"{r.a}–{r.b}  intersect", RESULT_COLOR)
 
 
-def draw_hits(r: dict, ctx: Context, frame: Frame) -> None:
+def _hits(r: PairAnswer) -> tuple:
+    return r.records.hits.hits if r.records.hits is not None else ()
+
+
+def draw_hits(r: PairAnswer, ctx: Context, frame: Frame) -> None:
     """Hit points with their normals (arrows) and parameters ``t``."""
-    hits = ((r.get("trace") or {}).get("hits") or {}).get("hits") or []
+    hits = _hits(r)
     if not hits:
         return
     base = f"ov:hits:{_pair(r)}"
-    pts = [_f(h["point"]) for h in hits if h.get("point") is not None]
+    pts = [_f(h.point) for h in hits if h.point is not None]
     if pts:
         frame.add(base + ":pts", points_mesh(pts), color=HIT_COLOR, point_size=11,
                   render_points_as_spheres=True)
     tails, vecs = [], []
     for h in hits:
-        if h.get("point") is not None and h.get("normal") is not None:
-            n = _f(h["normal"])
+        if h.point is not None and h.normal is not None:
+            n = _f(h.normal)
             nn = float(np.linalg.norm(n))
-            if nn > 0:
-                tails.append(_f(h["point"]))
+            if nn > 0 and math.isfinite(nn):
+                tails.append(_f(h.point))
                 vecs.append(n / nn * ctx.unit * 4)
     if tails:
         frame.add(base + ":normals", arrows_mesh(tails, vecs, ctx.unit * 1.2),
                   color=NORMAL_COLOR, line_width=3)
     for i, h in enumerate(hits[:6]):
-        if h.get("point") is None or h.get("t") is None:
+        if h.point is None or h.t is None or not math.isfinite(float(h.t)):
             continue
-        kind = f" {h['kind']}" if h.get("kind") else ""
-        frame.label(f"{base}:t{i}", _f(h["point"]) + ctx.unit * 0.5,
-                    f"t = {_fmt(float(h['t']))}{kind}", HIT_COLOR)
+        kind = f" {h.kind}" if h.kind else ""
+        frame.label(f"{base}:t{i}", _f(h.point) + ctx.unit * 0.5,
+                    f"t = {_fmt(float(h.t))}{kind}", HIT_COLOR)
 
 
-def draw_intersects(r: dict, ctx: Context, frame: Frame) -> None:
+def draw_intersects(r: PairAnswer, ctx: Context, frame: Frame) -> None:
     """Outline both objects of an intersecting pair in red."""
-    if not r.get("intersects"):
+    if not r.intersects:
         return
-    for obj_id in (r["a"], r["b"]):
+    for obj_id in r.ids:
         mesh = ctx.meshes.get(obj_id)
         if mesh is None or obj_id not in ctx.scene or ctx.scene[obj_id].hidden:
             continue
@@ -291,9 +285,9 @@ def _interval(prim, axis) -> Optional[tuple]:
     return float(lo), float(hi)
 
 
-def draw_separating_axis(r: dict, ctx: Context, frame: Frame) -> None:
+def draw_separating_axis(r: PairAnswer, ctx: Context, frame: Frame) -> None:
     """The separating axis as a line beside the pair with both projection intervals on it."""
-    axis = r.get("separating_axis")
+    axis = r.separating_axis
     if axis is None:
         return
     w = _f(axis)
@@ -301,9 +295,8 @@ def draw_separating_axis(r: dict, ctx: Context, frame: Frame) -> None:
     if n == 0:
         return
     w = w / n
-    sep = (r.get("trace") or {}).get("separating_axis") or {}
-    intervals = sep.get("intervals")
-    a, b = ctx.scene[r["a"]], ctx.scene[r["b"]]
+    intervals = r.records.separation.intervals if r.records.separation is not None else None
+    a, b = ctx.scene[r.a], ctx.scene[r.b]
     if not intervals or intervals[0] is None:
         ia, ib = _interval(a.primitive, w), _interval(b.primitive, w)
         if ia is None or ib is None:
@@ -345,15 +338,15 @@ def draw_separating_axis(r: dict, ctx: Context, frame: Frame) -> None:
     frame.add(name + ":ticks", Geom(ticks, lines=_line_cells(4), topo="lines4"),
               color=AXIS_COLOR, line_width=2)
     gap = (b0 - a1) if b0 >= a1 else (a0 - b1)
-    frame.label(name, at[1], f"axis {r['a']}–{r['b']}, gap {_fmt(gap)}", AXIS_COLOR)
+    frame.label(name, at[1], f"axis {r.a}–{r.b}, gap {_fmt(gap)}", AXIS_COLOR)
 
 
-def draw_side(r: dict, ctx: Context, frame: Frame) -> None:
+def draw_side(r: PairAnswer, ctx: Context, frame: Frame) -> None:
     """Tint the non-plane object (or B, for two planes) by its side of the plane."""
-    side = r.get("side")
+    side = r.side
     if side is None:
         return
-    a, b = ctx.scene[r["a"]], ctx.scene[r["b"]]
+    a, b = ctx.scene[r.a], ctx.scene[r.b]
     target = a if b.kind == "plane" and a.kind != "plane" else b
     color = SIDE_COLORS.get(int(side), SIDE_COLORS[0])
     frame.tints[target.id] = color
@@ -363,21 +356,20 @@ def draw_side(r: dict, ctx: Context, frame: Frame) -> None:
                 f"{target.id}: {SIDE_WORDS.get(int(side), side)}", color)
 
 
-def draw_toi(r: dict, ctx: Context, frame: Frame) -> None:
+def draw_toi(r: PairAnswer, ctx: Context, frame: Frame) -> None:
     """Ghost of each moving object of the pair at the time of impact, the contact and normal."""
-    toi = r.get("toi")
+    toi = r.toi
     if toi is None:
         return
     base = f"ov:toi:{_pair(r)}"
-    for obj_id in (r["a"], r["b"]):
+    for obj_id in r.ids:
         obj = ctx.scene[obj_id]
         if obj.motion is None or obj.hidden:
             continue
         mesh = primitive_geom(obj.at_time(float(toi)), ctx.ext)
         frame.add(f"{base}:ghost:{obj_id}", mesh, color=TOI_COLOR, opacity=0.35,
                   show_edges=False, line_width=4)
-    tr = (r.get("trace") or {}).get("toi") or {}
-    point, normal = tr.get("point"), tr.get("normal")
+    point, normal = r.contact_point, r.contact_normal
     if point is not None:
         frame.add(base + ":pt", points_mesh([point]), color=TOI_COLOR, point_size=13,
                   render_points_as_spheres=True)
@@ -387,8 +379,8 @@ def draw_toi(r: dict, ctx: Context, frame: Frame) -> None:
                       color=TOI_COLOR, line_width=3)
         where = _f(point)
     else:
-        where = _center(ctx, r["b"])
-    frame.label(base, where + ctx.unit * 0.8, f"{r['a']}–{r['b']}  toi = {_fmt(float(toi))}",
+        where = _center(ctx, r.b)
+    frame.label(base, where + ctx.unit * 0.8, f"{r.a}–{r.b}  toi = {_fmt(float(toi))}",
                 TOI_COLOR)
 
 
@@ -441,7 +433,7 @@ OBJECT_OVERLAYS: dict[str, Callable] = {"motion": draw_motion}
 FOCUS_ONLY = {"separating_axis"}
 
 
-def build(scene: Scene, results: Iterable[dict], ctx: Context,
+def build(scene: Scene, results: Iterable[PairAnswer], ctx: Context,
           enabled: Optional[Iterable[str]] = None, focus: Optional[set] = None,
           cache: Optional[dict] = None) -> Frame:
     """The frame for ``results`` with the overlay kinds in ``enabled`` (default: all).
@@ -467,7 +459,7 @@ def build(scene: Scene, results: Iterable[dict], ctx: Context,
     cached = {}.get if cache is None else cache.get
     fresh: dict = {}
     for r in results:
-        a_id, b_id = r.get("a"), r.get("b")
+        a_id, b_id = r.a, r.b
         a, b = by_id.get(a_id), by_id.get(b_id)
         if a is None or b is None or a.hidden or b.hidden:
             continue
@@ -515,29 +507,22 @@ def build(scene: Scene, results: Iterable[dict], ctx: Context,
     return Frame(items, labels, tints)
 
 
-def frame_for_view(scene: Scene, results: list[dict], view) -> Frame:
-    """Every answer of ``results`` drawn for a :class:`~explorer.render.view.SceneView` (the offscreen
-    ``explorer render`` uses it through :data:`explorer.render.view.FRAME_BUILDERS`)."""
+def frame_for_view(scene: Scene, results: list[PairAnswer], view) -> Frame:
+    """Every answer of ``results`` drawn for a :class:`~explorer.render.view.SceneView`."""
     return build(scene, results, Context(scene, view.ext, view.meshes, view.colors))
 
 
-FRAME_BUILDERS.append(frame_for_view)
-
-
 class Evaluator:
-    """``evaluate_pair`` with a cache keyed by both objects' shapes and motions: a drag step
-    re-evaluates only the pairs of the dragged object.
-
-    Results are those of :meth:`Scene.evaluate_pair` (``explorer eval``), except that the
-    ``trace`` is an :class:`~algorithms.evaluate.LazyTrace`: the same values, each converted
-    to JSON types when first read, so the traces no visual and no open panel reads cost
-    nothing per drag step."""
+    """:func:`~algorithms.evaluate_pair` with a cache keyed by both objects' shapes and
+    motions: a drag step re-evaluates only the pairs of the dragged object. Returns the typed
+    :class:`~algorithms.answer.PairAnswer` (the views read its fields; nothing is converted to
+    JSON on the drag path)."""
 
     def __init__(self, limit: int = 4096):
         self._cache: dict = {}
         self.limit = limit
 
-    def result(self, scene: Scene, a_id: str, b_id: str) -> dict:
+    def result(self, scene: Scene, a_id: str, b_id: str) -> PairAnswer:
         a, b = scene[a_id], scene[b_id]
         key = (a_id, b_id, a.primitive, a.motion, b.primitive, b.motion)
         hit = self._cache.get(key)
@@ -545,18 +530,16 @@ class Evaluator:
             return hit
         try:
             r = evaluate_pair(a.primitive, b.primitive, a.motion, b.motion, id_a=a_id,
-                              id_b=b_id, lazy_trace=True)
+                              id_b=b_id)
         except Exception as exc:  # noqa: BLE001 - shown on the pair, never a crash
-            r = {"a": a_id, "b": b_id, "pair": f"{a.kind}-{b.kind}", "intersects": None,
-                 "distance": None, "closest": None, "first_t": None, "separating_axis": None,
-                 "side": None, "toi": None, "method": None, "trace": {},
-                 "error": f"{type(exc).__name__}: {exc}"}
+            r = PairAnswer(a=a_id, b=b_id, pair=f"{a.kind}-{b.kind}",
+                           errors=(f"{type(exc).__name__}: {exc}",))
         if len(self._cache) >= self.limit:
             self._cache.clear()
         self._cache[key] = r
         return r
 
-    def results(self, scene: Scene, pairs: Iterable[tuple[str, str]]) -> list[dict]:
+    def results(self, scene: Scene, pairs: Iterable[tuple[str, str]]) -> list[PairAnswer]:
         return [self.result(scene, a, b) for a, b in pairs]
 
     def clear(self) -> None:

@@ -11,7 +11,6 @@ Unbounded primitives (rays, lines, planes) are drawn clipped to the scene's exte
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass
 from typing import Callable, Optional
 
@@ -29,7 +28,6 @@ from explorer.model.scene import Scene, SceneObject
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
            "#7F3C8D", "#11A579", "#3969AC", "#E73F74", "#80BA5A"]
 BACKGROUND = "#f4f5f7"
-RESULT_COLOR = "#d62728"
 INTERSECT_COLOR = "#ff2d2d"
 
 
@@ -473,33 +471,8 @@ def add_floor(plotter, ext: Extent):
                      pickable=False)
 
 
-def add_results(plotter, scene: Scene, results: list[dict], ext: Extent):
-    """Draw the answers: the closest-point segment and its distance label for each pair."""
-    labels_pts, labels = [], []
-    for i, r in enumerate(results):
-        name = f"result:{r['a']}:{r['b']}"
-        closest = r.get("closest")
-        if closest is None:
-            continue
-        pa, pb = (np.asarray(c, float) for c in closest)
-        pts = pv.PolyData(np.array([pa, pb]))
-        plotter.add_mesh(pts, color=RESULT_COLOR, point_size=11, render_points_as_spheres=True,
-                         name=name + ":pts", pickable=False)
-        if r.get("distance") and r["distance"] > 0:
-            plotter.add_mesh(pv.Line(pa, pb), color=RESULT_COLOR, line_width=3,
-                             name=name + ":line", pickable=False)
-            labels_pts.append((pa + pb) / 2)
-            labels.append(f"{r['a']}-{r['b']}: d = {r['distance']:.4g}")
-        elif r.get("intersects"):
-            labels_pts.append(pa)
-            labels.append(f"{r['a']}-{r['b']}: intersect")
-    if labels:
-        plotter.add_point_labels(np.array(labels_pts), labels, font_size=14, point_size=1,
-                                 shape_opacity=0.6, name="result:labels", always_visible=True)
-
-
-def populate(plotter, scene: Scene, results: Optional[list[dict]] = None) -> dict:
-    """Draw a whole scene (objects, floor, axes, optional answers) into ``plotter``.
+def populate(plotter, scene: Scene) -> dict:
+    """Draw a whole scene (objects and floor) into ``plotter``.
 
     Returns ``{object id: actor}``.
     """
@@ -507,15 +480,7 @@ def populate(plotter, scene: Scene, results: Optional[list[dict]] = None) -> dic
     plotter.set_background(BACKGROUND)
     actors = {o.id: add_object(plotter, o, i, ext) for i, o in enumerate(scene.objects)}
     add_floor(plotter, ext)
-    if results:
-        add_results(plotter, scene, results, ext)
     return actors
-
-
-#: the answers' visuals, registered by :mod:`explorer.render.overlays` when it is imported (the
-#: layer above this one): ``f(scene, results, view) -> frame``. Without it
-#: :func:`render_to_png` draws the closest points only (:func:`add_results`).
-FRAME_BUILDERS: list = []
 
 
 def frame_bounds(view: "SceneView", obj_id: Optional[str] = None) -> list:
@@ -550,30 +515,6 @@ def frame_bounds(view: "SceneView", obj_id: Optional[str] = None) -> list:
     b[0::2] -= pad
     b[1::2] += pad
     return b.tolist()
-
-
-def render_to_png(scene: Scene, path, size=(1024, 768), with_results: bool = True) -> None:
-    """Render ``scene`` offscreen to a PNG (no Qt, no display: EGL/OSMesa), drawn as the
-    window draws it (the answers by :mod:`explorer.render.overlays` when it is loaded)."""
-    os.environ.setdefault("VTK_DEFAULT_OPENGL_WINDOW", "vtkEGLRenderWindow")
-    plotter = pv.Plotter(off_screen=True, window_size=list(size))
-    view = SceneView(plotter)
-    try:
-        view.set_scene(scene)
-        if with_results:
-            results = scene.evaluate()
-            if FRAME_BUILDERS:
-                view.apply_frame(FRAME_BUILDERS[-1](scene, results, view))
-            else:
-                add_results(plotter, scene, results, view.ext)
-        plotter.add_axes()
-        plotter.add_text(scene.name, font_size=12, color="#222222")
-        plotter.camera_position = "iso"
-        plotter.reset_camera(bounds=frame_bounds(view))
-        plotter.screenshot(str(path))
-    finally:
-        view.close()
-        plotter.close()
 
 
 # ----------------------------------------------------------------------------- live view

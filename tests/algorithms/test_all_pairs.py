@@ -30,20 +30,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from algorithms import evaluate_pair
-from algorithms.primitives import (
-    AABB,
-    OBB,
-    Capsule,
-    Cylinder,
-    Line,
-    Plane,
-    Point,
-    Ray,
-    Segment,
-    Sphere,
-    Triangle,
-)
+from algorithms.report import evaluate_json as evaluate_pair
+from algorithms.primitives import (AABB, OBB, Capsule, Cylinder, Line, Plane, Point, Ray, Segment,
+                                   Sphere, Triangle)
 
 KINDS = ["point", "segment", "ray", "line", "plane", "triangle", "sphere", "aabb", "obb",
          "cylinder", "capsule"]

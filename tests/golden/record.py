@@ -59,7 +59,7 @@ def frame_document(path: Path) -> dict:
     from explorer.render.overlays import Context, build
 
     scene = load(path)
-    frame = build(scene, scene.evaluate(), Context.for_scene(scene))
+    frame = build(scene, scene.answers(), Context.for_scene(scene))
     items = []
     for it in frame.items:
         mesh = it.mesh

@@ -2,7 +2,7 @@
 
 A panel is a ``QWidget`` built by ``factory(scene, viewport, window)``. It follows the window's
 ``pair_changed(a_id, b_id)`` signal (``""`` for none) and the scene's change events, and redraws
-from the pair's ``explorer eval`` result (scene-v1) and its ``trace``. The result is computed once
+from the pair's typed :class:`~algorithms.answer.PairAnswer` (its fields and records). The result is computed once
 per change of either object and shared by every panel of the same scene (:class:`PairCache`), so
 opening four panels costs one evaluation, not four.
 """
@@ -16,6 +16,7 @@ import numpy as np
 from PyQt6.QtCore import QTimer
 from PyQt6.QtWidgets import QDockWidget, QWidget
 
+from algorithms.answer import PairAnswer
 from explorer.model.scene import Scene, SceneObject
 from explorer.render.view import Geom
 
@@ -29,12 +30,12 @@ class PairCache:
     def __init__(self, scene: Scene):
         self._scene = scene
         self._key: tuple = ()
-        self._result: Optional[dict] = None
+        self._result: Optional[PairAnswer] = None
         #: the window's own cached evaluator (``result(scene, a_id, b_id)``), when it has one:
         #: the panels then share the window's evaluation of the drag step instead of redoing it
         self.evaluator = None
 
-    def result(self, a: SceneObject, b: SceneObject) -> dict:
+    def result(self, a: SceneObject, b: SceneObject) -> PairAnswer:
         key = (a, b)
         if len(self._key) == 2 and self._key[0] is a and self._key[1] is b:
             return self._result
@@ -42,10 +43,10 @@ class PairCache:
             if self.evaluator is not None:
                 result = self.evaluator.result(self._scene, a.id, b.id)
             else:
-                result = self._scene.evaluate_pair(a.id, b.id)
+                result = self._scene.answer(a.id, b.id)
         except Exception as exc:  # noqa: BLE001 - a broken query must not break the panels
-            result = {"a": a.id, "b": b.id, "pair": f"{a.kind}-{b.kind}", "trace": {},
-                      "method": None, "error": f"{type(exc).__name__}: {exc}"}
+            result = PairAnswer(a=a.id, b=b.id, pair=f"{a.kind}-{b.kind}",
+                                errors=(f"{type(exc).__name__}: {exc}",))
         self._key, self._result = key, result
         return result
 
@@ -93,7 +94,7 @@ class PairPanel(QWidget):
         self.pair_ids: tuple[str, str] = ("", "")
         self.a: Optional[SceneObject] = None
         self.b: Optional[SceneObject] = None
-        self.result: Optional[dict] = None
+        self.result: Optional[PairAnswer] = None
         self._overlays: set[str] = set()
         self._shown: Optional[tuple] = None  # the (a, b) objects last shown, ("", "") for none
         self._stale = False

@@ -24,6 +24,7 @@ from typing import Optional, Union
 from PyQt6.QtCore import QTimer
 from PyQt6.QtWidgets import QTextBrowser, QVBoxLayout
 
+from algorithms.report import result_json
 from explorer.qt.panels.base import PairPanel, fmt
 
 Step = Union[str, tuple]
@@ -498,7 +499,10 @@ class ExplainPanel(PairPanel):
         what, self._pending = self._pending, None
         text = None
         if what is not None:
-            result, name_a, name_b, *prims = what
+            answer, name_a, name_b, *prims = what
+            # the templates fill their sentences from the scene-v1 result object, written
+            # from the typed answer when the text is shown (throttled), not per drag step
+            result = None if answer is None else result_json(answer)
             if result is not None and prims:
                 result = with_extras(result, *prims)
             text = to_html(result, name_a, name_b)

@@ -20,18 +20,11 @@ from typing import Optional
 import numpy as np
 from PyQt6.QtCore import Qt, QTimer
 from PyQt6.QtGui import QBrush, QColor, QFont
-from PyQt6.QtWidgets import (
-    QAbstractItemView,
-    QCheckBox,
-    QHBoxLayout,
-    QHeaderView,
-    QLabel,
-    QLineEdit,
-    QTableWidget,
-    QTableWidgetItem,
-    QVBoxLayout,
-)
+from PyQt6.QtWidgets import (QAbstractItemView, QCheckBox, QHBoxLayout, QHeaderView, QLabel,
+                             QLineEdit, QTableWidget, QTableWidgetItem, QVBoxLayout)
 
+from algorithms.answer import PairAnswer
+from algorithms.traces import SatAxis, SatTrace
 from algorithms.kernels.support import BOUNDED_KINDS, support_interval
 from explorer.qt.panels.base import PairPanel, fmt, line_mesh
 
@@ -57,17 +50,19 @@ class _Item(QTableWidgetItem):
         return a < b
 
 
-def axes_of(result: Optional[dict]) -> list[dict]:
-    """The candidate axes of a result (``[]`` when the pair has no separating-axis trace)."""
-    if not result:
-        return []
-    sat = (result.get("trace") or {}).get("separating_axis") or {}
-    return [ax for ax in sat.get("axes") or [] if isinstance(ax, dict)]
+def _sat_trace(result: Optional[PairAnswer]) -> SatTrace:
+    sep = result.records.separation if result is not None else None
+    return sep.trace if sep is not None else {}
 
 
-def found_by(result: Optional[dict]) -> Optional[str]:
+def axes_of(result: Optional[PairAnswer]) -> list[SatAxis]:
+    """The candidate axes of an answer (``[]`` when the pair has no separating-axis trace)."""
+    return [ax for ax in _sat_trace(result).get("axes") or () if isinstance(ax, dict)]
+
+
+def found_by(result: Optional[PairAnswer]) -> Optional[str]:
     """Which test found the separating direction: ``found_by`` (cylinders) or ``chosen``."""
-    sat = ((result or {}).get("trace") or {}).get("separating_axis") or {}
+    sat = _sat_trace(result)
     return sat.get("found_by") or sat.get("chosen")
 
 
@@ -139,7 +134,7 @@ class SatInspectorPanel(PairPanel):
     # ------------------------------------------------------------------ updates
     def show_pair(self, a, b, result) -> None:
         self.axes = axes_of(result)
-        sep = result.get("separating_axis")
+        sep = result.separating_axis
         who = found_by(result)
         derived = not self.axes and sep is not None and a.kind in BOUNDED_KINDS \
             and b.kind in BOUNDED_KINDS

@@ -17,26 +17,13 @@ from typing import Optional
 import numpy as np
 from PyQt6.QtCore import QLineF, QPointF, QRectF, QSize, Qt, pyqtSignal
 from PyQt6.QtGui import QBrush, QColor, QFont, QImage, QPainter, QPen, QPixmap, QPolygonF
-from PyQt6.QtWidgets import (
-    QFileDialog,
-    QHBoxLayout,
-    QLabel,
-    QPushButton,
-    QSizePolicy,
-    QVBoxLayout,
-    QWidget,
-)
+from PyQt6.QtWidgets import (QFileDialog, QHBoxLayout, QLabel, QPushButton, QSizePolicy,
+                             QVBoxLayout, QWidget)
 
+from algorithms.traces import StPlaneTrace
 from algorithms.primitives import LINEAR_KINDS
-from explorer.present.stplane import (
-    SIDES_OF,
-    TRANSPOSED_REGION,
-    STPlane,
-    ellipse_points,
-    level_segments,
-    stplane,
-    well_conditioned,
-)
+from explorer.present.stplane import (SIDES_OF, TRANSPOSED_REGION, STPlane, ellipse_points,
+                                      level_segments, stplane, well_conditioned)
 from explorer.qt.panels.base import PairPanel, fmt, line_mesh, point_mesh
 
 DOMAIN_FILL = QColor("#dbe9f6")
@@ -541,7 +528,8 @@ class StPlanePanel(PairPanel):
             return
         old = self.model
         self.model = stplane(a.primitive, b.primitive)
-        trace = result.get("trace") or {}
+        dist = result.records.distance
+        trace: StPlaneTrace = dist.trace if dist is not None else {}
         region = trace.get("region")
         if isinstance(region, int) and trace.get("swapped"):
             region = TRANSPOSED_REGION.get(region, region)

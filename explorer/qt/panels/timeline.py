@@ -20,17 +20,11 @@ from typing import Optional
 import numpy as np
 from PyQt6.QtCore import QPointF, QRectF, QSize, Qt, QTimer, pyqtSignal
 from PyQt6.QtGui import QColor, QFont, QPainter, QPen, QPolygonF
-from PyQt6.QtWidgets import (
-    QCheckBox,
-    QHBoxLayout,
-    QLabel,
-    QPushButton,
-    QSizePolicy,
-    QSlider,
-    QVBoxLayout,
-    QWidget,
-)
+from PyQt6.QtWidgets import (QCheckBox, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QSlider,
+                             QVBoxLayout, QWidget)
 
+from algorithms.answer import PairAnswer
+from algorithms.traces import MovingAabbsTrace
 from explorer.qt.panels.base import PairPanel, fmt, point_mesh
 
 STEPS = 1000
@@ -43,13 +37,14 @@ CURVE_H = 46.0
 CURVE_SAMPLES = 41
 
 
-def axis_intervals(result: Optional[dict]) -> list[dict]:
+def axis_intervals(result: Optional[PairAnswer]) -> list[dict]:
     """Per-axis rows ``{axis, t_enter, t_leave}`` of an AABB pair (Primer A.17), ``[]`` if none.
 
     A zero-velocity axis (``d = 0``) overlaps for every ``t`` or for none: its interval is
     ``(-inf, inf)`` or empty (``t_enter = inf``, ``t_leave = -inf``).
     """
-    toi = ((result or {}).get("trace") or {}).get("toi") or {}
+    contact = result.records.contact if result is not None else None
+    toi: MovingAabbsTrace = contact.trace if contact is not None else {}
     rows = []
     for row in toi.get("axes") or []:
         if not isinstance(row, dict) or "t_enter" not in row:
@@ -270,21 +265,21 @@ class TimelinePanel(PairPanel):
     # ------------------------------------------------------------------ updates
     def show_pair(self, a, b, result) -> None:
         moving = a.motion is not None or b.motion is not None
-        self.toi = result.get("toi") if moving else None
+        self.toi = result.toi if moving else None
         rows = axis_intervals(result) if moving else []
         if self.chart.set_data(rows, self.toi, moving):
             self.mark_dirty("chart")
-        trace = (result.get("trace") or {}).get("toi") or {}
+        point, normal = result.contact_point, result.contact_normal
         if not moving:
             text = f"{a.name} and {b.name} do not move: give one a motion to see a time line."
         elif self.toi is None:
             text = "They do not touch for t in [0, 1]."
         else:
             text = f"First contact at t = {fmt(self.toi, 5)}"
-            if trace.get("point") is not None:
-                text += f", point {fmt(trace['point'], 3)}"
-            if trace.get("normal") is not None:
-                text += f", normal {fmt(trace['normal'], 3)} (from {a.name} towards {b.name})"
+            if point is not None:
+                text += f", point {fmt(point, 3)}"
+            if normal is not None:
+                text += f", normal {fmt(normal, 3)} (from {a.name} towards {b.name})"
             text += "."
         if rows:
             text += (" Per axis the boxes overlap while t is in [t_enter, t_leave]; they touch "
@@ -387,8 +382,8 @@ class TimelinePanel(PairPanel):
 
     def _draw_contact(self) -> None:
         """At the time of impact: the contact point and its normal in the viewport."""
-        trace = ((self.result or {}).get("trace") or {}).get("toi") or {}
-        point, normal = trace.get("point"), trace.get("normal")
+        point = self.result.contact_point if self.result is not None else None
+        normal = self.result.contact_normal if self.result is not None else None
         if not self.at_impact() or point is None:
             self.remove_overlay("contact")
             self.remove_overlay("normal")

@@ -13,18 +13,8 @@ import math
 from typing import Optional
 
 import numpy as np
-from PyQt6.QtWidgets import (
-    QCheckBox,
-    QDoubleSpinBox,
-    QFormLayout,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QPushButton,
-    QScrollArea,
-    QVBoxLayout,
-    QWidget,
-)
+from PyQt6.QtWidgets import (QCheckBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QLabel,
+                             QLineEdit, QPushButton, QScrollArea, QVBoxLayout, QWidget)
 
 from algorithms.primitives import GeometryError, field_names, from_fields
 

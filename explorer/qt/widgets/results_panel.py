@@ -16,19 +16,13 @@ from typing import Optional
 
 from PyQt6.QtCore import Qt, QTimer, pyqtSignal
 from PyQt6.QtGui import QBrush, QColor, QFont, QGuiApplication
-from PyQt6.QtWidgets import (
-    QComboBox,
-    QHBoxLayout,
-    QLabel,
-    QPlainTextEdit,
-    QPushButton,
-    QScrollArea,
-    QSplitter,
-    QTreeWidget,
-    QTreeWidgetItem,
-    QVBoxLayout,
-    QWidget,
-)
+from PyQt6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton,
+                             QScrollArea, QSplitter, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
+                             QWidget)
+
+from algorithms.answer import PairAnswer
+from algorithms.report import result_json
+from explorer.present.summary import method_names, summary_html  # noqa: F401 - re-used by tests
 
 COLUMNS = ["pair", "intersects", "distance", "first_t", "separating_axis", "side", "toi", "method"]
 TIPS = {
@@ -59,7 +53,7 @@ def fmt(value) -> str:
         return "yes" if value else "no"
     if isinstance(value, float):
         return f"{value:.6g}"
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return "(" + ", ".join(fmt(v) for v in value) + ")"
     return str(value)
 
@@ -191,7 +185,7 @@ class ResultsPanel(QWidget):
             self._updating = False
         self.pair_chosen.emit(a, b)
 
-    def show_results(self, results: list[dict]) -> None:
+    def show_results(self, results: list[PairAnswer]) -> None:
         self.results = results
         self._updating = True
         chosen = self.window.current_pair()
@@ -199,30 +193,30 @@ class ResultsPanel(QWidget):
         red = QBrush(QColor("#c62828"))
         for r in results:
             item = QTreeWidgetItem()
-            item.setText(0, f"{r['a']}–{r['b']}  ({r.get('pair', '')})")
+            item.setText(0, f"{r.a}–{r.b}  ({r.pair})")
             for i, key in enumerate(COLUMNS[1:], start=1):
-                item.setText(i, fmt(r.get(key)))
-            if r.get("error"):
-                item.setText(7, f"error: {r['error']}")
+                item.setText(i, fmt(getattr(r, key)))
+            if r.errors:
+                item.setText(7, f"error: {r.error}")
                 item.setForeground(7, red)
-                item.setToolTip(7, r["error"])
+                item.setToolTip(7, r.error)
             else:
-                item.setToolTip(7, r.get("method") or "")
-            if r.get("intersects"):
+                item.setToolTip(7, "\n".join(r.methods))
+            if r.intersects:
                 item.setForeground(1, red)
-            item.setData(0, Qt.ItemDataRole.UserRole, (r["a"], r["b"]))
+            item.setData(0, Qt.ItemDataRole.UserRole, (r.a, r.b))
             self.tree.addTopLevelItem(item)
-            if (r["a"], r["b"]) == chosen or (r["b"], r["a"]) == chosen:
+            if (r.a, r.b) == chosen or (r.b, r.a) == chosen:
                 item.setSelected(True)
         self._updating = False
         self._show_detail()
 
-    def highlighted(self) -> Optional[dict]:
+    def highlighted(self) -> Optional[PairAnswer]:
         """The result the summary is about: the selected row, else the only row."""
         items = self.tree.selectedItems()
         if items:
             key = items[0].data(0, Qt.ItemDataRole.UserRole)
-            return next((x for x in self.results if (x["a"], x["b"]) == tuple(key)), None)
+            return next((x for x in self.results if x.ids == tuple(key)), None)
         return self.results[0] if len(self.results) == 1 else None
 
     def _show_detail(self) -> None:
@@ -236,7 +230,7 @@ class ResultsPanel(QWidget):
 
     def json_text(self) -> str:
         r = self.detail_result
-        return "" if r is None else json.dumps(r, indent=1)
+        return "" if r is None else json.dumps(result_json(r), indent=1)
 
     def _toggle_json(self, on: bool) -> None:
         self.detail.setVisible(on)
@@ -252,9 +246,9 @@ class ResultsPanel(QWidget):
         return text
 
     # ------------------------------------------------------------------ cross-check
-    def _check_key(self, r: dict):
+    def _check_key(self, r: PairAnswer):
         scene = self.window.scene
-        a, b = r["a"], r["b"]
+        a, b = r.a, r.b
         if a not in scene or b not in scene:
             return None
         oa, ob = scene[a], scene[b]
@@ -306,92 +300,6 @@ class ResultsPanel(QWidget):
         if items:
             a, b = items[0].data(0, Qt.ItemDataRole.UserRole)
             self.pair_chosen.emit(a, b)
-
-
-# ---------------------------------------------------------------------- text for a student
-def _v(p) -> str:
-    return "(" + ", ".join(f"{float(c):.3g}" for c in p) + ")"
-
-
-def _name(scene, obj_id: str) -> str:
-    obj = scene[obj_id] if scene is not None and obj_id in scene else None
-    label = obj.label if obj is not None and obj.label else obj_id
-    return html.escape(label if label == obj_id else f"{label} ({obj_id})")
-
-
-def method_names(method: Optional[str]) -> list[str]:
-    """The distinct methods of a result's ``method`` text (evaluate joins them with ``; ``;
-    a part already contained in an earlier one is not repeated)."""
-    out: list[str] = []
-    for part in (method or "").split("; "):
-        part = part.strip()
-        if part and not any(part in seen for seen in out):
-            out.append(part)
-    return out
-
-
-def summary_html(r: dict, scene=None) -> str:
-    """The answer of one pair in words (rich text), from its ``explorer eval`` record."""
-    a, b = _name(scene, r["a"]), _name(scene, r["b"])
-    kinds = html.escape(r.get("pair") or "")
-    lines = [f"<b>{a} – {b}</b> <span style='color:#666'>({kinds})</span>"]
-    if r.get("error"):
-        lines.append(f"<span style='color:#c62828'><b>The query failed:</b> "
-                     f"{html.escape(r['error'])}</span>")
-    items = []
-    inter, dist, closest = r.get("intersects"), r.get("distance"), r.get("closest")
-    if inter is True:
-        items.append("<b style='color:#c62828'>They intersect</b> (distance 0)"
-                     + (f"; a common point is {_v(closest[0])}" if closest else "") + ".")
-    elif inter is False:
-        txt = "<b>They do not intersect.</b>"
-        if dist is not None:
-            txt += f" Distance <b>{dist:.4g}</b>"
-            if closest:
-                txt += f", from {_v(closest[0])} on {a} to {_v(closest[1])} on {b}"
-            txt += "."
-        items.append(txt)
-    hits = (r.get("trace") or {}).get("hits")
-    hit_list = hits.get("hits") if isinstance(hits, dict) else None
-    if r.get("first_t") is not None:
-        txt = f"{a} first touches {b} at <b>t = {r['first_t']:.4g}</b>"
-        if hit_list:
-            txt += ": " + ", ".join(f"{h.get('kind', 'hit')} at t = {h['t']:.4g}, point "
-                                    f"{_v(h['point'])}" + (f", normal {_v(h['normal'])}"
-                                                           if h.get("normal") else "")
-                                    for h in hit_list)
-        items.append(txt + ".")
-    elif "first_t" in r and r.get("pair", "").split("-")[0] in ("segment", "ray", "line") \
-            and inter is False:
-        items.append(f"{a} never touches {b} (no hit, first_t is none).")
-    axis = r.get("separating_axis")
-    if axis is not None:
-        sep = (r.get("trace") or {}).get("separating_axis")
-        chosen = sep.get("chosen") if isinstance(sep, dict) else None
-        which = f" ({html.escape(str(chosen))})" if chosen else ""
-        items.append(f"Separating axis {_v(axis)}{which}: the two shapes' projections on it "
-                     "do not overlap (the gap shows in the view).")
-    side = r.get("side")
-    if side is not None:
-        items.append({1: "The object is entirely in <b>front</b> of the plane (n·x &gt; d).",
-                      -1: "The object is entirely <b>behind</b> the plane (n·x &lt; d).",
-                      0: "The object <b>touches or straddles</b> the plane."}.get(side,
-                                                                                  f"side {side}"))
-    toi = r.get("toi")
-    moving = scene is not None and any(
-        i in scene and scene[i].motion is not None for i in (r["a"], r["b"]))
-    if toi is not None:
-        items.append(f"Moving as given, they first touch at <b>time t = {toi:.4g}</b> "
-                     "(t from 0 to 1; see the Time line panel).")
-    elif moving:
-        items.append("Moving as given, they never touch for t in [0, 1].")
-    if items:
-        lines.append("<ul style='margin-left:-20px'>" + "".join(f"<li>{i}</li>" for i in items)
-                     + "</ul>")
-    methods = method_names(r.get("method"))
-    if methods:
-        lines.append("<b>Method:</b> " + "<br>".join(html.escape(m) for m in methods))
-    return "".join(f"<p>{x}</p>" if not x.startswith("<ul") else x for x in lines)
 
 
 def _val(v) -> str:

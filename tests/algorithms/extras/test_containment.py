@@ -14,18 +14,10 @@ import numpy as np
 import pytest
 
 from algorithms import AABB, Plane, Sphere
-from algorithms.extras.containment import (
-    IN_BACK,
-    IN_BOTH,
-    IN_FRONT,
-    aabb_contains_aabb,
-    aabb_from_points,
-    aabb_overlaps_aabb,
-    point_in_aabb,
-    sphere_classify_plane,
-    sphere_contains_sphere,
-    sphere_intersects_sphere,
-)
+from algorithms.extras.containment import (IN_BACK, IN_BOTH, IN_FRONT, aabb_contains_aabb,
+                                           aabb_from_points, aabb_overlaps_aabb, point_in_aabb,
+                                           sphere_classify_plane, sphere_contains_sphere,
+                                           sphere_intersects_sphere)
 
 
 def test_aabb_from_points_and_point_in_aabb():

@@ -16,23 +16,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from algorithms import (
-    AABB,
-    OBB,
-    Capsule,
-    Cylinder,
-    DistanceResult,
-    Line,
-    Plane,
-    Point,
-    Ray,
-    Segment,
-    Sphere,
-    Triangle,
-    evaluate_pair,
-    query,
-    registry,
-)
+from algorithms import (AABB, OBB, Capsule, Cylinder, DistanceResult, Line, Plane, Point, Ray,
+                        Segment, Sphere, Triangle, query, registry)
+from algorithms.report import evaluate_json as evaluate_pair
 from algorithms.generic.advancement import conservative_advancement, convex_search
 from algorithms.kernels.motion import relative_motion, toi_world
 

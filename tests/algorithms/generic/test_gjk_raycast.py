@@ -8,13 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from algorithms import OBB, Capsule, Cylinder, Point, Segment, Triangle, query, registry
-from tests.algorithms.generic.test_advancement import (
-    BOUNDED,
-    BOUNDED_PAIRS,
-    aabb_st,
-    check_contact_properties,
-    motion_st,
-)
+from tests.algorithms.generic.test_advancement import (BOUNDED, BOUNDED_PAIRS, aabb_st,
+                                                       check_contact_properties, motion_st)
 
 GJK = "gjk_ray_cast"
 

@@ -31,13 +31,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from algorithms import Cylinder, query, registry
-from algorithms.queries.cylinder_cylinder import (
-    TOUCH,
-    decide,
-    distance_cylinder_cylinder,
-    intersects_cylinder_cylinder,
-    separating_axis_cylinder_cylinder,
-)
+from algorithms.queries.cylinder_cylinder import (TOUCH, decide, distance_cylinder_cylinder,
+                                                  intersects_cylinder_cylinder,
+                                                  separating_axis_cylinder_cylinder)
 
 SQ2 = math.sqrt(2.0)
 
@@ -483,7 +479,7 @@ def test_registry_queries_and_swap_symmetry():
 
 
 def test_evaluate_pair_is_consistent():
-    from algorithms import evaluate_pair
+    from algorithms.report import evaluate_json as evaluate_pair
     a = Cylinder((0, 0, 0), (0, 0, 1), 1, 2)
     out = evaluate_pair(a, Cylinder((0.5, 0, 0.5), (1, 1, 0), 1, 1))
     assert out["intersects"] is True and out["distance"] == 0.0 and out["separating_axis"] is None

@@ -12,21 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from algorithms import AABB, Line, Point, Ray, Segment
-from algorithms.evaluate import evaluate_pair
+from algorithms.report import evaluate_json as evaluate_pair
 from algorithms.kernels.closest import closest_point_aabb
 from algorithms.registry import methods, query
-from tests.algorithms.queries.test_linear_plane import (
-    MY_QUERIES,
-    any_a,
-    check_distance,
-    check_hits,
-    ex,
-    ivec3,
-    linear,
-    oracle_min,
-    scale_of,
-    vec3,
-)
+from tests.algorithms.queries.test_linear_plane import (MY_QUERIES, any_a, check_distance,
+                                                        check_hits, ex, ivec3, linear, oracle_min,
+                                                        scale_of, vec3)
 
 U = AABB((0, 0, 0), (1, 1, 1))
 

@@ -12,14 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from algorithms import Capsule, Line, Point, Ray, Segment, evaluate_pair, query
+from algorithms import Capsule, Line, Point, Ray, Segment, query
+from algorithms.report import evaluate_json as evaluate_pair
 from algorithms.kernels.stplane import DOMAINS, linear_form
-from tests.algorithms.exact_oracle import (
-    brute_force,
-    exact_parts,
-    exact_point_segment_sqr,
-    fraction_sqrt,
-)
+from tests.algorithms.exact_oracle import (brute_force, exact_parts, exact_point_segment_sqr,
+                                           fraction_sqrt)
 
 N = int(os.environ.get("LINEAR_ORACLE_EXAMPLES", "60"))
 CAP = Capsule((0, 0, 0), (2, 0, 0), 1)  # axis x in [0, 2], radius 1

@@ -11,24 +11,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from algorithms import AABB, OBB, Cylinder, Line, Plane, Point, Ray, Segment, Sphere, Triangle
-from algorithms.evaluate import evaluate_pair
+from algorithms.report import evaluate_json as evaluate_pair
 from algorithms.kernels.closest import closest_point_cylinder
 from algorithms.registry import query
 from tests.algorithms.queries.test_linear_aabb import ball as bball
 from tests.algorithms.queries.test_linear_aabb import box_np, extent
 from tests.algorithms.queries.test_linear_obb import ball as oball
 from tests.algorithms.queries.test_linear_obb import obb_np, obbs
-from tests.algorithms.queries.test_linear_plane import (
-    MY_QUERIES,
-    any_a,
-    check_distance,
-    check_hits,
-    direction,
-    ex,
-    ivec3,
-    linear,
-    vec3,
-)
+from tests.algorithms.queries.test_linear_plane import (MY_QUERIES, any_a, check_distance,
+                                                        check_hits, direction, ex, ivec3, linear,
+                                                        vec3)
 from tests.algorithms.queries.test_linear_sphere import sphere_np
 from tests.algorithms.queries.test_linear_triangle import ball as tball
 from tests.algorithms.queries.test_linear_triangle import tri_np

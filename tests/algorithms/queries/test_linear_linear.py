@@ -22,20 +22,13 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from algorithms import Line, Point, Ray, Segment, evaluate_pair, query
+from algorithms import Line, Point, Ray, Segment, query
+from algorithms.report import evaluate_json as evaluate_pair
 from algorithms.kernels.stplane import DOMAINS, linear_form
-from algorithms.queries.linear_linear import (
-    closest_approach,
-    closest_point_on_ray,
-    linear_distance,
-    segment_segment_st,
-)
-from tests.algorithms.exact_oracle import (
-    brute_force,
-    exact_parts,
-    exact_sqr_distance,
-    fraction_sqrt,
-)
+from algorithms.queries.linear_linear import (closest_approach, closest_point_on_ray,
+                                              linear_distance, segment_segment_st)
+from tests.algorithms.exact_oracle import (brute_force, exact_parts, exact_sqr_distance,
+                                           fraction_sqrt)
 
 R2 = math.sqrt(2.0)
 N_ORACLE = int(os.environ.get("LINEAR_ORACLE_EXAMPLES", "80"))

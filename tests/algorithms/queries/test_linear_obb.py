@@ -11,20 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from algorithms import OBB, Line, Point, Ray, Segment
-from algorithms.evaluate import evaluate_pair
+from algorithms.report import evaluate_json as evaluate_pair
 from algorithms.registry import methods, query
 from tests.algorithms.queries.test_linear_aabb import box_np, extent
-from tests.algorithms.queries.test_linear_plane import (
-    MY_QUERIES,
-    any_a,
-    check_distance,
-    check_hits,
-    ex,
-    linear,
-    oracle_min,
-    scale_of,
-    vec3,
-)
+from tests.algorithms.queries.test_linear_plane import (MY_QUERIES, any_a, check_distance,
+                                                        check_hits, ex, linear, oracle_min,
+                                                        scale_of, vec3)
 
 # rotation by the 3-4-5 angle about z (0.6 and 0.8 are not exact in binary: the
 # hand values below are derived exactly and compared with a tolerance)

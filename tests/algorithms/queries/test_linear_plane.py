@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from algorithms import Line, Plane, Point, Ray, Segment
-from algorithms.evaluate import evaluate_pair
+from algorithms.report import evaluate_json as evaluate_pair
 from algorithms.kernels.closest import closest_point_line2d, closest_point_plane
 from algorithms.registry import methods, query
 

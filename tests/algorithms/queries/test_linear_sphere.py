@@ -10,19 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from algorithms import Line, Point, Ray, Segment, Sphere
-from algorithms.evaluate import evaluate_pair
+from algorithms.report import evaluate_json as evaluate_pair
 from algorithms.kernels.closest import closest_point_on_sphere_surface, closest_point_sphere
 from algorithms.registry import query
-from tests.algorithms.queries.test_linear_plane import (
-    MY_QUERIES,
-    any_a,
-    check_distance,
-    check_hits,
-    ex,
-    ivec3,
-    linear,
-    vec3,
-)
+from tests.algorithms.queries.test_linear_plane import (MY_QUERIES, any_a, check_distance,
+                                                        check_hits, ex, ivec3, linear, vec3)
 
 UNIT = Sphere((0, 0, 0), 1)
 

@@ -12,22 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from algorithms import Line, Point, Ray, Segment, Triangle
-from algorithms.evaluate import evaluate_pair
+from algorithms.report import evaluate_json as evaluate_pair
 from algorithms.kernels.closest import closest_point_triangle
 from algorithms.registry import methods, query
-from tests.algorithms.queries.test_linear_plane import (
-    MY_QUERIES,
-    any_a,
-    check_distance,
-    check_hits,
-    ex,
-    ivec3,
-    linear,
-    oracle_min,
-    scale_of,
-    seg_dist_np,
-    vec3,
-)
+from tests.algorithms.queries.test_linear_plane import (MY_QUERIES, any_a, check_distance,
+                                                        check_hits, ex, ivec3, linear, oracle_min,
+                                                        scale_of, seg_dist_np, vec3)
 
 T = Triangle([(0, 0, 0), (1, 0, 0), (0, 1, 0)])  # n = e1 x e2 = (0,0,1): front is +z
 

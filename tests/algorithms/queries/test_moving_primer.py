@@ -8,20 +8,8 @@ import math
 
 import pytest
 
-from algorithms import (
-    AABB,
-    OBB,
-    Capsule,
-    Cylinder,
-    Line,
-    Plane,
-    Point,
-    Ray,
-    Sphere,
-    Triangle,
-    query,
-    registry,
-)
+from algorithms import (AABB, OBB, Capsule, Cylinder, Line, Plane, Point, Ray, Sphere, Triangle,
+                        query, registry)
 
 S2 = math.sqrt(2)
 S3 = math.sqrt(3)

@@ -18,25 +18,10 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from algorithms import registry
-from algorithms.primitives import (
-    AABB,
-    OBB,
-    Capsule,
-    Cylinder,
-    Line,
-    Plane,
-    Point,
-    Ray,
-    Segment,
-    Sphere,
-    Triangle,
-)
-from algorithms.queries.plane_side import (
-    side_plane_aabb,
-    side_plane_aabb_boreskov,
-    side_plane_sphere,
-    side_plane_sphere_boreskov,
-)
+from algorithms.primitives import (AABB, OBB, Capsule, Cylinder, Line, Plane, Point, Ray, Segment,
+                                   Sphere, Triangle)
+from algorithms.queries.plane_side import (side_plane_aabb, side_plane_aabb_boreskov,
+                                           side_plane_sphere, side_plane_sphere_boreskov)
 from algorithms.results import to_jsonable
 from tests.algorithms.kernels.test_support import contains, primitives, samples
 

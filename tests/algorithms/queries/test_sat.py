@@ -690,7 +690,7 @@ MY_PAIRS = PAIRS + [("sphere", "aabb"), ("sphere", "obb"), ("sphere", "sphere"),
 def test_evaluate_pair_is_consistent(ka, kb):
     # the explorer's answer: no error, intersects <=> distance == 0, a separating axis exactly
     # when apart, and it separates the support intervals by at most the distance
-    from algorithms.evaluate import evaluate_pair
+    from algorithms.report import evaluate_json as evaluate_pair
     rng = np.random.default_rng(zlib.crc32(f"eval {ka}-{kb}".encode()))
     for i in range(30):
         a, b = _rand_any(ka, rng), _rand_any(kb, rng)

@@ -151,7 +151,7 @@ def test_drag_of_sphere_center_follows_the_grip_exactly(gui_window):
     assert w.scene["ball"].primitive.center == (1.0, 0.5, 1.25)
     # the result rows follow: seg-ball distance recomputed from the new centre
     r = w.evaluator.result(w.scene, "seg", "ball")
-    assert r["distance"] == pytest.approx(w.scene.evaluate_pair("seg", "ball")["distance"])
+    assert r.distance == pytest.approx(w.scene.answer("seg", "ball").distance)
 
 
 def test_property_fields_update_at_once_and_refuse_bad_values(gui_window):
@@ -355,9 +355,9 @@ def test_set_time_draws_moving_objects_at_t(gui_window):
     # the toi ghost sits at centre + toi * motion (toi: the ball of radius 0.5 starting at
     # x = -2.5 touches the wall's face x = 0.2 when -2.5 + 4.5 t + 0.5 = 0.2, t = 2.2 / 4.5)
     r = w.evaluator.result(w.scene, "ball", "wall")
-    assert r["toi"] == pytest.approx(2.2 / 4.5)
+    assert r.toi == pytest.approx(2.2 / 4.5)
     ghost = overlay_points(w, "ov:toi:ball:wall:ghost:ball")["ov:toi:ball:wall:ghost:ball"]
-    assert np.allclose(ghost.mean(axis=0), c0 + r["toi"] * np.array([4.5, -0.4, 0.0]),
+    assert np.allclose(ghost.mean(axis=0), c0 + r.toi * np.array([4.5, -0.4, 0.0]),
                        atol=1e-9)
     w.viewport.set_time(0.0)
     assert np.allclose(mesh_points(w, "ball").mean(axis=0), c0)

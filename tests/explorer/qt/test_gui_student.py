@@ -56,9 +56,21 @@ def test_summary_in_words_and_json_behind_a_button(gui_window, qtbot):
 
 
 def test_summary_names_each_method_once():
-    # evaluate joins the distance method and the hits method; the second is part of the first
-    parts = rp.method_names("linear-AABB distance; ray-AABB, Woo, A.18; ray-AABB, Woo, A.18")
-    assert parts == ["linear-AABB distance", "ray-AABB, Woo, A.18"]
+    # a method contained in an earlier one (the distance's name cites the cast) is said once
+    parts = rp.method_names(("linear-AABB distance: ends, edges; ray-AABB, Woo, A.18",
+                             "ray-AABB, Woo, A.18"))
+    assert parts == ["linear-AABB distance: ends, edges; ray-AABB, Woo, A.18"]
+
+
+def test_summary_keeps_method_names_that_contain_a_semicolon_whole():
+    # issue 10 defect: names such as "AABB overlap per axis x, y, z (Dunn & Parberry App. A.17;
+    # Boreskov)" hold "; " and used to be split into two "methods"
+    from algorithms import AABB, evaluate_pair
+
+    ans = evaluate_pair(AABB((0, 0, 0), (1, 1, 1)), AABB((3, 0, 0), (4, 1, 1)))
+    names = rp.method_names(ans.methods)
+    assert names == list(ans.methods) and len(names) == len(set(ans.methods))
+    assert any("; " in m for m in names), names  # the case this test is about exists
 
 
 def test_summary_of_a_moving_pair_gives_the_time_of_impact(gui_window, qtbot):
@@ -235,8 +247,8 @@ def test_the_chosen_pair_is_listed_beside_the_selected_objects_pairs(gui_window,
     w.set_pair("ray", "box")
     panel = _panel(w, qtbot)
     qtbot.waitUntil(lambda: len(panel.results) == 5, timeout=3000)
-    assert ("ray", "box") in [(r["a"], r["b"]) for r in panel.results]
-    qtbot.waitUntil(lambda: panel.detail_result and panel.detail_result["a"] == "ray",
+    assert ("ray", "box") in [r.ids for r in panel.results]
+    qtbot.waitUntil(lambda: panel.detail_result and panel.detail_result.a == "ray",
                     timeout=3000)
     assert "t = 2" in panel.summary.text()
 

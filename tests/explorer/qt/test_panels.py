@@ -20,6 +20,7 @@ from PyQt6.QtCore import QObject, Qt, pyqtSignal
 from PyQt6.QtGui import QImage
 
 from algorithms import AABB, Line, Ray, Segment
+from algorithms.report import result_json as J  # the scene-v1 object of a typed answer
 from algorithms.kernels.stplane import minimize
 from explorer.model import scenefile
 from explorer.model.scene import Scene
@@ -103,9 +104,9 @@ def test_diagram_shows_the_region_of_each_shipped_scene(qtbot, region):
     assert panel.algorithm_region() == region  # the algorithm's trace agrees
     assert q.s_bar == pytest.approx(TARGET[region][0], abs=2e-3)
     assert q.t_bar == pytest.approx(TARGET[region][1], abs=2e-3)
-    trace = panel.result["trace"]
+    trace = J(panel.result)["trace"]
     assert (q.s, q.t) == pytest.approx((trace["s"], trace["t"]), abs=1e-9)
-    assert math.sqrt(q.q_min) == pytest.approx(panel.result["distance"], abs=1e-9)
+    assert math.sqrt(q.q_min) == pytest.approx(J(panel.result)["distance"], abs=1e-9)
     # the book's rule: outside region 0 the minimum is on the domain's boundary
     on_edge = min(abs(q.s), abs(q.s - 1), abs(q.t), abs(q.t - 1))
     assert (on_edge == 0) == (region != 0)
@@ -217,7 +218,7 @@ def test_diagram_paints_degenerate_pairs(qtbot):
         panel, _, _ = make(qtbot, StPlanePanel, scene, ("A", "B"))
         panel.grab()
         q = panel.model
-        assert math.sqrt(q.q_min) == pytest.approx(panel.result["distance"], abs=1e-6)
+        assert math.sqrt(q.q_min) == pytest.approx(J(panel.result)["distance"], abs=1e-6)
         assert panel.algorithm_region() == q.region
 
 
@@ -378,7 +379,7 @@ def test_inspector_filter_sort_and_live_update(qtbot):
 def test_inspector_cylinders_says_which_test(qtbot):
     scene = scenefile.load(SCENES / "sat_cylinders.json")
     panel, _, _ = make(qtbot, SatInspectorPanel, scene, ("C0", "C1"))
-    found = panel.result["trace"]["separating_axis"]["found_by"]
+    found = J(panel.result)["trace"]["separating_axis"]["found_by"]
     assert found and f"found by the test <b>{found}</b>" in panel.summary.text()
     # the starred row is the test that found it, and it separates
     assert panel.table.item(0, 0).text() == "★" and panel.table.item(0, 1).text() == found
@@ -402,7 +403,7 @@ def test_inspector_direction_from_closest_points(qtbot):
     scene = scene_with(("S", Sphere((0, 0, 0), 1), None),
                        ("G", Segment((3, -1, 0), (3, 1, 0)), None))
     panel, _, viewport = make(qtbot, SatInspectorPanel, scene, ("S", "G"))
-    assert panel.result["trace"]["separating_axis"] == {"from": "closest points"}
+    assert J(panel.result)["trace"]["separating_axis"] == {"from": "closest points"}
     (row,) = panel.axes
     assert np.abs(row["axis"]) == pytest.approx((1, 0, 0))
     assert (row["r_A"], row["r_B"], row["distance"], row["margin"]) == \
@@ -437,7 +438,7 @@ def test_time_line_plays_and_stops_at_impact(qtbot):
     assert all(a < b for a, b in zip(viewport.times[n_before:], viewport.times[n_before + 1:]))
     assert panel.at_impact() and "timeline:contact" in viewport.overlays
     contact, _ = viewport.overlays["timeline:contact"]
-    assert np.asarray(contact.points[0]) == pytest.approx(panel.result["trace"]["toi"]["point"])
+    assert np.asarray(contact.points[0]) == pytest.approx(J(panel.result)["trace"]["toi"]["point"])
     # playing on from the impact continues to 1
     panel.play()
     qtbot.waitUntil(lambda: not panel.timer.isActive(), timeout=3000)
@@ -568,7 +569,7 @@ def test_panels_registry_and_update_all_speed(qtbot):
     # the gap between the projections is the distance itself (r_A = 0: A is perpendicular)
     (row,) = panels[1].axes
     assert row["name"] == "closest-point direction" and row["r_A"] == pytest.approx(0, abs=1e-12)
-    assert row["margin"] == pytest.approx(panels[1].result["distance"], rel=1e-9)
+    assert row["margin"] == pytest.approx(J(panels[1].result)["distance"], rel=1e-9)
     # a hidden panel does no work and leaves the viewport; shown again it catches up
     panels[0].hide()
     assert not any(k.startswith("stplane:") for k in viewport.overlays)

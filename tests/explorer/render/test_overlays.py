@@ -7,25 +7,18 @@ import numpy as np
 import pytest
 
 from algorithms import AABB, OBB, Plane, Ray, Segment, Sphere
+from algorithms.answer import PairAnswer
 from algorithms.kernels.support import support_interval
 from explorer.model.scene import Scene
-from explorer.render.overlays import (
-    FOCUS_ONLY,
-    KINDS,
-    OBJECT_OVERLAYS,
-    OVERLAYS,
-    SIDE_COLORS,
-    Context,
-    Evaluator,
-    build,
-)
+from explorer.render.overlays import (FOCUS_ONLY, KINDS, OBJECT_OVERLAYS, OVERLAYS, SIDE_COLORS,
+                                      Context, Evaluator, build)
 
 I3 = ((1.0, 0, 0), (0, 1.0, 0), (0, 0, 1.0))
 
 
 def frame_for(scene, **kw):
     ctx = Context.for_scene(scene)
-    return build(scene, scene.evaluate(), ctx, **kw), ctx
+    return build(scene, scene.answers(), ctx, **kw), ctx
 
 
 def items(frame, prefix):
@@ -132,7 +125,7 @@ def test_objects_are_tinted_by_their_side_of_the_plane():
     assert frame.tints["down"] == SIDE_COLORS[-1]
     assert frame.tints["cut"] == SIDE_COLORS[0]
     assert "floor" not in frame.tints
-    off = build(scene, scene.evaluate(), Context.for_scene(scene), enabled={"closest"})
+    off = build(scene, scene.answers(), Context.for_scene(scene), enabled={"closest"})
     assert off.tints == {} and all(i.name.startswith("ov:closest") for i in off.items)
 
 
@@ -140,9 +133,7 @@ def test_a_result_with_an_error_or_a_failing_visual_never_breaks_the_frame(monke
     scene = Scene()
     scene.add(Sphere((0, 0, 0), 1), id="a")
     scene.add(Sphere((5, 0, 0), 1), id="b")
-    broken = {"a": "a", "b": "b", "pair": "sphere-sphere", "intersects": None, "distance": None,
-              "closest": None, "first_t": None, "separating_axis": None, "side": None,
-              "toi": None, "method": None, "trace": {}, "error": "not implemented"}
+    broken = PairAnswer(a="a", b="b", pair="sphere-sphere", errors=("not implemented",))
     frame = build(scene, [broken], Context.for_scene(scene))
     assert frame.items == [] and frame.labels == []
 
@@ -150,7 +141,7 @@ def test_a_result_with_an_error_or_a_failing_visual_never_breaks_the_frame(monke
         raise RuntimeError("bad visual")
 
     monkeypatch.setitem(OVERLAYS, "hits", explode)
-    frame = build(scene, scene.evaluate(), Context.for_scene(scene))
+    frame = build(scene, scene.answers(), Context.for_scene(scene))
     assert items(frame, "ov:closest:a:b")  # the other visuals are still drawn
 
 
@@ -173,55 +164,21 @@ def test_unchanged_results_reuse_their_geometry_and_the_evaluator_caches():
     assert np.allclose(by2["ov:closest:a:c:pts"].points, [[0, 1, 0], [0, 5, 0]])
 
 
-def test_the_evaluators_lazy_traces_read_exactly_as_explorer_eval_prints_them():
-    """The window's evaluator converts trace values to JSON types only when read (a drag step
-    reads few of them); every way of reading them must give what ``explorer eval`` prints,
-    for every ordered pair of every shipped scene."""
-    import copy
-    import json
-    import pickle
-
-    from algorithms.evaluate import LazyTrace
+def test_the_evaluators_answers_are_what_explorer_eval_prints():
+    """The window's cached evaluator gives the same typed answers as the scene (and so the
+    same ``explorer eval`` objects), for every pair of every shipped scene."""
+    from algorithms.report import result_json
     from explorer import SCENES_DIR
     from explorer.model.scenefile import load
 
-    checked = 0
+    ev = Evaluator()
     for path in sorted(SCENES_DIR.glob("*.json")):
         scene = load(path)
-        ids = scene.ids()
-        for a in ids:
-            for b in ids:
-                if a == b:
-                    continue
-                eager = scene.evaluate_pair(a, b)
-                text = json.dumps(eager)
-
-                def lazy():
-                    return Evaluator().result(scene, a, b)
-
-                r = lazy()
-                assert type(r["trace"]) is LazyTrace, (path.name, a, b)
-                assert json.dumps(r) == text
-                assert json.dumps(lazy(), indent=1, sort_keys=True) == \
-                    json.dumps(eager, indent=1, sort_keys=True)
-                assert lazy() == eager and eager == lazy() and not lazy() != eager
-                assert lazy()["trace"] == lazy()["trace"]
-                assert {**lazy()["trace"]} == eager["trace"]
-                assert dict(lazy()["trace"]) == eager["trace"]
-                assert list(lazy()["trace"].items()) == list(eager["trace"].items())
-                assert list(lazy()["trace"].values()) == list(eager["trace"].values())
-                assert repr(lazy()["trace"]) == repr(eager["trace"])
-                assert type(lazy()["trace"].copy()) is dict
-                assert copy.deepcopy(lazy()) == eager
-                assert pickle.loads(pickle.dumps(lazy())) == eager
-                t = lazy()["trace"]
-                assert sorted(t) == sorted(eager["trace"]) and len(t) == len(eager["trace"])
-                for key, value in eager["trace"].items():  # one key read at a time
-                    assert t.get(key) == value and t[key] == value and key in t
-                assert t.get("no such key") is None and t.get("no such key", 3) == 3
-                checked += 1
-    assert checked > 100
-
+        for a, b in scene.pairs():
+            r = ev.result(scene, a, b)
+            assert isinstance(r, PairAnswer)
+            assert ev.result(scene, a, b) is r  # cached
+            assert result_json(r) == scene.evaluate_pair(a, b), (path.name, a, b)
 
 def test_mesh_center_is_vtks_center_and_follows_rewritten_points():
     """``mesh_center`` (numpy bounds of the points, cached by the points' MTime) must equal
@@ -229,14 +186,8 @@ def test_mesh_center_is_vtks_center_and_follows_rewritten_points():
     from vtkmodules.vtkCommonDataModel import vtkDataSet
 
     from algorithms import Capsule, Cylinder, Line, Point, Triangle
-    from explorer.render.view import (
-        GEOMS,
-        _PointWriter,
-        geom_to_mesh,
-        mesh_center,
-        primitive_geom,
-        scene_extent,
-    )
+    from explorer.render.view import (GEOMS, _PointWriter, geom_to_mesh, mesh_center,
+                                      primitive_geom, scene_extent)
 
     prims = [Point((1, 2, 3)), Segment((0, 0, 0), (1, 2, 3)), Ray((0, 0, 0), (1, 1, 0)),
              Line((1, 0, 0), (0, 1, 1)), Plane((0, 0, 1), 2), Triangle(((0, 0, 0), (1, 0, 0),

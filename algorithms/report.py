@@ -1,0 +1,77 @@
+"""The scene-v1 result object (``explorer eval``, ``scene-v1.md``), written from a
+:class:`~algorithms.answer.PairAnswer` in this one place.
+
+``result_json(answer)`` gives ``a``, ``b``, ``pair``, the nine keys ``intersects distance
+closest first_t separating_axis side toi method trace`` (``None`` where a key does not apply)
+and ``"error"`` when a query failed. The ``trace`` holds the distance query's trace at its top
+level (for segment pairs ``s``, ``t``, the unconstrained minimiser, the st-plane ``region``) and
+``parameter``; the other records' traces under their query names: ``trace["intersects"]``,
+``trace["separating_axis"]`` (plus ``intervals``), ``trace["hits"]`` (plus the ``hits``),
+``trace["side"]`` (plus ``signed_distance`` and ``effective_radius``), ``trace["toi"]`` (plus
+``relative_motion`` and the world ``point`` and ``normal``).
+
+Examples
+--------
+>>> from algorithms import Point
+>>> r = evaluate_json(Point((0, 0, 0)), Point((3, 4, 0)), id_a="P", id_b="Q")
+>>> r["pair"], r["distance"], r["intersects"], r["closest"]
+('point-point', 5.0, False, [[0.0, 0.0, 0.0], [3.0, 4.0, 0.0]])
+"""
+
+from __future__ import annotations
+
+from algorithms.answer import PairAnswer
+from algorithms.results import to_jsonable
+
+KEYS = ("intersects", "distance", "closest", "first_t", "separating_axis", "side", "toi",
+        "method", "trace")
+
+
+def trace_of(answer: PairAnswer) -> dict:
+    """The result's ``trace`` (unconverted: numpy values, Fractions, records)."""
+    rec = answer.records
+    trace: dict = {}
+    if rec.distance is not None:
+        trace.update(rec.distance.trace)
+        trace["parameter"] = list(rec.distance.parameter)
+    if rec.intersection is not None:
+        trace["intersects"] = rec.intersection.trace
+    if rec.separation is not None:
+        trace["separating_axis"] = {**rec.separation.trace, "intervals": rec.separation.intervals}
+    if answer.distance_rounding is not None:
+        trace["distance_rounding"] = answer.distance_rounding
+    if answer.axis_from_closest:
+        trace.setdefault("separating_axis", {"from": "closest points"})
+    if rec.hits is not None:
+        trace["hits"] = {**rec.hits.trace, "hits": rec.hits.hits}
+    if rec.side is not None:
+        trace["side"] = {**rec.side.trace, "signed_distance": rec.side.signed_distance,
+                         "effective_radius": rec.side.effective_radius}
+    if rec.contact is not None:
+        trace["toi"] = {**rec.contact.trace, "relative_motion": answer.relative_motion,
+                        "point": answer.contact_point, "normal": rec.contact.normal}
+    return trace
+
+
+def result_json(answer: PairAnswer) -> dict:
+    """The scene-v1 result object for ``answer`` (JSON-ready: lists, floats, ``None``)."""
+    out = {"a": answer.a, "b": answer.b, "pair": answer.pair,
+           "intersects": answer.intersects, "distance": answer.distance,
+           "closest": None if answer.closest is None else [list(answer.closest[0]),
+                                                           list(answer.closest[1])],
+           "first_t": answer.first_t,
+           "separating_axis": None if answer.separating_axis is None
+           else list(answer.separating_axis),
+           "side": answer.side, "toi": answer.toi, "method": answer.method}
+    out = {k: to_jsonable(v) for k, v in out.items()}
+    out["trace"] = to_jsonable(trace_of(answer))
+    if answer.errors:
+        out["error"] = answer.error
+    return out
+
+
+def evaluate_json(a, b, motion_a=None, motion_b=None, id_a: str = "A", id_b: str = "B") -> dict:
+    """:func:`~algorithms.evaluate.evaluate_pair` written as its scene-v1 result object."""
+    from algorithms.evaluate import evaluate_pair
+
+    return result_json(evaluate_pair(a, b, motion_a, motion_b, id_a=id_a, id_b=id_b))
