@@ -29,7 +29,9 @@ from explorer import SCENES_DIR
 from explorer.model import drag
 from explorer.model.scene import Scene, SceneObject
 from explorer.model.scenefile import SceneError, load, save
+from explorer.model import workspace as policies
 from explorer.model.undo import UndoStack
+from explorer.model.workspace import Workspace
 from explorer.qt.viewport import Viewport
 from explorer.qt.widgets.property_panel import PropertyPanel
 from explorer.qt.widgets.results_panel import ResultsPanel
@@ -41,13 +43,7 @@ from explorer.render.view import scene_extent
 APP_NAME = "Intersection Explorer"
 FILE_FILTER = "Scene files (*.json);;All files (*)"
 MAX_RECENT = 8
-#: a scene without a query list draws all its pairs up to this many, else the selection's
-MAX_IMPLICIT_PAIRS = 10
 AUTOSAVE_MS = 15000
-#: pairs of these kinds get the st-plane panel (Eberly §10.8)
-LINEAR_KINDS = {"segment", "ray", "line"}
-#: pairs of these kinds get the separating-axis inspector
-SAT_KINDS = {"aabb", "obb", "triangle", "cylinder"}
 TYPE_TIPS = {
     "point": "a point", "segment": "a segment p0 p1", "ray": "a ray origin + t direction, t >= 0",
     "line": "an infinite line", "plane": "a plane normal . x = d",
@@ -148,8 +144,8 @@ class MainWindow(QMainWindow):
         self.dialogs = Dialogs(self)
         self.undo_stack = UndoStack(self.scene)
         self.evaluator = Evaluator()
-        self.selected_id: Optional[str] = None
-        self._pair: Optional[tuple[str, str]] = None
+        #: the view state (selection, chosen pair, scope, overlays, results mode, time)
+        self.workspace = Workspace(self.scene)
         self._emitted_pair = (None, None)
         self._drag_serial = 0
         self._add_count = 0
@@ -256,23 +252,27 @@ class MainWindow(QMainWindow):
                 f"Add {TYPE_TIPS.get(kind, kind)} to the scene")
         self.overlay_actions = {}
         for key, text, tip in overlays.KINDS:
-            a = self._action(text, lambda _on: self.refresh(), None, tip, checkable=True)
-            a.setChecked(True)
+            a = self._action(text, lambda on, k=key: self.workspace.set_overlay(k, on), None,
+                             tip, checkable=True)
+            a.setChecked(key in self.workspace.overlays)
             self.overlay_actions[key] = a
         self.scope_group = QActionGroup(self)
         self.scope_actions = {}
         for key, text, tip in (
                 ("queries", "Answers for the Scene's Pairs",
                  "Draw the answers of the scene's query pairs (and the chosen pair); a scene "
-                 f"without a query list and more than {MAX_IMPLICIT_PAIRS} pairs draws the "
+                 f"without a query list and more than {policies.MAX_IMPLICIT_PAIRS} pairs draws the "
                  "selected object's pairs"),
                 ("selected", "Answers for the Selected Object",
                  "Draw the answers of the selected object against every other one"),
                 ("pair", "Answers for the Chosen Pair Only", "Draw only the chosen pair")):
-            a = self._action(text, lambda _on: self.refresh(), None, tip, checkable=True)
+            a = self._action(text, lambda on, k=key: on and self.workspace.set_scope(k), None,
+                             tip, checkable=True)
             self.scope_group.addAction(a)
             self.scope_actions[key] = a
-        self.scope_actions["queries"].setChecked(True)
+        self.scope_actions[self.workspace.scope].setChecked(True)
+        self.workspace.overlays_changed.connect(lambda _kinds: self.refresh())
+        self.workspace.scope_changed.connect(lambda _scope: self.refresh())
 
     def _build_menus(self) -> None:
         mb = self.menuBar()
@@ -415,9 +415,11 @@ class MainWindow(QMainWindow):
         self.dirty = False
         self.undo_stack.clear()
         self.evaluator.clear()
-        self.selected_id = None
         pairs = self.scene.pairs()
-        self._pair = pairs[0] if pairs else None
+        # a new document starts at t = 0: a time left from the last scene would hide every
+        # answer overlay of the new one (issue 10 defect)
+        self.workspace.set_scene(self.scene, pairs[0] if pairs else None)
+        self.viewport.set_time(0.0)
         self.results_panel.set_objects(self.scene.ids())
         self.results_panel.set_pair(*(self._pair or (None, None)))
         self.property_panel.show_object(None)
@@ -667,8 +669,7 @@ class MainWindow(QMainWindow):
         self.undo_stack.checkpoint(f"Delete {obj_id}")
         self.select(None)
         self.scene.remove(obj_id)
-        if self._pair and obj_id in self._pair:
-            self._pair = None
+        self.workspace.forget(obj_id)
         self._touch()
         self.refresh()
         self._emit_pair()
@@ -724,9 +725,7 @@ class MainWindow(QMainWindow):
         if self.viewport.view.refresh_extent():
             self._frame_cache.clear()
         self._touch()
-        if self.selected_id not in self.scene:
-            self.selected_id = None
-        self.select(self.selected_id, force=True)
+        self.select(self.selected_id if self.selected_id in self.scene else None, force=True)
         self.refresh()
         self.statusBar().showMessage(message, 4000)
 
@@ -778,12 +777,20 @@ class MainWindow(QMainWindow):
             self.property_panel.refresh(self.scene[obj_id])
 
     # ================================================================== selection and pairs
+    @property
+    def selected_id(self) -> Optional[str]:
+        return self.workspace.selected_id
+
+    @property
+    def _pair(self) -> Optional[tuple[str, str]]:
+        return policies.chosen_pair(self.scene, self.workspace)
+
     def select(self, obj_id: Optional[str], force: bool = False) -> None:
         if obj_id is not None and obj_id not in self.scene:
             obj_id = None
         if obj_id == self.selected_id and not force:
             return
-        self.selected_id = obj_id
+        self.workspace.select(obj_id)
         self.scene_panel.show_selection(obj_id)
         self.property_panel.show_object(self.scene[obj_id] if obj_id else None)
         self.viewport.show_grips(obj_id)
@@ -795,15 +802,11 @@ class MainWindow(QMainWindow):
 
     def current_pair(self) -> tuple[Optional[str], Optional[str]]:
         """The pair the panels should show: the chosen pair, else (selected object, None)."""
-        if self._pair and self._pair[0] in self.scene and self._pair[1] in self.scene:
-            return self._pair
-        return (self.selected_id, None)
+        return policies.current_pair(self.scene, self.workspace)
 
     def set_pair(self, a: Optional[str], b: Optional[str]) -> None:
         """Choose the pair ``(a, b)`` (``None``/``""`` clears it)."""
-        a, b = a or None, b or None
-        self._pair = (a, b) if a and b and a != b and a in self.scene and b in self.scene \
-            else None
+        self.workspace.set_pair(a, b)
         self.results_panel.set_pair(*(self._pair or (None, None)))
         self.refresh()
         self._emit_pair()
@@ -819,22 +822,8 @@ class MainWindow(QMainWindow):
             self.raise_panels_for(pair)
 
     def panels_for(self, pair) -> list[str]:
-        """Titles of the docks that teach the most about ``pair``: the st-plane for two
-        linear components (else the results table), the time line for a moving pair, the
-        separating-axis inspector for box, triangle and cylinder pairs, else the explanation."""
-        a, b = pair if pair else (None, None)
-        if not (a and b and a in self.scene and b in self.scene):
-            return []
-        oa, ob = self.scene[a], self.scene[b]
-        kinds = {oa.kind, ob.kind}
-        top = "st-plane" if kinds <= LINEAR_KINDS else "Results"
-        if oa.motion is not None or ob.motion is not None:
-            bottom = "Time line"
-        elif kinds <= SAT_KINDS:
-            bottom = "Separating axes"
-        else:
-            bottom = "Explain"
-        return [top, bottom]
+        """Titles of the docks that teach the most about ``pair`` (:func:`policies.panels_for`)."""
+        return policies.panels_for(self.scene, pair)
 
     def raise_panels_for(self, pair) -> None:
         """Bring the panels of :meth:`panels_for` to the front of their tab groups (a student
@@ -879,47 +868,18 @@ class MainWindow(QMainWindow):
 
     def overlay_pairs(self) -> list[tuple[str, str]]:
         """The pairs whose answers are drawn (View > Answers for ...)."""
-        ids = self.scene.ids()
-        scope = next(k for k, a in self.scope_actions.items() if a.isChecked())
-        pairs: list[tuple[str, str]] = []
-        if scope == "queries":
-            pairs = self.scene.pairs()
-            if self.scene.queries is None and len(pairs) > MAX_IMPLICIT_PAIRS:
-                # every pair of a crowded scene would bury it in labels: the selection's pairs
-                pairs = self.pairs_of(self.selected_id) if self.selected_id in self.scene else []
-        elif scope == "selected" and self.selected_id in self.scene:
-            pairs = self.pairs_of(self.selected_id)
-        if self._pair and self._pair[0] in self.scene and self._pair[1] in self.scene:
-            if self._pair not in pairs and self._pair[::-1] not in pairs:
-                pairs.append(self._pair)
-        return [p for p in pairs if p[0] in ids and p[1] in ids]
+        return policies.overlay_pairs(self.scene, self.workspace)
 
     def pairs_of(self, obj_id: str) -> list[tuple[str, str]]:
         """``obj_id`` against every other object, each pair in the scene's order."""
-        ids = self.scene.ids()
-        i = ids.index(obj_id)
-        query_pairs = set(self.scene.pairs())
-        out = []
-        for j, other in enumerate(ids):
-            if other == obj_id:
-                continue
-            pair = (obj_id, other) if i < j else (other, obj_id)
-            if pair[::-1] in query_pairs:
-                pair = pair[::-1]
-            out.append(pair)
-        return out
+        return policies.pairs_of(self.scene, obj_id)
 
     def focus_pairs(self) -> set:
-        """Pairs that get the roomy overlays (one separating axis): the chosen pair, else the
-        selected object's first pair, else the scene's first pair."""
-        if self._pair and self._pair[0] in self.scene and self._pair[1] in self.scene:
-            return {self._pair}
-        if self.selected_id in self.scene:
-            return set(self.pairs_of(self.selected_id)[:1])
-        return set(self.scene.pairs()[:1])
+        """Pairs that get the roomy overlays (:func:`policies.focus_pairs`)."""
+        return policies.focus_pairs(self.scene, self.workspace)
 
     def enabled_overlays(self) -> set[str]:
-        return {k for k, a in self.overlay_actions.items() if a.isChecked()}
+        return set(self.workspace.overlays)
 
     def update_answers(self) -> list[PairAnswer]:
         """The update path of a drag step: queries, then overlay geometry (no render)."""
@@ -949,21 +909,9 @@ class MainWindow(QMainWindow):
             self._refreshing = False
 
     def results_for_panel(self) -> list[PairAnswer]:
-        mode = self.results_panel.mode_key
-        if mode == "pair":
-            a, b = self._pair or (None, None)
-            pairs = [(a, b)] if a and b else []
-        elif mode == "queries":
-            pairs = self.scene.pairs()
-        elif self.selected_id in self.scene:
-            pairs = self.pairs_of(self.selected_id)
-        else:  # nothing selected: the scene's pairs
-            pairs = self.scene.pairs()
-        chosen = self._pair
-        if mode != "pair" and chosen and chosen[0] in self.scene and chosen[1] in self.scene \
-                and chosen not in pairs and chosen[::-1] not in pairs:
-            pairs = [*pairs, chosen]  # the pair in the A/B boxes is always listed
-        return self.evaluator.results(self.scene, pairs)
+        self.workspace.set_results_mode(self.results_panel.mode_key)
+        return self.evaluator.results(self.scene, policies.results_pairs(self.scene,
+                                                                         self.workspace))
 
     def _update_results_panel(self) -> None:
         if getattr(self, "_shut", False):

@@ -733,8 +733,36 @@ class SceneView:
                 self._refill(obj)
         self._sync_static_answers()
 
+    #: what the view says while a time other than 0 is shown (issue 10: say why answers vanish)
+    TIME_NOTE = ("t = {t:.3g}: the answers about t = 0 (closest points, hits, separating axes, "
+                 "sides) are hidden; set t = 0 to see them")
+
+    def time_note(self) -> str:
+        """The text shown in the view's corner while ``t != 0`` (``""`` at ``t = 0``)."""
+        return "" if self.time == 0.0 else self.TIME_NOTE.format(t=self.time)
+
+    def _sync_time_note(self) -> None:
+        text = self.time_note()
+        note = getattr(self, "_time_note_actor", None)
+        if note is None:
+            if not text:
+                return
+            from vtkmodules.vtkRenderingCore import vtkTextActor
+
+            note = self._time_note_actor = vtkTextActor()
+            tp = note.GetTextProperty()
+            tp.SetFontSize(15)
+            tp.SetColor(0.45, 0.2, 0.6)
+            tp.SetBackgroundColor(1.0, 1.0, 1.0)
+            tp.SetBackgroundOpacity(0.8)
+            note.SetPosition(10, 10)
+            self.plotter.renderer.AddActor(note)
+        note.SetInput(text)
+        note.SetVisibility(bool(text))
+
     def _sync_static_answers(self) -> None:
         show = self.time == 0.0
+        self._sync_time_note()
         for name, cur in self._overlays.items():
             if name.startswith(STATIC_ANSWERS) and cur[6]:
                 cur[0].SetVisibility(show)

@@ -448,3 +448,30 @@ def test_bench_drag_prints_the_four_figures_last(qtbot, state_dir, capsys):
                             "render_p95_ms"}
     assert all(v > 0 for v in figures.values())
     assert figures["update_p95_ms"] >= figures["update_median_ms"]
+
+
+def test_opening_another_scene_resets_the_time_and_says_why_answers_hide(gui_window):
+    # issue 10 defect: t from the time line survived Open/New, so every t = 0 answer overlay of
+    # the new scene stayed hidden with no word of why
+    w = gui_window(SCENES_DIR / "gui_moving_sphere.json")
+    w.viewport.set_time(0.5)
+    assert w.viewport.view.time_note().startswith("t = 0.5: the answers about t = 0")
+    w.open_file(WELCOME, ask=False)
+    assert w.viewport.view.time == 0.0 and w.workspace.time == 0.0
+    assert w.viewport.view.time_note() == ""
+    w.refresh()
+    shown = [n for n in w.viewport.view.overlay_names() if n.startswith("ov:closest")]
+    assert shown  # the welcome scene's closest points are drawn again
+    w.new_scene()
+    assert w.viewport.view.time == 0.0
+
+
+def test_the_window_reads_its_state_from_the_workspace(gui_window):
+    w = gui_window(WELCOME)
+    w.overlay_actions["closest"].trigger()  # switch off through the menu
+    assert "closest" not in w.workspace.overlays
+    w.scope_actions["pair"].trigger()
+    assert w.workspace.scope == "pair"
+    w.set_pair("ray", "box")
+    assert w.workspace.pair == ("ray", "box") and w.current_pair() == ("ray", "box")
+    assert w.overlay_pairs() == [("ray", "box")]
