@@ -32,19 +32,26 @@ VALUE_OF = {
 
 
 def cross_check(query: str, a: Primitive, b: Primitive, *args, rel_tol: float = 1e-9,
-                abs_tol: float = 1e-9) -> dict:
+                abs_tol: float = 1e-9, known=None) -> dict:
     """Every method's answer to ``query`` for ``(a, b)`` and whether they agree.
 
     Returns ``{"query", "methods": [{"name", "method", "value"} or {"name", "error"}],
     "spread", "agree"}``; ``spread`` is the largest difference between two numeric answers
     (``None`` when fewer than two). Numbers agree within ``abs_tol + rel_tol * |value|``;
     ``None`` (no hit, no contact) agrees only with ``None``; booleans must be equal.
+
+    ``known``: the default method's result, already computed (the pair's
+    :class:`~algorithms.answer.PairAnswer` record): it is not run again.
     """
     value_of = VALUE_OF[query]
     rows = []
-    for name in registry.methods(query, a.kind, b.kind):
+    names = registry.methods(query, a.kind, b.kind)
+    for name in names:
         try:
-            result = registry.query(query, a, b, *args, method=name)
+            if known is not None and name == names[0]:
+                result = known
+            else:
+                result = registry.query(query, a, b, *args, method=name)
         except Exception as exc:  # noqa: BLE001 - a failing method is part of the report
             rows.append({"name": name, "error": f"{type(exc).__name__}: {exc}"})
             continue
@@ -67,12 +74,18 @@ def cross_check(query: str, a: Primitive, b: Primitive, *args, rel_tol: float = 
     return {"query": query, "methods": rows, "spread": spread, "agree": agree}
 
 
-def cross_check_pair(a: Primitive, b: Primitive, motion_a=None, motion_b=None) -> dict:
+def cross_check_pair(a: Primitive, b: Primitive, motion_a=None, motion_b=None,
+                     answer=None) -> dict:
     """:func:`cross_check` of every query of the pair that has two methods or more.
 
     Returns ``{query: report}`` for ``distance``, ``hits`` (when A is linear) and ``toi`` (when
-    something moves); ``{}`` when every query has a single method.
+    something moves); ``{}`` when every query has a single method. ``answer``: the pair's
+    :class:`~algorithms.answer.PairAnswer`, whose records stand for the default methods (they
+    are not run twice).
     """
+    records = answer.records if answer is not None else None
+    known = {} if records is None else {"distance": records.distance, "hits": records.hits,
+                                        "toi": records.contact}
     from algorithms.primitives import LINEAR_KINDS
 
     wanted = [("distance", ())]
@@ -87,5 +100,6 @@ def cross_check_pair(a: Primitive, b: Primitive, motion_a=None, motion_b=None) -
         if len(registry.methods(name, a.kind, b.kind)) >= 2:
             # the time-of-impact methods converge to a tolerance of about 1e-9 x scale
             tol = 1e-6 if name == "toi" else 1e-7
-            out[name] = cross_check(name, a, b, *args, rel_tol=tol, abs_tol=tol)
+            out[name] = cross_check(name, a, b, *args, rel_tol=tol, abs_tol=tol,
+                                    known=known.get(name))
     return out

@@ -111,7 +111,7 @@ def run_bench(scene_path, steps: int = 1000, panels: bool = False, size=(1280, 8
         start = np.asarray(start, dtype=float)
         radius = 0.25 * window.viewport.view.ext.size
         n = max(1, steps // len(legs) + (1 if leg < steps % len(legs) else 0))
-        window._drag_start(obj.id, handle)
+        window.drag_start(obj.id, handle)
         for i in range(n):
             a = 2 * math.pi * i / n * 3
             pos = start + radius * np.array([math.cos(a) - 1.0, math.sin(a),
@@ -127,7 +127,7 @@ def run_bench(scene_path, steps: int = 1000, panels: bool = False, size=(1280, 8
             render_ms.append((t2 - t1) * 1e3)
             if i % 50 == 0:
                 app.processEvents()  # let the results panel (timer) and Qt breathe, untimed
-        window._drag_end(obj.id, handle)
+        window.drag_end(obj.id, handle)
     window.dirty = False
     window.close()
     app.processEvents()

@@ -47,15 +47,19 @@ def cmd_eval(args) -> int:
 
 def eval_document(scene, cross_check: bool = False) -> dict:
     """What ``explorer eval`` prints for ``scene``: ``{"results": [...]}`` (scene-v1.md)."""
-    results = scene.evaluate()
-    if cross_check:
-        from algorithms.crosscheck import cross_check_pair
-        from algorithms.results import to_jsonable
+    from algorithms.report import result_json
 
-        for r in results:
-            a, b = scene[r["a"]], scene[r["b"]]
+    results = []
+    for ans in scene.answers():
+        r = result_json(ans)
+        if cross_check:
+            from algorithms.crosscheck import cross_check_pair
+            from algorithms.results import to_jsonable
+
+            a, b = scene[ans.a], scene[ans.b]
             r["cross_check"] = to_jsonable(
-                cross_check_pair(a.primitive, b.primitive, a.motion, b.motion))
+                cross_check_pair(a.primitive, b.primitive, a.motion, b.motion, answer=ans))
+        results.append(r)
     return {"results": results}
 
 

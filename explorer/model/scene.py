@@ -17,7 +17,7 @@ Examples
 >>> from algorithms import Sphere
 >>> scene = Scene()
 >>> seen = []
->>> scene.object_added.connect(lambda obj: seen.append(obj.id))
+>>> _ = scene.object_added.connect(lambda obj: seen.append(obj.id))
 >>> _ = scene.add(Sphere((0, 0, 0), 1))
 >>> seen
 ['sphere1']

@@ -68,6 +68,11 @@ class Viewport(QWidget):
                         "wheel zooms; click an object to select it, drag its grips to edit it")
 
     # ------------------------------------------------------------------ hooks for panels
+    @property
+    def dragging(self) -> Optional[str]:
+        """The name of the grip being dragged, ``None`` between drags."""
+        return self._dragging
+
     def add_overlay(self, name: str, mesh, **add_mesh_kwargs):
         """Add or replace (by name) an overlay mesh; returns its actor."""
         return self.view.add_overlay(name, mesh, **add_mesh_kwargs)

@@ -162,8 +162,8 @@ class MainWindow(QMainWindow):
         self.viewport = Viewport(self)
         self.setCentralWidget(self.viewport)
         self.viewport.on_drag = self.drag_handle
-        self.viewport.on_drag_start = self._drag_start
-        self.viewport.on_drag_end = self._drag_end
+        self.viewport.on_drag_start = self.drag_start
+        self.viewport.on_drag_end = self.drag_end
         self.viewport.picked.connect(lambda i: self.select(i or None))
         self.viewport.view.on_rebuild.append(self._after_rebuild)
 
@@ -740,7 +740,8 @@ class MainWindow(QMainWindow):
     def snap_step(self) -> Optional[float]:
         return self.grid_step.value() if self.act_snap.isChecked() else None
 
-    def _drag_start(self, obj_id, handle) -> None:
+    def drag_start(self, obj_id, handle) -> None:
+        """A drag of ``handle`` of ``obj_id`` begins: one undo step for the whole drag."""
         self._drag_serial += 1
 
     def drag_handle(self, obj_id: str, handle: str, position) -> bool:
@@ -766,7 +767,7 @@ class MainWindow(QMainWindow):
                   primitive=prim)
         return True
 
-    def _drag_end(self, obj_id, handle) -> None:
+    def drag_end(self, obj_id, handle) -> None:
         self.undo_stack.end_merge()
         self._drag_serial += 1
         if self.viewport.view.refresh_extent():  # the floor and the rays follow the new size
@@ -903,7 +904,7 @@ class MainWindow(QMainWindow):
             self._results_timer.start(0)
             # while a grip is dragged, VTK renders right after our InteractionEvent callback:
             # rendering here too would draw every step twice
-            if self.auto_render and self.viewport._dragging is None:
+            if self.auto_render and self.viewport.dragging is None:
                 self.viewport.render()
         finally:
             self._refreshing = False

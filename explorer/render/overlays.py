@@ -24,7 +24,7 @@ Examples
 >>> from explorer.model.scene import Scene
 >>> from algorithms import Point
 >>> scene = Scene(); _ = scene.add(Point((0, 0, 0))); _ = scene.add(Point((1, 0, 0)))
->>> frame = build(scene, scene.evaluate(), Context.for_scene(scene))
+>>> frame = build(scene, scene.answers(), Context.for_scene(scene))
 >>> sorted(i.name for i in frame.items)
 ['ov:closest:point1:point2:line', 'ov:closest:point1:point2:pts']
 """
@@ -409,7 +409,6 @@ def draw_motion(obj: SceneObject, ctx: Context, frame: Frame) -> None:
     frame.add(f"ov:motion:{obj.id}:ghost", ghost, color=ctx.colors.get(obj.id, "#888888"),
               opacity=0.15, style="wireframe", line_width=1)
     start = ghost.points.mean(axis=0) - m
-    end = start + m
     frame.add(f"ov:motion:{obj.id}:path",
               arrows_mesh([start], [m], min(ctx.unit * 1.5, float(np.linalg.norm(m)) * 0.3)),
               color="#555555", line_width=2)

@@ -72,3 +72,22 @@ def test_second_ray_cast_methods_agree(ka, kb):
         a, b = make(ka, rng, 1.0), make(kb, rng, 1.0)
         report = cross_check("hits", a, b, rel_tol=1e-9, abs_tol=1e-9)
         assert report["agree"], report
+
+
+def test_the_pairs_answer_stands_for_the_default_method():
+    # issue 10: the cross-check does not rerun the default method; it reads the answer's record.
+    # A record that says 123 (the true distance of these spheres is 1) must show up as the
+    # default row's value, and disagree with GJK's 1.
+    from dataclasses import replace
+
+    from algorithms import OBB, Sphere, evaluate_pair
+    from algorithms.crosscheck import cross_check_pair
+
+    a, b = Sphere((0, 0, 0), 1), OBB((3, 0, 0), ((1, 0, 0), (0, 1, 0), (0, 0, 1)), (1, 1, 1))
+    ans = evaluate_pair(a, b)
+    honest = cross_check_pair(a, b, answer=ans)["distance"]
+    assert honest["agree"] and honest["methods"][0]["value"] == 1.0
+    fake = replace(ans, records=replace(ans.records,
+                                        distance=replace(ans.records.distance, distance=123.0)))
+    report = cross_check_pair(a, b, answer=fake)["distance"]
+    assert report["methods"][0]["value"] == 123.0 and not report["agree"]

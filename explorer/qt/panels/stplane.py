@@ -322,6 +322,20 @@ class StPlaneDiagram(QWidget):
         if q.s_bar is not None:
             self._draw_bar(p, q, frame, px)
         self._labels(p, q, frame, px, width, small)
+        # the legend's value changes with every drag step and every pair: it is drawn with the
+        # moving parts, never from the cached picture (issue 10: it used to stay stale)
+        legend = QFont(small)
+        legend.setPointSizeF(10)
+        legend.setItalic(True)
+        p.setFont(legend)
+        p.setPen(CONTACT_PEN)
+        p.drawText(QRectF(frame.left() - 30, frame.bottom() + 16, frame.width() - 60, 14),
+                   Qt.AlignmentFlag.AlignLeft, self.legend_text())
+
+    def legend_text(self) -> str:
+        """The first-contact legend of the current model (``""`` with none)."""
+        q = self.model
+        return "" if q is None else f"— first contact Q = V0 = {fmt(q.q_min, 4)}"
 
     def levels(self, q: STPlane) -> list[tuple[float, str]]:
         """The drawn level values: a few below and above the first contact ``V0``."""
@@ -433,9 +447,6 @@ class StPlaneDiagram(QWidget):
                    Qt.AlignmentFlag.AlignRight, f"s ({q.kind_a}) →")
         p.drawText(QRectF(frame.left() - 32, frame.top() - 18, 120, 16),
                    Qt.AlignmentFlag.AlignLeft, f"t ({q.kind_b})")
-        p.setPen(CONTACT_PEN)
-        p.drawText(QRectF(frame.left() - 30, frame.bottom() + 16, frame.width() - 60, 14),
-                   Qt.AlignmentFlag.AlignLeft, f"— first contact Q = V0 = {fmt(q.q_min, 4)}")
 
     def _labels(self, p: QPainter, q: STPlane, frame: QRectF, px, width: float, font) -> None:
         p.setPen(QColor("#333"))

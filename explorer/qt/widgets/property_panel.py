@@ -35,12 +35,34 @@ FIELD_HELP = {
     "extents": "Half-lengths along the three axes (>= 0)",
     "axis": "Cylinder axis direction (nonzero)", "height": "Distance between the end disks (>= 0)",
 }
-DECIMALS = {"axes": 6}
+#: digits a field shows: enough to tell 2.000001 from 2 (issue 10), at most 12 significant
+SHOWN_DIGITS = 12
+#: the spin boxes keep this many decimals, so a typed value reaches the scene unrounded
+KEPT_DECIMALS = 20
+
+
+def shown(value: float) -> str:
+    """How a field shows ``value``: the shortest of its 12-significant-digit forms
+    (``2.000001``, ``0.1``, ``1e-07``), never a rounded-to-4-decimals one."""
+    return f"{float(value):.{SHOWN_DIGITS}g}"
+
+
+class PreciseSpin(QDoubleSpinBox):
+    """A spin box that keeps what was typed (20 decimals) and shows it without padding."""
+
+    def textFromValue(self, value: float) -> str:  # noqa: N802 - Qt's name
+        return shown(value)
+
+    def valueFromText(self, text: str) -> float:  # noqa: N802 - Qt's name
+        try:
+            return float(text)
+        except ValueError:
+            return self.value()
 
 
 def _spin(decimals: int, tip: str) -> QDoubleSpinBox:
-    s = QDoubleSpinBox()
-    s.setDecimals(decimals)
+    s = PreciseSpin()
+    s.setDecimals(KEPT_DECIMALS)
     s.setRange(-1e6, 1e6)
     s.setSingleStep(0.1)
     s.setKeyboardTracking(True)
@@ -53,6 +75,20 @@ def _spin(decimals: int, tip: str) -> QDoubleSpinBox:
 def _end_merge(window):
     """Leaving a field ends its undo step: the next edit of that field is a new step."""
     return lambda: window.undo_stack.end_merge()
+
+
+def _with_component(current, row, col, value):
+    """``current`` (a number, a vector or 3 rows) with the one component ``[row][col]``
+    replaced by ``value``; everything else exactly as it was."""
+    if col is None:
+        return float(value)
+    if row is None:
+        vec = [float(c) for c in current]
+        vec[col] = float(value)
+        return vec
+    rows = [[float(c) for c in r] for r in current]
+    rows[row][col] = float(value)
+    return rows
 
 
 class PropertyPanel(QWidget):
@@ -96,7 +132,7 @@ class PropertyPanel(QWidget):
         for name in field_names(obj.kind):
             rows = FIELD_SHAPES.get(name, 1)
             tip = FIELD_HELP.get(name, name)
-            dec = DECIMALS.get(name, 4)
+            dec = KEPT_DECIMALS
             if rows == 0:
                 s = _spin(dec, tip)
                 s.valueChanged.connect(lambda _v, n=name: self._edited(n))
@@ -138,7 +174,7 @@ class PropertyPanel(QWidget):
         h.setSpacing(2)
         for c in range(3):
             s = _spin(dec, f"{tip} ({'xyz'[c]})")
-            s.valueChanged.connect(lambda _v, n=name, r=row: self._edited(n, r))
+            s.valueChanged.connect(lambda _v, n=name, r=row, c=c: self._edited(n, r, c))
             s.editingFinished.connect(_end_merge(self.window))
             self.spins[(name, row, c)] = s
             h.addWidget(s)
@@ -169,7 +205,7 @@ class PropertyPanel(QWidget):
                 v = values[name][col]
             else:
                 v = values[name][row][col]
-            if not s.hasFocus() or abs(s.value() - v) > 10 ** -s.decimals():
+            if s.value() != float(v) and not (s.hasFocus() and shown(s.value()) == shown(v)):
                 s.setValue(float(v))
         self.motion_check.setChecked(obj.motion is not None)
         if not self.label_edit.hasFocus():
@@ -200,7 +236,10 @@ class PropertyPanel(QWidget):
             for c, v in enumerate(vec):
                 self.spins[(name, None if rows == 1 else r, c)].setValue(float(v))
 
-    def _edited(self, name: str, row=None) -> None:
+    def _edited(self, name: str, row=None, col=None) -> None:
+        """One spin box of ``name`` changed: only that component is written back; the others
+        keep the scene's full-precision values (issue 10: the whole vector used to be
+        rewritten rounded to 4 decimals)."""
         if self._updating or self.obj_id is None or self.obj_id not in self.window.scene:
             return
         if name == "axes" and row is not None:
@@ -208,11 +247,17 @@ class PropertyPanel(QWidget):
         obj = self.window.scene[self.obj_id]
         if name == "motion":
             if obj.motion is not None:
+                motion = list(obj.motion)
+                if col is None:
+                    motion = self.field_value("motion")
+                else:
+                    motion[col] = self.spins[("motion", None, col)].value()
                 self.window.edit(self.obj_id, "Edit motion", key=("prop", self.obj_id, name),
-                                 motion=tuple(self.field_value("motion")))
+                                 motion=tuple(float(m) for m in motion))
             return
         values = obj.primitive.to_fields()
-        values[name] = self.field_value(name)
+        values[name] = _with_component(values[name], row, col,
+                                       self.spins[(name, row, col)].value())
         for err in self.errors.values():
             err.setVisible(False)
         try:

@@ -280,7 +280,7 @@ class ResultsPanel(QWidget):
         if key not in self._checks:
             _a, _b, pa, pb, ma, mb = key
             try:
-                report = cross_check_pair(pa, pb, ma, mb)
+                report = cross_check_pair(pa, pb, ma, mb, answer=r)
             except Exception as exc:  # noqa: BLE001 - shown, never a crash
                 report = {"error": f"{type(exc).__name__}: {exc}"}
             if len(self._checks) > 64:
@@ -322,7 +322,7 @@ def check_html(report: dict) -> str:
     for query, rep in report.items():
         what = CHECK_WORDS.get(query, query)
         names = ", ".join(
-            f"{html.escape(m['name'])} = " + (f"<i>error</i>" if "error" in m else
+            f"{html.escape(m['name'])} = " + ("<i>error</i>" if "error" in m else
                                               _val(m.get("value")))
             for m in rep.get("methods", []))
         if rep.get("agree"):

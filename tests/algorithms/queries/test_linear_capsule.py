@@ -281,7 +281,3 @@ def test_evaluate_pair_capsule_has_no_error():
     out = evaluate_pair(Ray((-5, 0, 0), (1, 0, 0)), CAP)
     assert out["first_t"] == 4.0 and out["intersects"] is True and out["distance"] == 0.0
 
-
-def test_report():
-    for name, err in sorted(WORST.items()):
-        print(f"max error / scale [{name}] over {N} examples: {err:.3g}")

@@ -418,11 +418,6 @@ def test_oracle_exact_inputs_agree_exactly(k0, k1, p0, q0, p1, q1):
     assert q == exact_sqr_distance(a, b)
 
 
-def test_oracle_report():
-    # printed with -s; the large run's numbers go into the report
-    for name, err in sorted(WORST.items()):
-        print(f"max |distance - exact| / scale [{name}] over {N_ORACLE} examples: {err:.3g}")
-
 
 # ----------------------------------------------------------------------------- consistency
 

@@ -475,3 +475,21 @@ def test_the_window_reads_its_state_from_the_workspace(gui_window):
     w.set_pair("ray", "box")
     assert w.workspace.pair == ("ray", "box") and w.current_pair() == ("ray", "box")
     assert w.overlay_pairs() == [("ray", "box")]
+
+
+def test_editing_one_component_keeps_the_others_exact_and_shows_enough_digits(gui_window):
+    # issue 10 defect: editing one component wrote the whole vector back rounded to 4 decimals,
+    # and 2.000001 showed as 2.0000
+    w = gui_window(WELCOME)
+    c = (0.123456789012, -3.000000004, 1.0 / 3.0)
+    w.scene.update("ball", primitive=Sphere(c, 0.75))
+    w.select("ball")
+    panel = w.property_panel
+    spin_x = panel.spins[("center", None, 0)]
+    spin_x.setValue(2.000001)
+    assert w.scene["ball"].primitive.center == (2.000001, c[1], c[2])  # y and z untouched
+    assert spin_x.text() == "2.000001"
+    assert panel.spins[("center", None, 2)].text() == "0.333333333333"
+    panel.spins[("radius", None, None)].setValue(0.7500001)
+    assert w.scene["ball"].primitive.radius == 0.7500001
+    assert w.scene["ball"].primitive.center == (2.000001, c[1], c[2])

@@ -130,7 +130,8 @@ def test_cross_check_only_once_the_drag_pauses(gui_window, qtbot, monkeypatch):
 
     calls = []
     real = cc.cross_check_pair
-    monkeypatch.setattr(cc, "cross_check_pair", lambda *a: calls.append(a) or real(*a))
+    monkeypatch.setattr(cc, "cross_check_pair",
+                        lambda *a, **k: calls.append(a) or real(*a, **k))
     w = gui_window(WELCOME)  # three query pairs; the chosen one is checked
     w.set_pair("seg", "ball")
     panel = _panel(w, qtbot)

@@ -629,3 +629,25 @@ def test_panels_bench_runs(qtbot):
     assert figures["pair"] == "A-B"
     assert 0 < figures["cpu_median_ms"] <= figures["cpu_p95_ms"]
     assert 0 < figures["update_median_ms"] <= figures["update_p95_ms"]
+
+
+def test_stplane_legend_follows_the_pair_not_the_cached_picture(qtbot):
+    # issue 10 defect: "first contact Q = V0 = ..." was drawn into the cached static picture,
+    # so it kept the first value while dragging and even into other scenes
+    scene = scene_with(("A", Segment((0, 0, 0), (1, 0, 0)), None),
+                       ("B", Segment((0.2, 1, 0), (0.8, 1, 0.3)), None))
+    panel, _, _ = make(qtbot, StPlanePanel, scene, ("A", "B"))
+    d = panel.diagram
+
+    def legend_strip():
+        img = d.grab().toImage()
+        frame = d._frame(d.width(), d.height())
+        y0 = int(frame.bottom()) + 16
+        return [img.pixel(x, y) for y in range(y0, y0 + 14) for x in range(0, d.width(), 2)]
+
+    first_text, first = d.legend_text(), legend_strip()
+    # B twice as far: same region and view, V0 = 4 (1 apart -> Q 1; 2 apart -> Q 4)
+    scene.update("B", primitive=Segment((0.2, 2, 0), (0.8, 2, 0.3)))
+    panel.refresh(force=True)
+    assert d.legend_text() != first_text
+    assert legend_strip() != first
