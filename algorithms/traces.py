@@ -106,6 +106,8 @@ class MovingAabbsAxis(TypedDict, total=False):
     t_leave: float
     #: d = 0: overlapping for every t or for none
     zero_velocity: bool
+    #: with d = 0: whether the boxes overlap on that axis (then for every t)
+    overlap: bool
     #: t_enter and t_leave were swapped because d < 0
     swapped: bool
 
