@@ -49,7 +49,7 @@ class Records:
     separation: Optional[SeparationResult] = None
     #: plane side: ``signed_distance`` and ``effective_radius``
     side: Optional[SideResult] = None
-    #: time of impact, as the method found it (B moving relative to a still A)
+    #: time of impact, its contact point in world coordinates (A moved by toi * motion_a)
     contact: Optional[ContactResult] = None
 
 

@@ -86,15 +86,14 @@ def cross_check_pair(a: Primitive, b: Primitive, motion_a=None, motion_b=None,
     records = answer.records if answer is not None else None
     known = {} if records is None else {"distance": records.distance, "hits": records.hits,
                                         "toi": records.contact}
+    from algorithms.kernels.motion import relative_motion
     from algorithms.primitives import LINEAR_KINDS
 
     wanted = [("distance", ())]
     if a.kind in LINEAR_KINDS:
         wanted.append(("hits", ()))
     if motion_a is not None or motion_b is not None:
-        ma = motion_a if motion_a is not None else (0.0, 0.0, 0.0)
-        mb = motion_b if motion_b is not None else (0.0, 0.0, 0.0)
-        wanted.append(("toi", (tuple(float(y) - float(x) for x, y in zip(ma, mb)),)))
+        wanted.append(("toi", (relative_motion(motion_a, motion_b),)))  # Primer A.6
     out = {}
     for name, args in wanted:
         if len(registry.methods(name, a.kind, b.kind)) >= 2:
