@@ -30,6 +30,7 @@ from explorer.model import drag
 from explorer.model.scene import Scene, SceneObject
 from explorer.model.scenefile import SceneError, load, save
 from explorer.model import workspace as policies
+from explorer.model.commands import Commands
 from explorer.model.undo import UndoStack
 from explorer.model.workspace import Workspace
 from explorer.qt.viewport import Viewport
@@ -146,6 +147,12 @@ class MainWindow(QMainWindow):
         self.evaluator = Evaluator()
         #: the view state (selection, chosen pair, scope, overlays, results mode, time)
         self.workspace = Workspace(self.scene)
+        #: the edits widgets ask for (they never call the window)
+        self.commands = Commands(self.scene, self.undo_stack, self.workspace)
+        self.commands.edited.connect(lambda _what: (self._touch(), self.refresh()))
+        self.commands.message.connect(lambda text, ms: self.statusBar().showMessage(text, ms))
+        self.commands.view_size = lambda: self.viewport.view.ext.size
+        self.workspace.results_mode_changed.connect(lambda _mode: self.refresh())
         self._emitted_pair = (None, None)
         self._drag_serial = 0
         self._add_count = 0
@@ -363,13 +370,15 @@ class MainWindow(QMainWindow):
     def _build_docks(self) -> None:
         L, R = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         self.view_menu.addSeparator()
-        self.scene_panel = ScenePanel(self)
+        self.scene_panel = ScenePanel(self.workspace, self.commands,
+                                      (self.act_duplicate, self.act_rename, self.act_color,
+                                       self.act_hide, self.act_delete), self)
         self.scene_panel.selected.connect(lambda i: self.select(i or None))
         self.scene_dock = self._dock("Scene", self.scene_panel, L, "The scene's objects")
-        self.property_panel = PropertyPanel(self)
+        self.property_panel = PropertyPanel(self.scene, self.commands, self)
         self.property_dock = self._dock("Properties", self.property_panel, L,
                                         "The selected object's numbers")
-        self.results_panel = ResultsPanel(self)
+        self.results_panel = ResultsPanel(self.scene, self.workspace, self.commands, self)
         self.results_panel.pair_chosen.connect(self._pair_from_panel)
         self.results_dock = self._dock("Results", self.results_panel, R,
                                        "Every answer for the selected object or a chosen pair")
@@ -633,16 +642,7 @@ class MainWindow(QMainWindow):
     def edit(self, obj_id: str, what: str, key=None, **changes) -> Optional[SceneObject]:
         """Change fields of one object (``changes``: ``primitive``, ``label``, ``color``,
         ``motion``, ``hidden``) as one undoable step called ``what`` (``key`` merges steps)."""
-        if obj_id not in self.scene:
-            return None
-        obj = self.scene[obj_id]
-        if all(getattr(obj, k) == v for k, v in changes.items()):
-            return obj
-        self.undo_stack.checkpoint(what, key)
-        new = self.scene.update(obj_id, **changes)
-        self._touch()
-        self.refresh()
-        return new
+        return self.commands.edit(obj_id, what, key, **changes)
 
     def add_object(self, kind: str) -> SceneObject:
         ext = self.viewport.view.ext if len(self.scene) else scene_extent([])

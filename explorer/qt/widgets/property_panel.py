@@ -72,11 +72,6 @@ def _spin(decimals: int, tip: str) -> QDoubleSpinBox:
     return s
 
 
-def _end_merge(window):
-    """Leaving a field ends its undo step: the next edit of that field is a new step."""
-    return lambda: window.undo_stack.end_merge()
-
-
 def _with_component(current, row, col, value):
     """``current`` (a number, a vector or 3 rows) with the one component ``[row][col]``
     replaced by ``value``; everything else exactly as it was."""
@@ -92,9 +87,13 @@ def _with_component(current, row, col, value):
 
 
 class PropertyPanel(QWidget):
-    def __init__(self, window):
-        super().__init__(window)
-        self.window = window
+    """The selected object's numbers. Built from the scene and the :class:`Commands` it edits
+    through (it never calls the window)."""
+
+    def __init__(self, scene, commands, parent=None):
+        super().__init__(parent)
+        self.scene = scene
+        self.commands = commands
         self.obj_id: Optional[str] = None
         self.kind: Optional[str] = None
         self.spins: dict = {}  # (field, row, col) -> spin; row None for vectors, col None scalars
@@ -136,7 +135,7 @@ class PropertyPanel(QWidget):
             if rows == 0:
                 s = _spin(dec, tip)
                 s.valueChanged.connect(lambda _v, n=name: self._edited(n))
-                s.editingFinished.connect(_end_merge(self.window))
+                s.editingFinished.connect(self.commands.end_merge)
                 self.spins[(name, None, None)] = s
                 self.form.addRow(name, s)
             elif rows == 1:
@@ -175,7 +174,7 @@ class PropertyPanel(QWidget):
         for c in range(3):
             s = _spin(dec, f"{tip} ({'xyz'[c]})")
             s.valueChanged.connect(lambda _v, n=name, r=row, c=c: self._edited(n, r, c))
-            s.editingFinished.connect(_end_merge(self.window))
+            s.editingFinished.connect(self.commands.end_merge)
             self.spins[(name, row, c)] = s
             h.addWidget(s)
         return w
@@ -240,11 +239,11 @@ class PropertyPanel(QWidget):
         """One spin box of ``name`` changed: only that component is written back; the others
         keep the scene's full-precision values (issue 10: the whole vector used to be
         rewritten rounded to 4 decimals)."""
-        if self._updating or self.obj_id is None or self.obj_id not in self.window.scene:
+        if self._updating or self.obj_id is None or self.obj_id not in self.scene:
             return
         if name == "axes" and row is not None:
             self.axes_row = row  # the row the student typed: Re-orthonormalize keeps it
-        obj = self.window.scene[self.obj_id]
+        obj = self.scene[self.obj_id]
         if name == "motion":
             if obj.motion is not None:
                 motion = list(obj.motion)
@@ -252,8 +251,8 @@ class PropertyPanel(QWidget):
                     motion = self.field_value("motion")
                 else:
                     motion[col] = self.spins[("motion", None, col)].value()
-                self.window.edit(self.obj_id, "Edit motion", key=("prop", self.obj_id, name),
-                                 motion=tuple(float(m) for m in motion))
+                self.commands.edit(self.obj_id, "Edit motion", key=("prop", self.obj_id, name),
+                                   motion=tuple(float(m) for m in motion))
             return
         values = obj.primitive.to_fields()
         values[name] = _with_component(values[name], row, col,
@@ -265,8 +264,8 @@ class PropertyPanel(QWidget):
         except GeometryError as exc:
             self.show_error(exc)
             return
-        self.window.edit(self.obj_id, f"Edit {name}", key=("prop", self.obj_id, name),
-                         primitive=prim)
+        self.commands.edit(self.obj_id, f"Edit {name}", key=("prop", self.obj_id, name),
+                           primitive=prim)
 
     def show_error(self, exc: GeometryError) -> None:
         base = exc.field.split("[")[0]
@@ -282,26 +281,25 @@ class PropertyPanel(QWidget):
         return " ".join(e.text() for e in self.errors.values() if e.isVisibleTo(self))
 
     def _label_done(self) -> None:
-        if self.obj_id is None or self.obj_id not in self.window.scene:
+        if self.obj_id is None or self.obj_id not in self.scene:
             return
         text = self.label_edit.text().strip() or None
-        if text != self.window.scene[self.obj_id].label:
-            self.window.edit(self.obj_id, "Rename", label=text)
+        if text != self.scene[self.obj_id].label:
+            self.commands.edit(self.obj_id, "Rename", label=text)
 
     def _motion_toggled(self, on: bool) -> None:
         if self._updating or self.obj_id is None:
             return
-        obj = self.window.scene[self.obj_id]
+        obj = self.scene[self.obj_id]
         if on and obj.motion is None:
-            size = self.window.viewport.view.ext.size
-            self.window.edit(self.obj_id, "Add motion", motion=(round(size / 4, 3), 0.0, 0.0))
+            self.commands.add_motion(self.obj_id)
         elif not on and obj.motion is not None:
-            self.window.edit(self.obj_id, "Remove motion", motion=None)
+            self.commands.edit(self.obj_id, "Remove motion", motion=None)
 
     def _orthonormalize(self) -> None:
         """Gram-Schmidt on the axes *as typed* (a typed set the geometry refused never
         reached the scene), keeping the direction of the row typed last."""
-        obj = self.window.scene[self.obj_id]
+        obj = self.scene[self.obj_id]
         typed = np.asarray(self.field_value("axes"), dtype=float)
         k = getattr(self, "axes_row", 0)
         if not np.all(np.isfinite(typed)) or np.linalg.norm(typed[k]) < 1e-12:
@@ -324,5 +322,6 @@ class PropertyPanel(QWidget):
         axes = tuple(tuple(float(c) for c in r) for r in rows)
         values = obj.primitive.to_fields()
         values["axes"] = axes
-        self.window.edit(self.obj_id, "Orthonormalize axes", primitive=from_fields("obb", values))
-        self.refresh(self.window.scene[self.obj_id])
+        self.commands.edit(self.obj_id, "Orthonormalize axes",
+                           primitive=from_fields("obb", values))
+        self.refresh(self.scene[self.obj_id])

@@ -22,6 +22,7 @@ from PyQt6.QtWidgets import (QComboBox, QHBoxLayout, QLabel, QPlainTextEdit, QPu
 
 from algorithms.answer import PairAnswer
 from algorithms.report import result_json
+from explorer.model import workspace as policies
 from explorer.present.summary import method_names, summary_html  # noqa: F401 - re-used by tests
 
 COLUMNS = ["pair", "intersects", "distance", "first_t", "separating_axis", "side", "toi", "method"]
@@ -63,9 +64,11 @@ class ResultsPanel(QWidget):
 
     pair_chosen = pyqtSignal(str, str)
 
-    def __init__(self, window):
-        super().__init__(window)
-        self.window = window
+    def __init__(self, scene, workspace, commands, parent=None):
+        super().__init__(parent)
+        self.scene = scene
+        self.workspace = workspace
+        self.commands = commands
         self._updating = False
         self.results: list[dict] = []
         layout = QVBoxLayout(self)
@@ -76,7 +79,8 @@ class ResultsPanel(QWidget):
             self.mode.addItem(text, key)
         self.mode.setToolTip("Which pairs to list (and to draw, when the View menu's 'Answers "
                              "for' follows this panel)")
-        self.mode.currentIndexChanged.connect(lambda _i: self.window.refresh())
+        self.mode.currentIndexChanged.connect(
+            lambda _i: self.workspace.set_results_mode(self.mode_key))
         top.addWidget(self.mode)
         self.a_box, self.b_box = QComboBox(), QComboBox()
         self.a_box.setToolTip("Object A of the chosen pair")
@@ -188,7 +192,7 @@ class ResultsPanel(QWidget):
     def show_results(self, results: list[PairAnswer]) -> None:
         self.results = results
         self._updating = True
-        chosen = self.window.current_pair()
+        chosen = policies.current_pair(self.scene, self.workspace)
         self.tree.clear()
         red = QBrush(QColor("#c62828"))
         for r in results:
@@ -222,7 +226,7 @@ class ResultsPanel(QWidget):
     def _show_detail(self) -> None:
         r = self.highlighted()
         self.detail_result = r
-        self.summary.setText(summary_html(r, self.window.scene) if r else
+        self.summary.setText(summary_html(r, self.scene) if r else
                              "<i>Click a row to see its answer in words.</i>")
         if self.detail.isVisible():
             self.detail.setPlainText(self.json_text())
@@ -242,12 +246,12 @@ class ResultsPanel(QWidget):
         text = self.json_text()
         QGuiApplication.clipboard().setText(text)
         if text:
-            self.window.statusBar().showMessage("Copied the pair's result (JSON)", 3000)
+            self.commands.say("Copied the pair's result (JSON)", 3000)
         return text
 
     # ------------------------------------------------------------------ cross-check
     def _check_key(self, r: PairAnswer):
-        scene = self.window.scene
+        scene = self.scene
         a, b = r.a, r.b
         if a not in scene or b not in scene:
             return None

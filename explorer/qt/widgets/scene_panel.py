@@ -28,9 +28,11 @@ class ScenePanel(QWidget):
 
     selected = pyqtSignal(str)
 
-    def __init__(self, window):
-        super().__init__(window)
-        self.window = window
+    def __init__(self, workspace, commands, actions=(), parent=None):
+        """``actions``: the buttons under the list (duplicate, rename, colour, hide, delete)."""
+        super().__init__(parent)
+        self.workspace = workspace
+        self.commands = commands
         self._updating = False
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -47,8 +49,7 @@ class ScenePanel(QWidget):
         self.tree.itemChanged.connect(self._on_item_changed)
         layout.addWidget(self.tree)
         row = QHBoxLayout()
-        for action in (window.act_duplicate, window.act_rename, window.act_color,
-                       window.act_hide, window.act_delete):
+        for action in actions:
             b = QToolButton()
             b.setDefaultAction(action)
             row.addWidget(b)
@@ -88,7 +89,7 @@ class ScenePanel(QWidget):
 
     def _rebuild(self, *_args) -> None:
         self._updating = True
-        current = self.window.selected_id
+        current = self.workspace.selected_id
         self.tree.clear()
         for i, obj in enumerate(self.scene.objects):
             item = QTreeWidgetItem()
@@ -130,10 +131,10 @@ class ScenePanel(QWidget):
         obj = self.scene[obj_id]
         hidden = item.checkState(0) == Qt.CheckState.Unchecked
         if hidden != obj.hidden:
-            self.window.edit(obj_id, "Hide" if hidden else "Show", hidden=hidden)
+            self.commands.edit(obj_id, "Hide" if hidden else "Show", hidden=hidden)
         text = item.text(0).strip()
         if column == 0 and text != obj.name:
-            self.window.edit(obj_id, "Rename", label=text or None)
+            self.commands.edit(obj_id, "Rename", label=text or None)
 
     def rename(self, obj_id: str) -> None:
         item = self._item_for(obj_id)
