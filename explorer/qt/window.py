@@ -611,6 +611,14 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage("Recovered the autosaved scene: save it to keep it", 10000)
         return True
 
+    def showEvent(self, event) -> None:
+        """On the first show the docks exist on screen: bring the chosen pair's teaching
+        panels to the front (before that, raising a hidden dock does nothing)."""
+        super().showEvent(event)
+        if not getattr(self, "_shown_once", False):
+            self._shown_once = True
+            self.raise_panels_for(self.current_pair())
+
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
         if not self.maybe_save():
             event.ignore()

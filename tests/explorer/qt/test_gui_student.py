@@ -314,3 +314,12 @@ def test_answers_about_t0_are_hidden_while_another_time_is_shown(gui_window, qtb
     assert any(shown("ov:motion:"))
     w.viewport.set_time(0.0)
     assert all(shown("ov:closest:"))
+
+
+def test_the_first_pairs_panel_is_in_front_when_the_window_opens(gui_window, qtbot):
+    # `explorer open gui_obb_obb.json` used to show the Explain tab: raising a dock before the
+    # window was on screen did nothing. Now the first show raises the pair's panels.
+    w = gui_window(OBBS, with_panels=True)
+    docks = {d.windowTitle(): d for d in [w.results_dock, *w.panel_docks]}
+    qtbot.waitUntil(lambda: not docks["Separating axes"].visibleRegion().isEmpty(), timeout=3000)
+    assert docks["Explain"].visibleRegion().isEmpty()
