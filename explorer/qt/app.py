@@ -23,6 +23,9 @@ def run(path: str) -> int:
     app.setApplicationName("intersection-explorer")
     app.setApplicationDisplayName("Intersection Explorer")
     app.setOrganizationName("intersection-explorer")
+    from explorer.qt import errors
+
+    errors.install()  # an exception in a slot shows a dialog instead of aborting the process
     window = make_window(path)
     window.show()
     window.offer_recovery()

@@ -11,14 +11,12 @@ Hooks for panels (stable): ``pair_changed(str, str)`` (``""`` for none), :meth:`
 from __future__ import annotations
 
 import json
-import os
-import time
 import traceback
 from pathlib import Path
 from typing import Optional
 
 import numpy as np
-from PyQt6.QtCore import QStandardPaths, Qt, QTimer, pyqtSignal
+from PyQt6.QtCore import Qt, QTimer, pyqtSignal
 from PyQt6.QtGui import QAction, QActionGroup, QColor, QKeySequence
 from PyQt6.QtWidgets import (QColorDialog, QDockWidget, QDoubleSpinBox, QFileDialog, QLabel,
                              QMainWindow, QMessageBox, QToolBar, QWidget)
@@ -28,11 +26,12 @@ from algorithms.answer import PairAnswer
 from explorer import SCENES_DIR
 from explorer.model import drag
 from explorer.model.scene import Scene, SceneObject
-from explorer.model.scenefile import SceneError, load, save
 from explorer.model import workspace as policies
 from explorer.model.commands import Commands
 from explorer.model.undo import UndoStack
 from explorer.model.workspace import Workspace
+from explorer.qt import errors
+from explorer.qt.documents import AUTOSAVE_MS, DocumentController, state_dir  # noqa: F401
 from explorer.qt.viewport import Viewport
 from explorer.qt.widgets.property_panel import PropertyPanel
 from explorer.qt.widgets.results_panel import ResultsPanel
@@ -43,8 +42,8 @@ from explorer.render.view import scene_extent
 
 APP_NAME = "Intersection Explorer"
 FILE_FILTER = "Scene files (*.json);;All files (*)"
-MAX_RECENT = 8
-AUTOSAVE_MS = 15000
+#: the results panel lists at most this many pairs (the rest: select an object, choose a pair)
+MAX_LISTED_PAIRS = 500
 TYPE_TIPS = {
     "point": "a point", "segment": "a segment p0 p1", "ray": "a ray origin + t direction, t >= 0",
     "line": "an infinite line", "plane": "a plane normal . x = d",
@@ -52,22 +51,6 @@ TYPE_TIPS = {
     "obb": "an oriented box", "cylinder": "a solid finite cylinder",
     "capsule": "a capsule (all points within a radius of a segment)",
 }
-
-
-def state_dir() -> Path:
-    """Where recent files and the autosave recovery file live (``EXPLORER_STATE_DIR`` wins)."""
-    env = os.environ.get("EXPLORER_STATE_DIR")
-    if env:
-        path = Path(env)
-    else:
-        loc = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
-        path = Path(loc) if loc else Path.home() / ".local" / "state" / "intersection-explorer"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-def recovery_path() -> Path:
-    return state_dir() / "recovery.json"
 
 
 def shipped_scenes() -> list[tuple[str, Path]]:
@@ -140,9 +123,10 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(APP_NAME)
         self.resize(1500, 920)
         self.scene = Scene()
-        self.path: Optional[Path] = None
-        self.dirty = False
         self.dialogs = Dialogs(self)
+        #: files, recent files and autosave (explorer.qt.documents over explorer.model.documents)
+        self.documents = DocumentController(self, autosave_ms)
+        errors.register(self)
         self.undo_stack = UndoStack(self.scene)
         self.evaluator = Evaluator()
         #: the view state (selection, chosen pair, scope, overlays, results mode, time)
@@ -156,8 +140,6 @@ class MainWindow(QMainWindow):
         self._emitted_pair = (None, None)
         self._drag_serial = 0
         self._add_count = 0
-        self._edit_version = 0
-        self._autosaved_version = 0
         self._refreshing = False
         self.last_results: list[PairAnswer] = []
         self._frame_cache: dict = {}
@@ -189,10 +171,6 @@ class MainWindow(QMainWindow):
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.timeout.connect(self.refresh)
-        self.autosave_timer = QTimer(self)
-        self.autosave_timer.timeout.connect(self.autosave)
-        if autosave_ms:
-            self.autosave_timer.start(autosave_ms)
 
         self.viewport.set_scene(self.scene)
         self.scene_panel.set_scene(self.scene)
@@ -420,8 +398,7 @@ class MainWindow(QMainWindow):
     def set_document(self, scene: Scene, path=None) -> None:
         """Show ``scene`` (its contents become this window's scene) from ``path``."""
         self.scene.replace_all(scene)
-        self.path = Path(path) if path else None
-        self.dirty = False
+        self.documents.shown(path)
         self.undo_stack.clear()
         self.evaluator.clear()
         pairs = self.scene.pairs()
@@ -437,8 +414,6 @@ class MainWindow(QMainWindow):
         self.refresh()
         self._emit_pair()
         self._update_title()
-        if self.path is not None:
-            self._add_recent(self.path)
 
     def _apply_camera(self) -> None:
         cam = self.scene.view.get("camera") if isinstance(self.scene.view, dict) else None
@@ -458,66 +433,40 @@ class MainWindow(QMainWindow):
                                      "focal_point": [float(v) for v in foc],
                                      "up": [float(v) for v in up]}
 
+    # the File menu: explorer.qt.documents does the work (explorer.model.documents the logic)
+    @property
+    def path(self) -> Optional[Path]:
+        return self.documents.document.path
+
+    @path.setter
+    def path(self, value) -> None:
+        self.documents.document.path = Path(value) if value else None
+
+    @property
+    def dirty(self) -> bool:
+        return self.documents.document.dirty
+
+    @dirty.setter
+    def dirty(self, value: bool) -> None:
+        self.documents.document.dirty = bool(value)
+
     def maybe_save(self) -> bool:
-        """Ask before losing unsaved changes; ``False`` means: the user cancelled."""
-        if not self.dirty:
-            return True
-        answer = self.dialogs.ask_unsaved(self.scene.name)
-        if answer == "save":
-            return self.save()
-        return answer == "discard"
+        return self.documents.maybe_save()
 
     def new_scene(self) -> bool:
-        if not self.maybe_save():
-            return False
-        self.set_document(Scene("Untitled"), None)
-        self.remove_recovery()
-        return True
+        return self.documents.new_scene()
 
     def open_dialog(self) -> bool:
-        folder = str(self.path.parent if self.path else SCENES_DIR)
-        path = self.dialogs.open_path(folder)
-        return self.open_file(path) if path else False
+        return self.documents.open_dialog()
 
     def open_file(self, path, ask: bool = True) -> bool:
-        """Open ``path``; a bad file shows the spec's message and keeps the current scene."""
-        if ask and not self.maybe_save():
-            return False
-        try:
-            scene = load(path)
-        except SceneError as exc:
-            self.dialogs.error("Cannot open scene", f"{path}:\n{exc}")
-            self.statusBar().showMessage(f"Not opened: {exc}", 10000)
-            return False
-        self.set_document(scene, path)
-        self.remove_recovery()
-        self.statusBar().showMessage(f"Opened {path}", 5000)
-        return True
+        return self.documents.open_file(path, ask)
 
     def save(self) -> bool:
-        if self.path is None:
-            return self.save_as()
-        return self._save_to(self.path)
+        return self.documents.save()
 
     def save_as(self) -> bool:
-        suggestion = str(self.path or Path.cwd() / "scene.json")
-        path = self.dialogs.save_path(suggestion)
-        return self._save_to(Path(path)) if path else False
-
-    def _save_to(self, path: Path) -> bool:
-        self._store_camera()
-        try:
-            save(self.scene, path)
-        except Exception as exc:  # noqa: BLE001 - disk full, permissions...
-            self.dialogs.error("Cannot save scene", f"{path}:\n{exc}")
-            return False
-        self.path = Path(path)
-        self.dirty = False
-        self._add_recent(self.path)
-        self.remove_recovery()
-        self._update_title()
-        self.statusBar().showMessage(f"Saved {path}", 5000)
-        return True
+        return self.documents.save_as()
 
     def export_dialog(self) -> bool:
         stem = self.path.stem if self.path else "scene"
@@ -533,83 +482,20 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Exported {path}", 5000)
         return True
 
-    # ---------------------------------------------------------------- recent files
-    def _recent_file(self) -> Path:
-        return state_dir() / "recent.json"
-
     def recent_files(self) -> list[str]:
-        try:
-            items = json.loads(self._recent_file().read_text(encoding="utf-8"))
-            return [str(p) for p in items if isinstance(p, str)][:MAX_RECENT]
-        except Exception:  # noqa: BLE001 - missing or broken: no recent files
-            return []
-
-    def _add_recent(self, path: Path) -> None:
-        p = str(Path(path).resolve())
-        items = [p] + [x for x in self.recent_files() if x != p]
-        try:
-            self._recent_file().write_text(json.dumps(items[:MAX_RECENT]), encoding="utf-8")
-        except OSError:
-            pass
-        self._fill_recent_menu()
+        return self.documents.recent_files()
 
     def _fill_recent_menu(self) -> None:
-        self.recent_menu.clear()
-        items = self.recent_files()
-        for p in items:
-            a = self.recent_menu.addAction(Path(p).name)
-            a.setToolTip(p)
-            a.triggered.connect(lambda _c=False, p=p: self.open_file(p))
-        self.recent_menu.setEnabled(bool(items))
+        self.documents.fill_recent_menu()
 
-    # ---------------------------------------------------------------- autosave
     def autosave(self) -> bool:
-        """Write the scene to the recovery file when it changed since the last autosave."""
-        if not self.dirty or self._autosaved_version == self._edit_version:
-            return False
-        try:
-            save(self.scene, recovery_path())
-            meta = {"path": str(self.path) if self.path else None, "time": time.time()}
-            (state_dir() / "recovery-meta.json").write_text(json.dumps(meta), encoding="utf-8")
-        except Exception:  # noqa: BLE001 - autosave must never disturb the user
-            return False
-        self._autosaved_version = self._edit_version
-        return True
+        return self.documents.autosave()
 
     def remove_recovery(self) -> None:
-        for p in (recovery_path(), state_dir() / "recovery-meta.json"):
-            try:
-                p.unlink()
-            except OSError:
-                pass
+        self.documents.remove_recovery()
 
     def offer_recovery(self) -> bool:
-        """After a crash: offer the recovery file back; ``True`` if it was opened."""
-        rec = recovery_path()
-        if not rec.exists():
-            return False
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(rec.stat().st_mtime))
-        if not self.dialogs.ask_recover(when):
-            self.remove_recovery()
-            return False
-        try:
-            scene = load(rec)
-        except SceneError as exc:
-            self.dialogs.error("Cannot recover", str(exc))
-            self.remove_recovery()
-            return False
-        original = None
-        try:
-            meta = json.loads((state_dir() / "recovery-meta.json").read_text(encoding="utf-8"))
-            original = meta.get("path")
-        except Exception:  # noqa: BLE001
-            pass
-        self.set_document(scene, original)
-        self.dirty = True
-        self._edit_version += 1
-        self._update_title()
-        self.statusBar().showMessage("Recovered the autosaved scene: save it to keep it", 10000)
-        return True
+        return self.documents.offer_recovery()
 
     def showEvent(self, event) -> None:
         """On the first show the docks exist on screen: bring the chosen pair's teaching
@@ -623,8 +509,7 @@ class MainWindow(QMainWindow):
         if not self.maybe_save():
             event.ignore()
             return
-        self.remove_recovery()
-        self.autosave_timer.stop()
+        self.documents.close()
         self._results_timer.stop()
         self._refresh_timer.stop()
         self._props_timer.stop()
@@ -641,10 +526,7 @@ class MainWindow(QMainWindow):
 
     # ================================================================== editing
     def _touch(self) -> None:
-        was = self.dirty
-        self.dirty = True
-        self._edit_version += 1
-        if not was:
+        if self.documents.touch():
             self._update_title()
 
     def edit(self, obj_id: str, what: str, key=None, **changes) -> Optional[SceneObject]:
@@ -914,13 +796,21 @@ class MainWindow(QMainWindow):
             # rendering here too would draw every step twice
             if self.auto_render and self.viewport.dragging is None:
                 self.viewport.render()
+            errors.ok(self)
+        except Exception as exc:  # noqa: BLE001 - a failing update never closes the window
+            errors.report(self, "Cannot update the answers", exc)
         finally:
             self._refreshing = False
 
     def results_for_panel(self) -> list[PairAnswer]:
         self.workspace.set_results_mode(self.results_panel.mode_key)
-        return self.evaluator.results(self.scene, policies.results_pairs(self.scene,
-                                                                         self.workspace))
+        pairs = policies.results_pairs(self.scene, self.workspace)
+        if len(pairs) > MAX_LISTED_PAIRS:  # 400 objects: 79,800 pairs froze the window 15 s
+            self.statusBar().showMessage(
+                f"The results list the first {MAX_LISTED_PAIRS} of {len(pairs)} pairs: select "
+                "an object or choose a pair to see its answers", 10000)
+            pairs = pairs[:MAX_LISTED_PAIRS] + [p for p in pairs[-1:] if p == self._pair]
+        return self.evaluator.results(self.scene, pairs)
 
     def _update_results_panel(self) -> None:
         if getattr(self, "_shut", False):

@@ -460,6 +460,10 @@ def add_floor(plotter, ext: Extent):
     lo = ext.lo if ext.lo is not None else ext.center - ext.size / 2
     hi = ext.hi if ext.hi is not None else ext.center + ext.size / 2
     span = max(float(max(hi[0] - lo[0], hi[1] - lo[1])) * 1.6, ext.size * 0.6)
+    if not (math.isfinite(span) and math.isfinite(float(np.max(np.abs(ext.center))))
+            and span < 1e150):  # objects 1e300 apart: no grid (its step would overflow)
+        plotter.remove_actor("floor", reset_camera=False, render=False)
+        return
     step = nice_step(span)
     x0 = math.floor((ext.center[0] - span / 2) / step) * step
     y0 = math.floor((ext.center[1] - span / 2) / step) * step
@@ -809,6 +813,8 @@ class SceneView:
             del self._overlays[name]
             self.plotter.remove_actor(cur[0], reset_camera=False, render=False)
         data = geom_to_mesh(geom) if geom is not None else mesh
+        if data.n_points == 0:  # nothing to draw (an arrow of length 5e-324): no actor
+            return None
         actor = self.plotter.add_mesh(data, name=name, **kwargs)
         held = actor.mapper.dataset if geom is not None else mesh
         writer = _PointWriter(held) if geom is not None else None

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from explorer.cli import main
-from explorer.model import scenefile
+from explorer.model import documents
 from explorer.model.scene import Scene, SceneObject
 from explorer.model.scenefile import SceneError, dumps, load, loads, save
 
@@ -182,7 +182,7 @@ def test_a_crash_during_save_leaves_the_old_file_intact(tmp_path, monkeypatch):
     def crash(fd):  # simulate the machine dying between writing and renaming
         raise OSError("disk on fire")
 
-    monkeypatch.setattr(scenefile.os, "fsync", crash)
+    monkeypatch.setattr(documents, "_fsync", crash)
     with pytest.raises(OSError):
         save(scene, path)
     assert path.read_bytes() == before

@@ -289,24 +289,28 @@ def test_save_open_recent_and_unsaved_prompt(gui_window, tmp_path):
 
 
 def test_autosave_and_recovery_after_a_crash(gui_window, state_dir):
-    from explorer.qt.window import recovery_path
-
     w = gui_window(WELCOME)
     w.select("ball")
     w.property_panel.set_field("radius", 0.25)
     assert w.autosave()
-    assert recovery_path().exists()
+    rec = w.documents.slot.path
+    assert rec.exists() and rec.parent == state_dir
     assert not w.autosave()  # nothing new since
-    # "crash": a second window starts while the recovery file is still there
+    # a second window while the first one lives: the first one's work is not offered
     w2 = gui_window()
-    assert w2.offer_recovery()
-    assert w2.dialogs.asked == ["recover"]
-    assert w2.scene["ball"].primitive.radius == 0.25 and w2.dirty
-    assert w2.path == WELCOME
-    # a clean save removes it
-    w2.dialogs.next_path = str(state_dir / "saved.json")
-    w2.save_as()
-    assert not recovery_path().exists()
+    assert not w2.offer_recovery() and w2.dialogs.asked == [] and rec.exists()
+    # "crash": the first window's process dies (its lock goes, its files stay)
+    w.documents.slot.release()
+    w3 = gui_window()
+    assert w3.offer_recovery()
+    assert w3.dialogs.asked == ["recover"]
+    assert w3.scene["ball"].primitive.radius == 0.25 and w3.dirty
+    assert w3.path == WELCOME
+    assert not rec.exists()  # adopted: w3 protects it with its own recovery file
+    # a clean save removes that one too
+    w3.dialogs.next_path = str(state_dir / "saved.json")
+    w3.save_as()
+    assert not w3.documents.slot.path.exists()
 
 
 def test_pair_hooks_and_broken_panels(gui_window, monkeypatch):
