@@ -37,6 +37,8 @@ FORMAT = "intersection-explorer-scene"
 VERSION = 1
 #: object keys with a meaning in the spec (besides the type's fields)
 OBJECT_KEYS = ("id", "type", "label", "color", "motion")
+#: the top-level key of a lesson file (docs/scene-v1.md, project extensions)
+LESSON_KEY = "lesson"
 
 
 class SceneError(ValueError):
@@ -223,6 +225,13 @@ def from_document(doc: Any) -> Scene:
     extra = {k: v for k, v in doc.items()
              if k not in ("format", "version", "name", "objects", "queries", "view")}
     _check_finite(extra, "", "")
+    if LESSON_KEY in extra:  # a lesson file (project extension): its steps are checked too
+        from explorer.model.lesson import LessonError, parse
+
+        try:
+            parse(extra[LESSON_KEY], seen)
+        except LessonError as exc:
+            raise SceneError(str(exc)) from None
     return Scene(name, objects, queries, view, extra)
 
 

@@ -25,7 +25,7 @@ from PyQt6.QtWidgets import (QColorDialog, QDockWidget, QDoubleSpinBox, QFileDia
 
 from algorithms.primitives import TYPES, GeometryError
 from algorithms.answer import PairAnswer
-from explorer import SCENES_DIR
+from explorer import SCENES_DIR, is_shipped
 from explorer.model import drag
 from explorer.model.scene import Scene, SceneObject
 from explorer.model.scenefile import SceneError, load, save
@@ -204,6 +204,12 @@ class MainWindow(QMainWindow):
         self._update_undo_actions()
         if with_panels:
             self._load_panels()
+        from explorer.qt import lessons  # the Lessons menu and the Lesson dock (issue 13)
+
+        lessons.install(self)
+        from explorer.qt import handling  # cameras, drag locks, grip labels, presentation
+
+        handling.install(self)
         if scene is not None:
             self.set_document(scene, path)
         self._update_title()
@@ -495,13 +501,20 @@ class MainWindow(QMainWindow):
         return True
 
     def save(self) -> bool:
-        if self.path is None:
+        if self.path is None or is_shipped(self.path):  # shipped examples are read-only
             return self.save_as()
         return self._save_to(self.path)
 
     def save_as(self) -> bool:
-        suggestion = str(self.path or Path.cwd() / "scene.json")
+        if self.path is None or is_shipped(self.path):
+            suggestion = str(Path.cwd() / (self.path.name if self.path else "scene.json"))
+        else:
+            suggestion = str(self.path)
         path = self.dialogs.save_path(suggestion)
+        if path and is_shipped(path):
+            self.dialogs.error("Cannot save scene", f"{path}:\nthe shipped scenes and lessons "
+                               "are read-only: save your copy outside the scenes folder")
+            return False
         return self._save_to(Path(path)) if path else False
 
     def _save_to(self, path: Path) -> bool:
@@ -930,6 +943,8 @@ class MainWindow(QMainWindow):
     # ================================================================== misc
     def _update_title(self) -> None:
         name = self.path.name if self.path else "Untitled"
+        if self.path is not None and is_shipped(self.path):
+            name += " [read-only example]"
         self.setWindowTitle(f"{'*' if self.dirty else ''}{name} ({self.scene.name}) — {APP_NAME}")
 
     def _show_keys(self) -> None:
