@@ -954,4 +954,7 @@ class MainWindow(QMainWindow):
             "Delete: delete the selection    Ctrl+D: duplicate    F2: rename    H: hide\n"
             "Ctrl+Z / Ctrl+Shift+Z: undo / redo    Ctrl+S: save    Ctrl+O: open\n"
             "F: frame the selection    Shift+F: frame all    Ctrl+G: snap to grid\n"
-            "Ctrl+E: export the view as PNG"))
+            "Ctrl+E: export the view as PNG\n"
+            "Hold Ctrl while dragging a grip: along one axis; Ctrl+Shift: in the plane facing you\n"
+            "7 / 1 / 3 / 0: top / front / side / isometric view    5: orthographic\n"
+            "F11: presentation mode (large fonts)"))
