@@ -151,3 +151,21 @@ def test_presentation_mode_enlarges_the_fonts(gui_window):
     w.act_present.trigger()
     assert "font-size" not in w.styleSheet()
     assert all(a.GetTextProperty().GetFontSize() == 15 for a in labels.values())
+
+
+def test_camera_keys_do_not_steal_digits_typed_into_a_field(gui_window, qtbot):
+    from PyQt6.QtCore import Qt
+
+    w = gui_window(SCENES_DIR / "lessons" / "01_segment_distance.json")
+    w.camera_preset("iso")
+    before = w.viewport.plotter.camera.GetViewPlaneNormal()
+    edit = w.lesson_panel.answer_edit
+    w.lesson_dock.raise_()
+    edit.setFocus()
+    qtbot.waitUntil(edit.hasFocus, timeout=3000)
+    qtbot.keyClicks(edit, "1.7")  # 1 and 7 are the front and top views elsewhere
+    assert edit.text() == "1.7"
+    assert w.viewport.plotter.camera.GetViewPlaneNormal() == pytest.approx(before)
+    w.viewport.plotter.interactor.setFocus()
+    qtbot.keyClick(w, Qt.Key.Key_7)  # outside a field the key turns the camera
+    assert w.viewport.plotter.camera.GetViewPlaneNormal() == pytest.approx((0, 0, 1))
