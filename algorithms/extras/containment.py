@@ -15,12 +15,20 @@ Plain API functions (no registry), exact on Fractions:
   ``|v| > r``, else ``IN_BOTH``. The scene format's plane is ``n . x = d``, so
   ``f(x) = (n . x - d) / |n|``.
 
+* :func:`bound_aabb`, :func:`bound_sphere` -- "bound these": an AABB (per-axis support values,
+  Boreskov 3.7 on the shapes' extreme points) and an enclosing sphere of bounded primitives.
+
 Boundaries count as inside (closed sets), matching "touching counts as intersecting".
 """
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
+
 from algorithms.core import vec as V
+from algorithms.kernels.support import BOUNDED_KINDS, support_value
 from algorithms.primitives import AABB, Plane, Sphere
 
 IN_FRONT, IN_BACK, IN_BOTH = 1, -1, 0
@@ -78,3 +86,73 @@ def sphere_classify_plane(s: Sphere, plane: Plane) -> int:
     if v * v > rn2:
         return IN_FRONT if v > 0 else IN_BACK
     return IN_BOTH
+
+
+# ----------------------------------------------------------------------------- bound these
+
+
+def _farthest_distance(prim, c) -> float:
+    """``max over x in prim of |x - c|``: attained at an extreme point of the convex shape (a
+    vertex, a sphere's far point, a cylinder's rim)."""
+    c = np.asarray(c, dtype=float)
+    kind = prim.kind
+
+    def far(points):
+        p = np.asarray(points, dtype=float).reshape(-1, 3)
+        return float(np.max(np.linalg.norm(p - c, axis=1)))
+
+    if kind == "point":
+        return far([prim.position])
+    if kind == "segment":
+        return far([prim.p0, prim.p1])
+    if kind == "triangle":
+        return far(prim.vertices)
+    if kind == "sphere":
+        return far([prim.center]) + float(prim.radius)
+    if kind == "capsule":
+        return far([prim.p0, prim.p1]) + float(prim.radius)
+    if kind == "aabb":
+        return far([(x, y, z) for x in (prim.min[0], prim.max[0])
+                     for y in (prim.min[1], prim.max[1]) for z in (prim.min[2], prim.max[2])])
+    if kind == "obb":
+        ctr, axes, e = (np.asarray(v, dtype=float) for v in (prim.center, prim.axes,
+                                                             prim.extents))
+        return far([ctr + (np.array(s) * e) @ axes for s in
+                    [(i, j, k) for i in (-1, 1) for j in (-1, 1) for k in (-1, 1)]])
+    if kind == "cylinder":
+        w = prim.unit_axis
+        best = 0.0
+        for end in prim.end_points:
+            q = c - np.asarray(end, dtype=float)
+            a = float(q @ w)
+            perp = q - a * w
+            best = max(best, math.hypot(a, float(np.linalg.norm(perp)) + float(prim.radius)))
+        return best
+    raise ValueError(f"{kind!r} is unbounded: only bounded objects have bounding volumes")
+
+
+def bound_aabb(prims) -> AABB:
+    """The smallest AABB holding every primitive of ``prims``: per axis the support values in
+    ``-e_i`` and ``+e_i`` (Boreskov 3.7 on the shapes' extreme points). ValueError for none or
+    an unbounded one (ray, line, plane)."""
+    prims = list(prims)
+    if not prims:
+        raise ValueError("bound: need at least one bounded object")
+    for p in prims:
+        if p.kind not in BOUNDED_KINDS:
+            raise ValueError(f"bound: a {p.kind} is unbounded "
+                             f"(bounded: {', '.join(BOUNDED_KINDS)})")
+    axes = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
+    lo = tuple(min(-support_value(p, tuple(-c for c in e)) for p in prims) for e in axes)
+    hi = tuple(max(support_value(p, e) for p in prims) for e in axes)
+    return AABB(lo, hi)
+
+
+def bound_sphere(prims) -> Sphere:
+    """A sphere holding every primitive of ``prims``: centred at :func:`bound_aabb`'s centre,
+    with the radius of the farthest point of any shape (an enclosing sphere, not always the
+    smallest; exact for one sphere or one box)."""
+    box = bound_aabb(prims)
+    c = tuple((a + b) / 2 for a, b in zip(box.min, box.max))
+    r = max(_farthest_distance(p, c) for p in prims)
+    return Sphere(c, r)

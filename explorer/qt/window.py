@@ -210,6 +210,9 @@ class MainWindow(QMainWindow):
         from explorer.qt import handling  # cameras, drag locks, grip labels, presentation
 
         handling.install(self)
+        from explorer.qt import bounding  # Edit > Bound These (issue 13)
+
+        bounding.install(self)
         if scene is not None:
             self.set_document(scene, path)
         self._update_title()

@@ -169,3 +169,32 @@ def test_camera_keys_do_not_steal_digits_typed_into_a_field(gui_window, qtbot):
     w.viewport.plotter.interactor.setFocus()
     qtbot.keyClick(w, Qt.Key.Key_7)  # outside a field the key turns the camera
     assert w.viewport.plotter.camera.GetViewPlaneNormal() == pytest.approx((0, 0, 1))
+
+
+def test_bound_these_adds_an_aabb_and_a_sphere_in_one_undo_step(gui_window, monkeypatch):
+    from algorithms.extras.containment import bound_aabb, bound_sphere
+    from explorer.qt import bounding
+
+    w = gui_window(WELCOME)
+    w.select("ball")
+    asked = {}
+
+    def choose(window, ids, checked):
+        asked["ids"], asked["checked"] = ids, checked
+        return ["ball", "box"]
+
+    monkeypatch.setattr(bounding, "choose_objects", choose)
+    n = len(w.scene)
+    w.act_bound.trigger()
+    assert "ray" not in asked["ids"] and "ball" in asked["checked"]  # rays are unbounded
+    assert len(w.scene) == n + 2
+    box, ball = w.scene["bounds_box1"].primitive, w.scene["bounds_sphere1"].primitive
+    prims = [w.scene["ball"].primitive, w.scene["box"].primitive]
+    assert box == bound_aabb(prims) and ball == bound_sphere(prims)
+    # both inputs are inside: the library's containment answers agree
+    from algorithms.extras.containment import aabb_contains_aabb, sphere_contains_sphere
+
+    assert aabb_contains_aabb(box, w.scene["box"].primitive)
+    assert sphere_contains_sphere(ball, w.scene["ball"].primitive)
+    w.undo()
+    assert len(w.scene) == n
