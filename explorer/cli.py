@@ -46,11 +46,17 @@ def cmd_eval(args) -> int:
 
 
 def eval_document(scene, cross_check: bool = False) -> dict:
-    """What ``explorer eval`` prints for ``scene``: ``{"results": [...]}`` (scene-v1.md)."""
+    """What ``explorer eval`` prints for ``scene``: ``{"results": [...]}`` (scene-v1.md), in
+    query order, three-planes queries (docs/scene-v1.md, project extensions) in their places."""
     from algorithms.report import result_json
 
     results = []
-    for ans in scene.answers():
+    answers = iter(scene.answers())
+    for query in scene.query_list():
+        if len(query) == 3:  # three planes: one method, nothing to cross-check
+            results.append(scene.evaluate_query(*query))
+            continue
+        ans = next(answers)
         r = result_json(ans)
         if cross_check:
             from algorithms.crosscheck import cross_check_pair

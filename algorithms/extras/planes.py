@@ -201,3 +201,39 @@ def two_lines_2d(line1, line2, tol: Optional[float] = None) -> Lines2DResult:
     if _is_zero(a2 * px + b2 * py - d2, scale, tol):
         return Lines2DResult("coincident", denominator=den, numerators=(nx, ny))
     return Lines2DResult("parallel", denominator=den, numerators=(nx, ny))
+
+
+#: below this size of the unit-normal triple product the three planes count as nearly dependent:
+#: the point moves by up to ``sqrt(3) / |conditioning|`` per unit change of the ``d_i``
+ILL_CONDITIONED = 1e-3
+
+
+def three_planes_result(p1, p2, p3, ids=("A", "B", "C")) -> dict:
+    """The ``explorer eval`` result of a three-planes query ``{"a": P, "b": Q, "c": R}``
+    (docs/scene-v1.md, project extensions): ``pair`` ``"plane-plane-plane"``, ``point`` (the
+    single common point, ``None`` when there is none or infinitely many), ``determinant``
+    (Goldman's ``(n1 x n2) . n3``), ``conditioning`` (the same of the unit normals),
+    ``ill_conditioned``, ``case`` and the scene-v1 keys (``intersects``: the three share a
+    point; the pair keys ``distance`` ... ``toi`` are ``None``)."""
+    r = three_planes(p1, p2, p3)
+    cond = float(r.conditioning)
+    return {
+        "a": ids[0], "b": ids[1], "c": ids[2], "pair": "plane-plane-plane",
+        "intersects": r.case != "none",
+        "distance": None, "closest": None, "first_t": None, "separating_axis": None,
+        "side": None, "toi": None,
+        "point": None if r.case != "point" else tuple(float(c) for c in r.point),
+        "determinant": float(r.denominator),
+        "conditioning": cond,
+        "ill_conditioned": r.case == "point" and abs(cond) < ILL_CONDITIONED,
+        "case": r.case,
+        "direction": None if r.direction is None else tuple(float(c) for c in r.direction),
+        "method": r.method,
+        "trace": {"n1 x n2": [float(c) for c in r.trace["n1 x n2"]],
+                  "n2 x n3": [float(c) for c in r.trace["n2 x n3"]],
+                  "n3 x n1": [float(c) for c in r.trace["n3 x n1"]],
+                  "denominator": float(r.denominator),
+                  "conditioning": cond,
+                  "reason": r.reason,
+                  "parallel_pairs": [list(p) for p in r.parallel_pairs]},
+    }

@@ -198,22 +198,37 @@ def from_document(doc: Any) -> Scene:
     objects = [_object(raw, i, seen) for i, raw in enumerate(objects_raw)]
 
     queries = None
+    triples: list = []
     if "queries" in doc:
         raw_queries = doc["queries"]
         if not isinstance(raw_queries, list):
             raise SceneError(f"field 'queries': must be a list, got {json.dumps(raw_queries)[:60]}")
         queries = []
+        kinds = {o.id: o.kind for o in objects}
         for i, q in enumerate(raw_queries):
             if not isinstance(q, dict) or "a" not in q or "b" not in q:
                 raise SceneError(f"queries[{i}]: must be an object with 'a' and 'b', "
                                  f"got {json.dumps(q)[:60]}")
-            a, b = q["a"], q["b"]
-            for key, ref in (("a", a), ("b", b)):
+            keys = ("a", "b", "c") if "c" in q else ("a", "b")
+            for key in keys:
+                ref = q[key]
                 if not isinstance(ref, str):
                     raise SceneError(f"queries[{i}]: field {key!r}: must be an object id "
                                      f"(a string), got {json.dumps(ref)}")
                 if ref not in seen:
                     raise SceneError(f"queries[{i}]: field {key!r}: no object with id {ref!r}")
+            a, b = q["a"], q["b"]
+            if len(keys) == 3:  # three planes (A.11): a project extension, docs/scene-v1.md
+                ids = (a, b, q["c"])
+                if len(set(ids)) < 3:
+                    raise SceneError(f"queries[{i}]: 'a', 'b' and 'c' must name three different "
+                                     f"planes, got {json.dumps(list(ids))}")
+                for key, ref in zip(keys, ids):
+                    if kinds[ref] != "plane":
+                        raise SceneError(f"queries[{i}]: field {key!r}: a three-object query "
+                                         f"is three planes; {ref!r} is a {kinds[ref]}")
+                triples.append((len(queries) + len(triples), ids))
+                continue
             if a == b:
                 raise SceneError(f"queries[{i}]: 'a' and 'b' both name {a!r}: a query needs two "
                                  "different objects")
@@ -232,7 +247,7 @@ def from_document(doc: Any) -> Scene:
             parse(extra[LESSON_KEY], seen)
         except LessonError as exc:
             raise SceneError(str(exc)) from None
-    return Scene(name, objects, queries, view, extra)
+    return Scene(name, objects, queries, view, extra, triples)
 
 
 # ----------------------------------------------------------------------------- saving
@@ -258,6 +273,8 @@ def to_document(scene: Scene) -> dict:
                  "objects": [object_to_dict(o) for o in scene.objects]}
     if scene.queries is not None:
         doc["queries"] = [{"a": a, "b": b} for a, b in scene.queries]
+        for pos, ids in sorted(scene.triples):
+            doc["queries"].insert(min(pos, len(doc["queries"])), dict(zip("abc", ids)))
     doc["view"] = scene.view
     doc.update(scene.extra)
     return doc

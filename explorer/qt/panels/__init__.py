@@ -35,11 +35,18 @@ def _explain(scene, viewport, window):
     return ExplainPanel(scene, viewport, window)
 
 
+def _three_planes(scene, viewport, window):
+    from explorer.qt.panels.three_planes import ThreePlanesPanel
+
+    return ThreePlanesPanel(scene, viewport, window)
+
+
 PANELS = [
     ("st-plane", _stplane),
     ("Separating axes", _sat),
     ("Time line", _timeline),
     ("Explain", _explain),
+    ("Three planes", _three_planes),
 ]
 
 

@@ -72,6 +72,10 @@ HAND = {
     ("08_planes_bounding_volumes", 2): -1,
     # |v| = 0.5 <= r = 1: IN_BOTH
     ("08_planes_bounding_volumes", 3): 0,
+    # n1 x n2 = (1,1,1) x (0,0,1) = (1,-1,0); . (1,-1,0) = 2
+    ("08_planes_bounding_volumes", 4): 2.0,
+    # z = 0, x = y, x + y + z = 4: (2, 2, 0)
+    ("08_planes_bounding_volumes", 5): 2.0,
 }
 
 
