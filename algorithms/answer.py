@@ -87,6 +87,9 @@ class PairAnswer:
     distance_rounding: Optional[float] = None
     #: ``separating_axis`` was derived from the closest points (no separating-axis test)
     axis_from_closest: bool = False
+    #: Boreskov's containment: ``"a"`` (A holds all of B), ``"b"``, ``"none"``; ``None`` for
+    #: pairs it does not answer (:data:`algorithms.extras.containment.CONTAINS_PAIRS`)
+    contains: Optional[str] = None
     #: the methods that produced the answer, in the order they ran (each with its section)
     methods: tuple = ()
     #: what failed or is not available for this pair (empty when all answered)

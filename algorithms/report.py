@@ -2,7 +2,8 @@
 :class:`~algorithms.answer.PairAnswer` in this one place.
 
 ``result_json(answer)`` gives ``a``, ``b``, ``pair``, the nine keys ``intersects distance
-closest first_t separating_axis side toi method trace`` (``None`` where a key does not apply)
+closest first_t separating_axis side toi method trace`` (``None`` where a key does not apply),
+the project's ``contains`` (docs/scene-v1.md, project extensions)
 and ``"error"`` when a query failed. The ``trace`` holds the distance query's trace at its top
 level (for segment pairs ``s``, ``t``, the unconstrained minimiser, the st-plane ``region``) and
 ``parameter``; the other records' traces under their query names: ``trace["intersects"]``,
@@ -62,7 +63,8 @@ def result_json(answer: PairAnswer) -> dict:
            "first_t": answer.first_t,
            "separating_axis": None if answer.separating_axis is None
            else list(answer.separating_axis),
-           "side": answer.side, "toi": answer.toi, "method": answer.method}
+           "side": answer.side, "toi": answer.toi, "contains": answer.contains,
+           "method": answer.method}
     out = {k: to_jsonable(v) for k, v in out.items()}
     out["trace"] = to_jsonable(trace_of(answer))
     if answer.errors:

@@ -156,3 +156,54 @@ def bound_sphere(prims) -> Sphere:
     c = tuple((a + b) / 2 for a, b in zip(box.min, box.max))
     r = max(_farthest_distance(p, c) for p in prims)
     return Sphere(c, r)
+
+
+# ----------------------------------------------------------------------------- the contains key
+
+#: the unordered pairs the ``contains`` key answers (Boreskov: sphere in sphere, box in box,
+#: point in box, mixed sphere/box; and a point in a sphere)
+CONTAINS_PAIRS = {frozenset(("sphere",)), frozenset(("aabb",)), frozenset(("point", "aabb")),
+                  frozenset(("sphere", "aabb")), frozenset(("point", "sphere"))}
+
+
+def _holds(outer, inner) -> bool:
+    """Whether the solid ``outer`` holds all of ``inner`` (boundaries count)."""
+    ko, ki = outer.kind, inner.kind
+    if ko == "aabb" and ki == "aabb":
+        return aabb_contains_aabb(outer, inner)
+    if ko == "aabb" and ki == "point":
+        return point_in_aabb(inner.position, outer)
+    if ko == "aabb" and ki == "sphere":  # the sphere's own AABB inside the box
+        r = inner.radius
+        return all(lo <= c - r and c + r <= hi
+                   for c, lo, hi in zip(inner.center, outer.min, outer.max))
+    if ko == "sphere" and ki == "sphere":
+        return sphere_contains_sphere(outer, inner)
+    if ko == "sphere" and ki == "point":
+        return V.sqr_dist(outer.center, inner.position) <= outer.radius * outer.radius
+    if ko == "sphere" and ki == "aabb":  # the farthest corner within r (squared, exact)
+        far = sum(max((c - lo) ** 2, (c - hi) ** 2)
+                  for c, lo, hi in zip(outer.center, inner.min, inner.max))
+        return far <= outer.radius * outer.radius
+    return False
+
+
+def contains(a, b, hollow_a: bool = False, hollow_b: bool = False):
+    """The ``contains`` key: ``"a"`` when A holds all of B, ``"b"`` when B holds all of A
+    (``"a"`` when each holds the other: equal sets), ``"none"``, or ``None`` for pairs it does
+    not answer (:data:`CONTAINS_PAIRS`). A hollow object (its surface only) holds nothing but
+    points of its surface: it never contains a solid, and the answer is then ``"none"``.
+
+    >>> from algorithms import Sphere, AABB
+    >>> contains(Sphere((0, 0, 0), 2), AABB((-1, -1, -1), (1, 1, 1)))
+    'a'
+    >>> contains(Sphere((0, 0, 0), 2), AABB((-1, -1, -1), (1, 1, 1)), hollow_a=True)
+    'none'
+    """
+    if frozenset((a.kind, b.kind)) not in CONTAINS_PAIRS:
+        return None
+    if _holds(a, b) and not hollow_a:
+        return "a"
+    if _holds(b, a) and not hollow_b:
+        return "b"
+    return "none"

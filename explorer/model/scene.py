@@ -78,6 +78,8 @@ class SceneObject:
     color: Optional[object] = None
     motion: Optional[tuple] = None
     hidden: bool = False
+    #: a sphere or an aabb that is its surface only (``"hollow": true``, GTCG §11.12.8)
+    hollow: bool = False
     extra: dict = field(default_factory=dict)
 
     @property
@@ -148,7 +150,8 @@ class Scene:
     def answer(self, a_id: str, b_id: str) -> PairAnswer:
         """The typed answer for one pair (never raises for a valid scene)."""
         a, b = self._objects[a_id], self._objects[b_id]
-        return evaluate_pair(a.primitive, b.primitive, a.motion, b.motion, id_a=a_id, id_b=b_id)
+        return evaluate_pair(a.primitive, b.primitive, a.motion, b.motion, id_a=a_id, id_b=b_id,
+                             hollow_a=a.hollow, hollow_b=b.hollow)
 
     def answers(self) -> list[PairAnswer]:
         """One typed answer per query pair, in order (three-planes queries are not pairs: see

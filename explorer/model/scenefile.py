@@ -39,6 +39,8 @@ VERSION = 1
 OBJECT_KEYS = ("id", "type", "label", "color", "motion")
 #: the top-level key of a lesson file (docs/scene-v1.md, project extensions)
 LESSON_KEY = "lesson"
+#: the kinds that may carry ``"hollow": true`` (their surface only; GTCG §11.12.8)
+HOLLOW_KINDS = ("sphere", "aabb")
 
 
 class SceneError(ValueError):
@@ -170,10 +172,16 @@ def _object(raw: Any, index: int, seen: set) -> SceneObject:
     hidden = raw.get("hidden", False)
     if not isinstance(hidden, bool):
         raise SceneError(f"{where}: field 'hidden': must be true or false, got {json.dumps(hidden)}")
-    known = set(OBJECT_KEYS) | set(field_names(kind)) | {"hidden"}
+    hollow = raw.get("hollow", False)
+    if not isinstance(hollow, bool):
+        raise SceneError(f"{where}: field 'hollow': must be true or false, got {json.dumps(hollow)}")
+    if hollow and kind not in HOLLOW_KINDS:
+        raise SceneError(f"{where}: field 'hollow': only a sphere or an aabb can be hollow "
+                         "(its surface only)")
+    known = set(OBJECT_KEYS) | set(field_names(kind)) | {"hidden", "hollow"}
     extra = {k: v for k, v in raw.items() if k not in known}
     return SceneObject(obj_id, primitive, label=label, color=color, motion=motion,
-                       hidden=hidden, extra=extra)
+                       hidden=hidden, hollow=hollow, extra=extra)
 
 
 def from_document(doc: Any) -> Scene:
@@ -264,6 +272,8 @@ def object_to_dict(obj: SceneObject) -> dict:
         out["motion"] = [float(m) for m in obj.motion]
     if obj.hidden:
         out["hidden"] = True
+    if obj.hollow:
+        out["hollow"] = True
     out.update(obj.extra)
     return out
 

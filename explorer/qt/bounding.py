@@ -1,4 +1,5 @@
-"""Bound These (issue 13, part 1): an AABB and a bounding sphere around chosen objects.
+"""Bound These and Hollow (issue 13, part 1): an AABB and a bounding sphere around chosen
+objects; a sphere or an aabb made hollow (its surface only).
 
 :func:`install` adds **Edit > Bound These…** (``Ctrl+B``): a list of the scene's bounded
 objects (the selection and the chosen pair ticked), then one undoable step adds the AABB
@@ -79,11 +80,29 @@ def bound_these(window, ids: Optional[list[str]] = None) -> list[str]:
     return [a.id, s.id]
 
 
+def toggle_hollow(window) -> bool:
+    """Make the selected sphere or aabb hollow (its surface only) or solid again (undoable)."""
+    obj_id = window.selected_id
+    if obj_id is None or obj_id not in window.scene:
+        return False
+    obj = window.scene[obj_id]
+    if obj.kind not in ("sphere", "aabb"):
+        window.statusBar().showMessage(f"{obj_id}: only a sphere or an aabb can be hollow", 4000)
+        return False
+    window.edit(obj_id, "Make solid" if obj.hollow else "Make hollow", hollow=not obj.hollow)
+    now = "solid" if obj.hollow else "hollow (its surface only)"
+    window.statusBar().showMessage(f"{obj_id} is now {now}", 4000)
+    return True
+
+
 def install(window) -> None:
     window.act_bound = window._action("&Bound These…", lambda: bound_these(window), "Ctrl+B",
                                       "Add an AABB and a bounding sphere around chosen objects "
                                       "(Ctrl+B)")
     edit_menu = next((a.menu() for a in window.menuBar().actions() if a.text() == "&Edit"), None)
+    window.act_hollow = window._action("Hollow (Surface Only)", lambda: toggle_hollow(window),
+                                       None, "Make the selected sphere or aabb its surface "
+                                       "only, or solid again (GTCG §11.12.8's hollow variants)")
     if edit_menu is not None:
         edit_menu.addSeparator()
-        edit_menu.addAction(window.act_bound)
+        edit_menu.addActions([window.act_bound, window.act_hollow])

@@ -523,13 +523,13 @@ class Evaluator:
 
     def result(self, scene: Scene, a_id: str, b_id: str) -> PairAnswer:
         a, b = scene[a_id], scene[b_id]
-        key = (a_id, b_id, a.primitive, a.motion, b.primitive, b.motion)
+        key = (a_id, b_id, a.primitive, a.motion, b.primitive, b.motion, a.hollow, b.hollow)
         hit = self._cache.get(key)
         if hit is not None:
             return hit
         try:
             r = evaluate_pair(a.primitive, b.primitive, a.motion, b.motion, id_a=a_id,
-                              id_b=b_id)
+                              id_b=b_id, hollow_a=a.hollow, hollow_b=b.hollow)
         except Exception as exc:  # noqa: BLE001 - shown on the pair, never a crash
             r = PairAnswer(a=a_id, b=b_id, pair=f"{a.kind}-{b.kind}",
                            errors=(f"{type(exc).__name__}: {exc}",))

@@ -198,3 +198,22 @@ def test_bound_these_adds_an_aabb_and_a_sphere_in_one_undo_step(gui_window, monk
     assert sphere_contains_sphere(ball, w.scene["ball"].primitive)
     w.undo()
     assert len(w.scene) == n
+
+
+def test_hollow_toggle_changes_the_answer_and_undoes(gui_window):
+    from algorithms import AABB, Sphere
+
+    w = gui_window(WELCOME)
+    ball = w.scene.add(Sphere((0, 0, 5), 3), id="H")
+    w.scene.add(AABB((-1, -1, 4), (1, 1, 6)), id="Bx")
+    w.select("H")
+    assert w.evaluator.result(w.scene, "H", "Bx").intersects is True
+    w.act_hollow.trigger()
+    assert w.scene["H"].hollow
+    r = w.evaluator.result(w.scene, "H", "Bx")
+    assert r.intersects is False and r.contains == "none"  # the box sits inside the shell
+    w.undo()
+    assert not w.scene["H"].hollow and ball.id == "H"
+    w.select("seg")
+    assert w.act_hollow.isEnabled() and not __import__("explorer.qt.bounding",
+                                                       fromlist=["x"]).toggle_hollow(w)
