@@ -90,6 +90,9 @@ class PairAnswer:
     #: Boreskov's containment: ``"a"`` (A holds all of B), ``"b"``, ``"none"``; ``None`` for
     #: pairs it does not answer (:data:`algorithms.extras.containment.CONTAINS_PAIRS`)
     contains: Optional[str] = None
+    #: two linear components: App. A.8's classification of their lines
+    #: (:class:`algorithms.extras.planes.TwoRaysResult`: crossing, parallel, coincident, skew)
+    lines: Optional[object] = None
     #: the methods that produced the answer, in the order they ran (each with its section)
     methods: tuple = ()
     #: what failed or is not available for this pair (empty when all answered)

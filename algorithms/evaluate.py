@@ -32,6 +32,7 @@ from algorithms import registry
 from algorithms.answer import PairAnswer, Records
 from algorithms.core.once import one_analysis
 from algorithms.extras.containment import contains
+from algorithms.extras.planes import classify_linear_pair
 from algorithms.kernels.motion import relative_motion, toi_world
 from algorithms.primitives import LINEAR_KINDS, SEPARABLE_KINDS, Primitive
 from algorithms.queries.sphere_solids import ARVO_HOLLOW, hollow_sphere_aabb
@@ -63,7 +64,10 @@ def evaluate_pair(
         ans = _evaluate(a, b, motion_a, motion_b, id_a, id_b)
     if hollow_a or hollow_b:
         ans = _hollow(ans, a, b, hollow_a, hollow_b)
-    return replace(ans, contains=contains(a, b, hollow_a, hollow_b))
+    lines = None
+    if a.kind in LINEAR_KINDS and b.kind in LINEAR_KINDS:
+        lines = classify_linear_pair(a, b)
+    return replace(ans, contains=contains(a, b, hollow_a, hollow_b), lines=lines)
 
 
 def _hollow(ans: PairAnswer, a, b, hollow_a: bool, hollow_b: bool) -> PairAnswer:

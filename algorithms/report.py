@@ -48,6 +48,11 @@ def trace_of(answer: PairAnswer) -> dict:
     if rec.side is not None:
         trace["side"] = {**rec.side.trace, "signed_distance": rec.side.signed_distance,
                          "effective_radius": rec.side.effective_radius}
+    if answer.lines is not None:  # App. A.8 on the two lines
+        ln = answer.lines
+        trace["two rays"] = {"case": ln.case, "t1": ln.t1, "t2": ln.t2, "gap": ln.gap,
+                                "|d1 x d2|^2": ln.cross_sqr, "within": ln.within,
+                                "method": ln.method}
     if rec.contact is not None:
         trace["toi"] = {**rec.contact.trace, "relative_motion": answer.relative_motion,
                         "point": answer.contact_point, "normal": rec.contact.normal}

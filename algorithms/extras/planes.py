@@ -6,6 +6,8 @@ Plain API functions (no registry): the explorer will show them later.
   in ``p = (d1 (n2 x n3) + d2 (n3 x n1) + d3 (n1 x n2)) / ((n1 x n2) . n3)``; when the triple
   product vanishes there is no single point: a common line, a common plane, or nothing
   (two parallel distinct planes, or three planes meeting pairwise in three parallel lines).
+* :func:`two_rays`: App. A.8, the lines of two rays in 3-D: crossing, parallel, coincident or
+  skew, with ``t1``, ``t2`` of the crossing or of the closest approach;
 * :func:`two_lines_2d`: App. A.7: ``a1 x + b1 y = d1``, ``a2 x + b2 y = d2``,
   ``x = (b2 d1 - b1 d2) / (a1 b2 - a2 b1)``, ``y = (a1 d2 - a2 d1) / (a1 b2 - a2 b1)``, with
   the three cases: one point (denominator nonzero), parallel (denominator zero), coincident
@@ -17,6 +19,7 @@ relative tolerance ``tol`` (default ``1e-12`` on unit-normal quantities; ``0`` o
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Optional
@@ -237,3 +240,88 @@ def three_planes_result(p1, p2, p3, ids=("A", "B", "C")) -> dict:
                   "reason": r.reason,
                   "parallel_pairs": [list(p) for p in r.parallel_pairs]},
     }
+
+
+# ----------------------------------------------------------------------------- two rays (A.8)
+
+
+@dataclass(frozen=True)
+class TwoRaysResult:
+    """App. A.8: the lines carrying two linear components. ``case`` is ``"crossing"`` (one
+    common point), ``"parallel"`` (distinct, parallel), ``"coincident"`` (the same line) or
+    ``"skew"`` (no common plane); ``t1``, ``t2`` the parameters of the closest approach (of the
+    crossing point for ``"crossing"``), ``None`` when parallel; ``gap`` the distance between the
+    lines; ``within`` whether ``t1``, ``t2`` lie in the components' own parameter ranges."""
+
+    case: str
+    t1: object = None
+    t2: object = None
+    gap: float = 0.0
+    cross_sqr: object = 0
+    within: Optional[bool] = None
+    method: str = "two rays in 3D (Dunn & Parberry App. A.8)"
+
+
+def _range_of(kind: str):
+    return {"segment": (0, 1), "ray": (0, None), "line": (None, None)}[kind]
+
+
+def _in_range(t, kind: str) -> bool:
+    lo, hi = _range_of(kind)
+    return (lo is None or t >= lo) and (hi is None or t <= hi)
+
+
+def two_rays(p1, d1, p2, d2, kind1: str = "line", kind2: str = "line",
+             tol: Optional[float] = None) -> TwoRaysResult:
+    """Classify ``p1 + t1 d1`` against ``p2 + t2 d2`` (App. A.8): with ``c = d1 x d2``,
+    ``t1 = ((p2 - p1) x d2) . c / |c|^2`` and ``t2 = ((p2 - p1) x d1) . c / |c|^2``; ``c = 0``
+    means parallel or coincident; otherwise the two points ``r1(t1)``, ``r2(t2)`` are the
+    closest approach and coincide when the lines cross. Exact on Fractions; floats use the
+    relative tolerance ``tol`` (default ``1e-12``) on ``|c|^2`` and on the gap.
+    """
+    p1, d1, p2, d2 = (tuple(v) for v in (p1, d1, p2, d2))
+    if V.dot(d1, d1) == 0 or V.dot(d2, d2) == 0:
+        raise ValueError("two_rays: a direction is zero (a point is not a line)")
+    exact = _exact(p1, d1, p2, d2)
+    if tol is None:
+        tol = 0 if exact else DEFAULT_TOL
+    c = V.cross(d1, d2)
+    cc = V.dot(c, c)
+    l1, l2 = V.dot(d1, d1), V.dot(d2, d2)
+    w = V.sub(p2, p1)
+    if _is_zero(cc, l1 * l2, tol):
+        off = V.cross(w, d1)  # |w x d1| / |d1| is the distance between parallel lines
+        gap = math.sqrt(float(V.dot(off, off)) / float(l1))
+        scale = max(1.0, math.sqrt(float(V.dot(w, w))))
+        same = (V.dot(off, off) == 0) if tol == 0 else gap <= tol * scale
+        return TwoRaysResult("coincident" if same else "parallel", gap=0.0 if same else gap,
+                             cross_sqr=cc)
+    t1 = V.dot(V.cross(w, d2), c) / cc
+    t2 = V.dot(V.cross(w, d1), c) / cc
+    q1, q2 = V.add(p1, V.scale(t1, d1)), V.add(p2, V.scale(t2, d2))
+    diff = V.sub(q1, q2)
+    gap2 = V.dot(diff, diff)
+    gap = math.sqrt(float(gap2))
+    # the gap is (w . c) / |c|: crossing when the lines share a plane
+    scale = max(1.0, math.sqrt(float(V.dot(w, w))))
+    meet = (V.dot(w, c) == 0) if tol == 0 else abs(float(V.dot(w, c))) <= \
+        tol * scale * math.sqrt(float(cc)) * 4
+    within = _in_range(t1, kind1) and _in_range(t2, kind2)
+    return TwoRaysResult("crossing" if meet else "skew", t1=t1, t2=t2,
+                         gap=0.0 if meet else gap, cross_sqr=cc, within=within)
+
+
+def linear_parts(prim):
+    """``(origin, direction, kind)`` of a segment, ray or line (a segment's ``p1 - p0``)."""
+    if prim.kind == "segment":
+        return tuple(prim.p0), V.sub(tuple(prim.p1), tuple(prim.p0)), "segment"
+    return tuple(prim.origin), tuple(prim.direction), prim.kind
+
+
+def classify_linear_pair(a, b) -> Optional[TwoRaysResult]:
+    """A.8's classification of two linear primitives (``None`` when one is a point-like
+    segment)."""
+    (p1, d1, k1), (p2, d2, k2) = linear_parts(a), linear_parts(b)
+    if V.dot(d1, d1) == 0 or V.dot(d2, d2) == 0:
+        return None
+    return two_rays(p1, d1, p2, d2, k1, k2)

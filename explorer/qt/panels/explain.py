@@ -92,6 +92,20 @@ TEMPLATES: dict[str, Template] = {
         ),
         method_has=("st-plane",),
     ),
+    "two rays": Template(
+        "The lines of two rays: crossing, parallel, coincident or skew",
+        "Dunn & Parberry, 3D Math Primer, App. A.8",
+        (
+            "Take the lines r1(t1) = p1 + t1 d1 and r2(t2) = p2 + t2 d2 (no range yet): "
+            "|d1 × d2|² = {trace.two rays.|d1 x d2|^2}.",
+            "They are {trace.two rays.case}.",
+            "t1 = ((p2 − p1) × d2) · (d1 × d2) / |d1 × d2|² = {trace.two rays.t1}, "
+            "t2 = ((p2 − p1) × d1) · (d1 × d2) / |d1 × d2|² = {trace.two rays.t2}; "
+            "r1(t1) and r2(t2) are {trace.two rays.gap} apart.",
+            "Within both components' own ranges: {trace.two rays.within}.",
+        ),
+        needs="trace.two rays.case",
+    ),
     "woo": Template(
         "Ray against a box: Woo's candidate planes",
         "Dunn & Parberry, 3D Math Primer, App. A.18, Listing A.6 (Woo)",
