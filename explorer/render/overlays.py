@@ -354,6 +354,40 @@ def draw_side(r: PairAnswer, ctx: Context, frame: Frame) -> None:
         return
     frame.label(f"ov:side:{_pair(r)}", _center(ctx, target.id) + ctx.unit,
                 f"{target.id}: {SIDE_WORDS.get(int(side), side)}", color)
+    if {a.kind, b.kind} == {"plane", "aabb"}:
+        plane, box = (a, b) if a.kind == "plane" else (b, a)
+        draw_plane_box(plane.at_time(0), box.at_time(0), f"ov:corner:{_pair(r)}", frame)
+
+
+CORNER_COLOR = "#6a1b9a"
+
+
+def draw_plane_box(plane, box, base: str, frame: Frame) -> None:
+    """Boreskov's one-corner test (bounding volumes, Fig. 3.9) beside A.10's minD/maxD: the
+    corner picked by the signs of the normal (least ``n . x``: minD) and its opposite (maxD),
+    each marked with ``f = n . x - d``, and the effective radius ``r = sum |n_i| e_i / |n|`` as
+    a segment along the normal through the box's centre."""
+    n = _f(plane.normal)
+    lo, hi = _f(box.min), _f(box.max)
+    pmin = np.where(n >= 0, lo, hi)  # Boreskov's corner: n . x is least there
+    pmax = np.where(n >= 0, hi, lo)
+    d = float(plane.d)
+    min_d, max_d = float(n @ pmin), float(n @ pmax)
+    frame.add(base + ":pts", Geom(np.array([pmin, pmax]), verts=True, topo="pts2"),
+              color=CORNER_COLOR, point_size=14, render_points_as_spheres=True)
+    frame.label(base + ":min", pmin, f"corner by the signs of n: minD = {_fmt(min_d)}, "
+                f"f = {_fmt(min_d - d)}", CORNER_COLOR)
+    frame.label(base + ":max", pmax, f"maxD = {_fmt(max_d)}, f = {_fmt(max_d - d)}",
+                CORNER_COLOR)
+    nn = float(np.linalg.norm(n))
+    if nn > 0:
+        u = n / nn
+        c = (lo + hi) / 2
+        r_eff = float(np.abs(n) @ ((hi - lo) / 2)) / nn
+        ends = np.array([c - r_eff * u, c + r_eff * u])
+        frame.add(base + ":radius", Geom(ends, lines=_line_cells(1), topo="lines1"),
+                  color=CORNER_COLOR, line_width=4)
+        frame.label(base + ":r", ends[1], f"effective radius {_fmt(r_eff)}", CORNER_COLOR)
 
 
 def draw_toi(r: PairAnswer, ctx: Context, frame: Frame) -> None:

@@ -75,6 +75,7 @@ class ThreePlanesPanel(QWidget):
         lay.addWidget(self.meter_words)
         lay.addWidget(self.text, 1)
         self._triples: list[tuple] = []
+        self._hooked = False
         for sig in (scene.reset, scene.object_added, scene.object_removed, scene.queries_changed):
             sig.connect(self._on_structure)
         scene.object_changed.connect(self._on_changed)
@@ -87,6 +88,41 @@ class ThreePlanesPanel(QWidget):
 
         self.destroyed.connect(_disconnect)
         self._on_structure()
+
+    def showEvent(self, event):  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        if not self._hooked:  # a tabbed dock stays "visible": follow its tab instead
+            from PyQt6.QtWidgets import QDockWidget
+
+            w = self.parentWidget()
+            while w is not None and not isinstance(w, QDockWidget):
+                w = w.parentWidget()
+            if w is not None:
+                w.visibilityChanged.connect(self._on_dock_visibility)
+                self._hooked = True
+        self.refresh()
+
+    def _on_dock_visibility(self, visible: bool) -> None:
+        from PyQt6.QtCore import QTimer
+
+        QTimer.singleShot(0, self._guarded_refresh)
+
+    def _guarded_refresh(self) -> None:
+        try:
+            self.refresh()
+        except RuntimeError:  # the widget is gone
+            pass
+
+    def on_screen(self) -> bool:
+        return self.isVisible() and not self.visibleRegion().isEmpty()
+
+    def hideEvent(self, event):  # noqa: N802 - Qt's name: its marker goes with the panel
+        super().hideEvent(event)
+        try:
+            self.viewport.remove_overlay(OVERLAY)
+            self.viewport.render()
+        except Exception:  # noqa: BLE001 - a viewport already closed (window exit)
+            pass
 
     def triples(self) -> list[tuple]:
         qs = [q for q in self.scene.query_list() if len(q) == 3]
@@ -140,7 +176,7 @@ class ThreePlanesPanel(QWidget):
         names = [self.scene[k].name for k in ids]
         self.text.setHtml("<ol>" + "".join(f"<li>{line}</li>" for line in explain(r, names))
                           + "</ol>")
-        if r["point"] is not None:
+        if r["point"] is not None and self.on_screen():
             import pyvista as pv
 
             size = self.viewport.view.ext.size

@@ -51,3 +51,14 @@ def test_explain_names_the_case():
     r = three_planes_result(Plane((1, 0, 0), 0), Plane((0, 1, 0), 0), Plane((1, 1, 0), 0))
     text = " ".join(explain(r))
     assert "Determinant (n1 x n2) . n3 = 0" in text and "No single point" in text
+
+
+def test_the_marker_goes_with_the_panel(gui_window, qtbot):
+    w = gui_window(SCENE, with_panels=True)
+    panel_of(w)
+    names = w.viewport.view.overlay_names
+    qtbot.waitUntil(lambda: "three-planes:point" in names(), timeout=3000)
+    next(d for d in w.panel_docks if d.windowTitle() == "Explain").raise_()
+    qtbot.waitUntil(lambda: "three-planes:point" not in names(), timeout=3000)
+    panel_of(w)
+    qtbot.waitUntil(lambda: "three-planes:point" in names(), timeout=3000)
