@@ -32,7 +32,7 @@ from algorithms import registry
 from algorithms.answer import PairAnswer, Records
 from algorithms.core.once import one_analysis
 from algorithms.extras.containment import contains
-from algorithms.extras.planes import classify_linear_pair
+from algorithms.extras.planes import classify_linear_pair, plane2d_of
 from algorithms.kernels.motion import relative_motion, toi_world
 from algorithms.primitives import LINEAR_KINDS, SEPARABLE_KINDS, Primitive
 from algorithms.queries.sphere_solids import ARVO_HOLLOW, hollow_sphere_aabb
@@ -67,7 +67,9 @@ def evaluate_pair(
     lines = None
     if a.kind in LINEAR_KINDS and b.kind in LINEAR_KINDS:
         lines = classify_linear_pair(a, b)
-    return replace(ans, contains=contains(a, b, hollow_a, hollow_b), lines=lines)
+    plane2d = plane2d_of(a, b) if "line" in (a.kind, b.kind) else None
+    return replace(ans, contains=contains(a, b, hollow_a, hollow_b), lines=lines,
+                   plane2d=plane2d)
 
 
 def _hollow(ans: PairAnswer, a, b, hollow_a: bool, hollow_b: bool) -> PairAnswer:

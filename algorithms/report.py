@@ -53,6 +53,8 @@ def trace_of(answer: PairAnswer) -> dict:
         trace["two rays"] = {"case": ln.case, "t1": ln.t1, "t2": ln.t2, "gap": ln.gap,
                                 "|d1 x d2|^2": ln.cross_sqr, "within": ln.within,
                                 "method": ln.method}
+    if answer.plane2d is not None:  # App. A.1 / A.7 in the z = 0 plane
+        trace["2d lines"] = dict(answer.plane2d)
     if rec.contact is not None:
         trace["toi"] = {**rec.contact.trace, "relative_motion": answer.relative_motion,
                         "point": answer.contact_point, "normal": rec.contact.normal}

@@ -325,3 +325,52 @@ def classify_linear_pair(a, b) -> Optional[TwoRaysResult]:
     if V.dot(d1, d1) == 0 or V.dot(d2, d2) == 0:
         return None
     return two_rays(p1, d1, p2, d2, k1, k2)
+
+
+# ----------------------------------------------------------------------------- 2D lines (A.1, A.7)
+
+
+def implicit_2d(origin, direction) -> Optional[tuple]:
+    """``(a, b, d)`` of the 2D implicit line ``a x + b y = d`` carrying a line of the z = 0
+    plane (``origin`` and ``direction`` with z = 0), with the unit normal ``(a, b)`` =
+    ``(-dy, dx) / |(dx, dy)|`` (App. A.1's convention: ``d`` is the signed distance of the
+    origin); ``None`` when the line is not in the z = 0 plane."""
+    (ox, oy, oz), (dx, dy, dz) = tuple(map(float, origin)), tuple(map(float, direction))
+    if oz != 0 or dz != 0 or (dx == 0 and dy == 0):
+        return None
+    n = math.hypot(dx, dy)
+    a, b = -dy / n + 0.0, dx / n + 0.0
+    return (a, b, a * ox + b * oy + 0.0)
+
+
+def closest_point_2d(q, line) -> tuple:
+    """App. A.1: the point of ``a x + b y = d`` (unit ``(a, b)``) nearest ``q = (x, y)``:
+    ``q' = q + (d - q . n) n``; returns ``(q', d - q . n)``."""
+    a, b, d = line
+    s = d - (a * q[0] + b * q[1])
+    return (q[0] + s * a, q[1] + s * b), s
+
+
+def plane2d_of(a, b) -> Optional[dict]:
+    """The 2D view of a pair lying in the z = 0 plane: two lines (App. A.7, :func:`two_lines_2d`)
+    or a point and a line (App. A.1, :func:`closest_point_2d`); ``None`` otherwise."""
+    def line_of(p):
+        if p.kind in ("line", "ray"):
+            return implicit_2d(p.origin, p.direction)
+        if p.kind == "segment":
+            return implicit_2d(p.p0, tuple(x - y for x, y in zip(p.p1, p.p0)))
+        return None
+
+    la, lb = line_of(a), line_of(b)
+    if a.kind == "line" and b.kind == "line" and la and lb:
+        r = two_lines_2d(la, lb)
+        return {"section": "A.7", "line_a": la, "line_b": lb, "case": r.case,
+                "point": r.point, "denominator": r.denominator, "numerators": r.numerators}
+    for line, other, which in ((la, b, "a"), (lb, a, "b")):
+        if line and other.kind == "point" and float(other.position[2]) == 0 and \
+                (a if which == "a" else b).kind == "line":
+            q = tuple(map(float, other.position[:2]))
+            p, s = closest_point_2d(q, line)
+            return {"section": "A.1", f"line_{which}": line, "point": p,
+                    "signed_distance": s}
+    return None

@@ -225,6 +225,20 @@ def draw_closest(r: PairAnswer, ctx: Context, frame: Frame) -> None:
                     RESULT_COLOR)
     elif not _hits(r):
         frame.label(base, pa, f"{r.a}–{r.b}  intersect", RESULT_COLOR)
+    if r.plane2d is not None and frame.focused:  # App. A.1 / A.7: the lines' implicit forms
+        for key, obj_id in (("line_a", r.a), ("line_b", r.b)):
+            line = r.plane2d.get(key)
+            if line is not None:
+                o = ctx.scene[obj_id].primitive.origin
+                frame.label(f"ov:2d:{r.a}:{r.b}:{key}", o, f"{obj_id}: {implicit_text(line)}",
+                            "#1b5e20")
+
+
+def implicit_text(line) -> str:
+    """``a x + b y = d`` with three significant digits (App. A.1's unit normal)."""
+    a, b, d = (float(c) for c in line)
+    sign = "-" if b < 0 else "+"
+    return f"{_fmt(a)} x {sign} {_fmt(abs(b))} y = {_fmt(d)}"
 
 
 def _hits(r: PairAnswer) -> tuple:

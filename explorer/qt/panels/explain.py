@@ -106,6 +106,20 @@ TEMPLATES: dict[str, Template] = {
         ),
         needs="trace.two rays.case",
     ),
+    "2d lines": Template(
+        "Lines in the z = 0 plane as a x + b y = d",
+        "Dunn & Parberry, 3D Math Primer, App. A.1 (closest point), A.7 (two lines)",
+        (
+            "A's line: a x + b y = d with (a, b, d) = {trace.2d lines.line_a} (unit normal).",
+            "B's line: (a, b, d) = {trace.2d lines.line_b}.",
+            "A.7: denominator a1 b2 − a2 b1 = {trace.2d lines.denominator}; the lines are "
+            "{trace.2d lines.case}; x = (b2 d1 − b1 d2) / den, y = (a1 d2 − a2 d1) / den give "
+            "{trace.2d lines.point}.",
+            "A.1: q' = q + (d − q · n) n, with d − q · n = {trace.2d lines.signed_distance}: "
+            "the closest point is {trace.2d lines.point}.",
+        ),
+        needs="trace.2d lines.section",
+    ),
     "woo": Template(
         "Ray against a box: Woo's candidate planes",
         "Dunn & Parberry, 3D Math Primer, App. A.18, Listing A.6 (Woo)",
