@@ -548,7 +548,7 @@ def test_explain_helpers():
 # ============================================================================ all panels
 def test_panels_registry_and_update_all_speed(qtbot):
     assert [t for t, _ in PANELS] == ["st-plane", "Separating axes", "Time line", "Explain",
-                                     "Three planes"]
+                                     "Three planes", "Step through"]
     scene = scenefile.load(SCENES / "stplane_region3.json")
     window, viewport = FakeWindow(("A", "B")), FakeViewport()
     panels = [factory(scene, viewport, window) for _, factory in PANELS]
