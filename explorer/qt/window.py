@@ -213,6 +213,9 @@ class MainWindow(QMainWindow):
         from explorer.qt import bounding  # Edit > Bound These (issue 13)
 
         bounding.install(self)
+        from explorer.qt import features  # View > Closest-Point Features (issue 13)
+
+        features.install(self)
         if scene is not None:
             self.set_document(scene, path)
         self._update_title()
