@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -32,7 +31,8 @@ def test_other_shapes_by_hand():
     assert feature_of(tri, (1, 1, 0)).name == "edge v1 v2"      # on the hypotenuse
     assert feature_of(tri, (0.5, 0.5, 0)).kind == "face"
     seg = Segment((0, 0, 0), (2, 0, 0))
-    assert feature_of(seg, (2, 0, 0)).name == "end p1" and feature_of(seg, (1, 0, 0)).kind == "edge"
+    assert feature_of(seg, (2, 0, 0)).name == "end p1"
+    assert feature_of(seg, (1, 0, 0)).kind == "edge"
     cap = Capsule((0, 0, 0), (0, 0, 2), 0.5)
     assert feature_of(cap, (0, 0, 2.5)).name == "hemisphere at p1"
     assert feature_of(cap, (0.5, 0, 1)).name == "the side wall"
