@@ -103,7 +103,7 @@ def feature_of(prim, point) -> Feature:
                 return Feature("vertex", "end p0", (tuple(p0),))
             if t >= 1 - tol:
                 return Feature("vertex", "end p1", (tuple(p1),))
-            return Feature("edge", f"the segment's inside (t = {t:.6g})", (tuple(p0), tuple(p1)))
+            return Feature("edge", f"inside the segment, t = {t:.4g}", (tuple(p0), tuple(p1)))
         if t <= tol:
             return Feature("curved", "hemisphere at p0", (tuple(p0),))
         if t >= 1 - tol:

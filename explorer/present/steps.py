@@ -286,6 +286,18 @@ def hultquist(answer, a, b) -> Optional[Walkthrough]:
                              f"{_g(math.sqrt(float(e @ e) - aa * aa))} from the centre, more "
                              f"than r = {_g(r)}: it misses the sphere.",
                           (Mark("segment", (tuple(foot), tuple(c)), BAD, "b > r"),)))
+    elif aa + math.sqrt(f2) < 0 and a.kind != "line":
+        steps.append(Step(4, f"f = {_g(math.sqrt(f2))}: the line crosses the sphere at "
+                             f"a - f = {_g(aa - math.sqrt(f2))} and a + f = "
+                             f"{_g(aa + math.sqrt(f2))}, both behind the origin: the "
+                             f"{a.kind} misses the sphere.",
+                          (Mark("point", (tuple(o + (aa + math.sqrt(f2)) * u),), BAD,
+                                "behind the origin"),)))
+    elif a.kind == "segment" and aa - math.sqrt(f2) > nd:
+        steps.append(Step(4, f"The line enters the sphere at a - f = {_g(aa - math.sqrt(f2))}, "
+                             f"beyond the segment's length {_g(nd)}: the segment misses it.",
+                          (Mark("point", (tuple(o + (aa - math.sqrt(f2)) * u),), BAD,
+                                "beyond p1"),)))
     else:
         f = math.sqrt(f2)
         t = aa - f

@@ -1,6 +1,7 @@
 """The feature overlay (issue 13, part 3): for the chosen pair, the vertex, edge or face (Voronoi)
 region holding each closest point, named and tinted (vertex red, edge orange, face blue, curved
-parts purple). *View > Closest-Point Features* switches it. The classification is
+parts purple). *View > Closest-Point Features* switches it (off at start: its labels
+crowd a busy view). The classification is
 :func:`explorer.present.features.feature_of` (no Qt).
 """
 
@@ -18,7 +19,7 @@ PREFIX = "features:"
 class FeatureOverlay:
     def __init__(self, window):
         self.window = window
-        self.enabled = True
+        self.enabled = False  # off by default: View > Closest-Point Features (labels crowd)
         self.shown: list = []  # [(object id, Feature)] last drawn
         self._timer = QTimer(window)
         self._timer.setSingleShot(True)
@@ -36,6 +37,7 @@ class FeatureOverlay:
         self.update()
 
     def update(self) -> list:
+        """Redraw the features of the chosen pair; returns ``[(object id, Feature)]``."""
         w = self.window
         if getattr(w, "_shut", False):
             return []
@@ -81,7 +83,7 @@ def install(window) -> FeatureOverlay:
         "Closest-Point &Features", ov.set_enabled, None,
         "Name and tint the vertex, edge or face region holding each closest point of the "
         "chosen pair", checkable=True)
-    window.act_features.setChecked(True)
+    window.act_features.setChecked(False)
     window.view_menu.addAction(window.act_features)
     ov.schedule()
     return ov

@@ -78,6 +78,8 @@ def test_window_draws_and_names_the_features(gui_window, qtbot):
     from explorer import LESSONS_DIR
 
     w = gui_window(LESSONS_DIR / "05_sphere_box_arvo.json")
+    assert not w.act_features.isChecked()  # off at start
+    w.act_features.trigger()
     w.set_pair("S", "box")
     qtbot.waitUntil(lambda: any(n.startswith("features:") for n in
                                 w.viewport.view.overlay_names()), timeout=3000)
