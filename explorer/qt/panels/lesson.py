@@ -149,7 +149,7 @@ class LessonPanel(QWidget):
             # the window sets its pair after the scene's reset: look at step 1 once it has
             QTimer.singleShot(0, self._apply_look_safely)
         elif scope and self._scope_was is not None:  # leaving a lesson: the user's scope back
-            scope[self._scope_was].setChecked(True)
+            self._set_scope(self._scope_was)
             self._scope_was = None
 
     def _apply_look_safely(self) -> None:
@@ -268,7 +268,7 @@ class LessonPanel(QWidget):
         if look.pair and scope and "pair" in scope:  # one pair drawn: the one the step is about
             if self._scope_was is None:
                 self._scope_was = next((k for k, a in scope.items() if a.isChecked()), None)
-            scope["pair"].setChecked(True)
+            self._set_scope("pair")
         if look.pair and hasattr(w, "set_pair"):
             w.set_pair(*look.pair)
         if look.select and hasattr(w, "select"):
@@ -288,6 +288,15 @@ class LessonPanel(QWidget):
                 if dock.windowTitle() == look.panel:
                     dock.show()
                     dock.raise_()
+
+    def _set_scope(self, key: str) -> None:
+        """The window's draw scope (its workspace model, and the menu's tick)."""
+        ws = getattr(self.window_, "workspace", None)
+        if ws is not None and hasattr(ws, "set_scope"):
+            ws.set_scope(key)
+        scope = getattr(self.window_, "scope_actions", {})
+        if key in scope:
+            scope[key].setChecked(True)
 
     def _docks(self) -> list:
         w = self.window_

@@ -23,7 +23,8 @@ def test_lessons_menu_lists_every_shipped_lesson_and_opens_one(gui_window, qtbot
     assert panel.counter.text().startswith("Step 1 of 5")
     # step 1's look is applied once the window has set up the document: the pair A-B
     qtbot.waitUntil(lambda: w.scope_actions["pair"].isChecked(), timeout=3000)
-    assert w.current_pair() == ("A", "B")  # only the step's pair is drawn
+    assert w.current_pair() == ("A", "B")
+    assert w.workspace.scope == "pair"  # only the step's pair is drawn
 
 
 def test_next_and_previous_apply_each_steps_look(gui_window, qtbot):

@@ -25,9 +25,11 @@ def test_meter_levels():
     assert meter(1e-9).fill == 0.0           # below the floor: empty, still "poor"
 
 
-def test_panel_shows_each_query_with_its_point_and_meter(gui_window):
+def test_panel_shows_each_query_with_its_point_and_meter(gui_window, qtbot):
     w = gui_window(SCENE, with_panels=True)
     p = panel_of(w)
+    qtbot.waitUntil(lambda: "three-planes:point" in w.viewport.view.overlay_names(),
+                    timeout=3000)  # drawn once its tab is in front
     assert p.combo.count() == 2  # the scene's two three-planes queries
     # P: x = 1, Q: y = 0.5, R: x + 0.02 y + z = 2 -> z = 2 - 1 - 0.01
     assert p.result["point"] == pytest.approx((1, 0.5, 0.99))
