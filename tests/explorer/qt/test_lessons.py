@@ -105,3 +105,14 @@ def test_save_on_a_shipped_lesson_asks_for_a_new_path(gui_window, tmp_path):
     assert "read-only" not in w.windowTitle()
     w.dialogs.next_path = None
     assert w.save() is True  # now a file of the user's own: saved in place, no dialog
+
+
+def test_every_look_names_a_panel_of_the_window():
+    from explorer.model.lesson import lesson_of
+    from explorer.model.scenefile import load
+    from explorer.qt.panels import PANELS
+
+    titles = {t for t, _ in PANELS} | {"Results", "Scene", "Properties"}
+    for path in sorted(LESSONS_DIR.glob("*.json")):
+        for step in lesson_of(load(path)).steps:
+            assert step.look.panel in (None, *titles), (path.name, step.title)
