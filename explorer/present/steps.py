@@ -6,7 +6,8 @@ The steps are read from the library's own record of the run (``answer.records``:
 record's Woo trace, Arvo's per-axis trace), so the drawing and the answer cannot disagree.
 
 Families: Woo's ray-box test (Dunn & Parberry App. A.18, Listing A.6), Arvo's sphere-box clamp
-(GTCG §11.12.8), Hultquist's ray-sphere (App. A.12).
+(GTCG §11.12.8), Hultquist's ray-sphere (App. A.12), Badouel's ray-triangle (App. A.16) and the
+st-plane candidates of two linear components (GTCG §10.8.3).
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ class Walkthrough:
 
 def _g(x) -> str:
     """Enough digits to tell candidates apart (six significant)."""
-    x = float(x)
+    x = float(x) + 0.0  # no "-0"
     return f"{x:.6g}"
 
 
@@ -310,7 +311,114 @@ def hultquist(answer, a, b) -> Optional[Walkthrough]:
                        HULTQUIST_LISTING, tuple(steps))
 
 
-FAMILIES = (woo, arvo, hultquist)
+# ----------------------------------------------------------------------------- Badouel (A.16)
+
+BADOUEL_LISTING = (
+    "e1 = v1 - v0;  e2 = v2 - v0;  n = e1 x e2",
+    "dot = n . d;  if dot == 0: parallel (miss unless in the plane)",
+    "t = (n . v0 - n . o) / dot;  if t < 0 (or past the end): miss",
+    "p = o + t d;  drop the axis where |n| is largest -> 2-D (u, v)",
+    "alpha, beta, gamma from the 2-D edges",
+    "all of alpha, beta, gamma >= 0: hit (barycentrics)",
+)
+
+
+def badouel(answer, a, b) -> Optional[Walkthrough]:
+    """Badouel's ray-triangle (App. A.16, Listing A.4), from the hits record's trace."""
+    rec = answer.records.hits
+    if rec is None or "badouel" not in (rec.method or "").lower() or b.kind != "triangle":
+        return None
+    tr = rec.trace
+    v = np.asarray(b.vertices, float)
+    o, d = _linear(a)
+    title, src = "Ray against a triangle: Badouel", "Dunn & Parberry App. A.16, Listing A.4"
+    steps = [Step(0, f"e1 = {_p(tr['e1'])}, e2 = {_p(tr['e2'])}, n = e1 x e2 = {_p(tr['n'])}.",
+                  (Mark("segment", (tuple(v[0]), tuple(v[1])), CANDIDATE, "e1"),
+                   Mark("segment", (tuple(v[0]), tuple(v[2])), CANDIDATE, "e2")))]
+    rejected = tr.get("rejected")
+    if tr.get("parallel"):
+        steps.append(Step(1, f"dot = n . d = {_g(tr['dot'])}: the ray runs parallel to the "
+                             f"triangle's plane; {rejected or 'it lies in the plane'}."))
+        return Walkthrough(title, src, BADOUEL_LISTING, tuple(steps))
+    steps.append(Step(1, f"dot = n . d = {_g(tr['dot'])}."))
+    if "t" not in tr:
+        steps.append(Step(2, f"t = {_g(tr['t (before division)'])} / {_g(tr['dot'])} < 0: "
+                             f"{rejected or 'miss'}: the plane is behind the origin, a miss."))
+        return Walkthrough(title, src, BADOUEL_LISTING, tuple(steps))
+    t = float(tr["t"])
+    x = o + t * d
+    steps.append(Step(2, f"t = {_g(tr['t (before division)'])} / {_g(tr['dot'])} = {_g(t)}: "
+                         f"the ray meets the plane at {_p(x)}.",
+                      (Mark("quad", (tuple(v[0]), tuple(v[1]), tuple(v[2]), tuple(v[2])),
+                            CANDIDATE, ""), Mark("point", (tuple(x),), CANDIDATE,
+                                                 f"t = {_g(t)}"))))
+    steps.append(Step(3, f"Drop {tr.get('dominant axis dropped')} (the normal's largest "
+                         f"component): u = ({_g(tr['u0'])}, {_g(tr['u1'])}, {_g(tr['u2'])}), "
+                         f"v = ({_g(tr['v0'])}, {_g(tr['v1'])}, {_g(tr['v2'])})."))
+    al, be, ga = (float(tr[k]) for k in ("alpha", "beta", "gamma"))
+    bad = [n for n, val in (("alpha", al), ("beta", be), ("gamma", ga)) if val < 0]
+    steps.append(Step(4, f"alpha = {_g(al)}, beta = {_g(be)}, gamma = {_g(ga)}."))
+    if bad or rejected:
+        steps.append(Step(5, f"{', '.join(bad) or rejected} < 0: the point {_p(x)} lies "
+                             "outside the triangle, beyond the edge opposite that vertex: a miss.",
+                          (Mark("point", (tuple(x),), BAD, f"{', '.join(bad)} < 0"),)))
+    else:
+        steps.append(Step(5, f"All three >= 0: a hit at t = {_g(t)}, barycentrics "
+                             f"({_g(ga)}, {_g(al)}, {_g(be)}).",
+                          (Mark("point", (tuple(x),), GOOD, f"hit t = {_g(t)}"),)))
+    return Walkthrough(title, src, BADOUEL_LISTING, tuple(steps))
+
+
+# ----------------------------------------------------------------------------- st-plane (10.8)
+
+STPLANE_LISTING = (
+    "Q(s, t) = a s^2 + 2b st + c t^2 + 2d s + 2e t + f",
+    "(s_bar, t_bar) = where grad Q = 0   (det = ac - b^2)",
+    "its region 0-8 names the edges to try",
+    "each candidate edge: the 1-D minimiser, clamped",
+    "the least candidate is the answer",
+)
+
+
+def stplane(answer, a, b) -> Optional[Walkthrough]:
+    """The st-plane minimisation of two linear components (GTCG §10.8.3), candidate by
+    candidate, each drawn as the pair of points it stands for."""
+    rec = answer.records.distance
+    if rec is None or a.kind not in ("segment", "ray", "line") or \
+            b.kind not in ("segment", "ray", "line"):
+        return None
+    tr = rec.trace
+    if "region" not in tr and "candidates" not in tr:
+        return None
+    o1, d1 = _linear(a)
+    o2, d2 = _linear(b)
+    steps = [Step(0, f"a = {_g(tr.get('a', 0))}, b = {_g(tr.get('b', 0))}, "
+                     f"c = {_g(tr.get('c', 0))}, d = {_g(tr.get('d', 0))}, "
+                     f"e = {_g(tr.get('e', 0))}, f = {_g(tr.get('f', 0))}.")]
+    if tr.get("s_bar") is not None:
+        steps.append(Step(1, f"det = {_g(tr.get('det', 0))}; (s_bar, t_bar) = "
+                             f"({_g(tr['s_bar'])}, {_g(tr['t_bar'])})."))
+    if isinstance(tr.get("region"), int):
+        steps.append(Step(2, f"Region {tr['region']}."))
+    cands = tr.get("candidates") or []
+    for c in cands:
+        s_, t_ = float(c["s"]), float(c["t"])
+        pa, pb = o1 + s_ * d1, o2 + t_ * d2
+        steps.append(Step(3, f"Candidate on {c.get('edge')}: (s, t) = ({_g(s_)}, {_g(t_)}), "
+                             f"Q = {_g(c['sqr_distance'])}.",
+                          (Mark("segment", (tuple(pa), tuple(pb)), CANDIDATE,
+                                f"{c.get('edge')}: Q = {_g(c['sqr_distance'])}"),)))
+    s_, t_ = float(tr.get("s", 0)), float(tr.get("t", 0))
+    pa, pb = o1 + s_ * d1, o2 + t_ * d2
+    steps.append(Step(4, f"The least is on {tr.get('edge', 'the inside')}: s = {_g(s_)}, "
+                         f"t = {_g(t_)}, distance "
+                         f"{_g(math.sqrt(float(tr.get('sqr_distance', 0))))}.",
+                      (Mark("segment", (tuple(pa), tuple(pb)), GOOD, "the closest points"),)))
+    return Walkthrough("Two linear components: the st-plane", "Eberly & Schneider, GTCG §10.8.3",
+                       STPLANE_LISTING, tuple(steps))
+
+
+FAMILIES = (woo, arvo, hultquist, badouel, stplane)
 
 
 def walkthrough(answer, a, b) -> Optional[Walkthrough]:

@@ -1,7 +1,8 @@
 """The Step through panel (issue 13, part 2): the chosen pair's algorithm one step at a time,
 the matching line of a short pseudocode listing highlighted, the step's values in words and its
 geometry drawn in the viewport (Woo's candidate planes, the chosen plane, the face rectangle
-and the crossing point; Arvo's per-axis clamp; Hultquist's e, a and f^2). The steps come from
+and the crossing point; Arvo's per-axis clamp; Hultquist's e, a and f^2; Badouel's
+barycentrics; the st-plane's candidates). The steps come from
 :mod:`explorer.present.steps` (no Qt).
 """
 
@@ -71,7 +72,8 @@ class StepsPanel(PairPanel):
         self.walk = walk
         if walk is None:
             self.show_nothing(f"No step-through for {a.kind}-{b.kind} yet: choose a ray, segment "
-                              "or line against a box (Woo) or a sphere (Hultquist), or a sphere "
+                              "or line against a box (Woo), a sphere (Hultquist), a triangle "
+                              "(Badouel) or another linear component (st-plane), or a sphere "
                               "against a box (Arvo).")
             return
         n = len(walk.steps)

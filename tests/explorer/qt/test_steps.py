@@ -84,8 +84,27 @@ def test_panel_steps_and_draws(gui_window, qtbot):
     assert not panel.next_button.isEnabled()
     w.set_pair("ray", "box")  # another pair of the same family starts again at step 1
     qtbot.waitUntil(lambda: panel.counter.text().endswith("/ 7"), timeout=3000)
-    w.set_pair("ray", "miss")  # no step-through for two rays: said so, nothing drawn
+    w.set_pair("ray", "miss")  # two rays: the st-plane candidates
     dock.raise_()  # the window raised the pair's own panels (st-plane, Explain)
-    qtbot.waitUntil(lambda: panel.walk is None, timeout=3000)
-    assert "No step-through" in panel.text.text()
-    assert not any(n.startswith("steps:") for n in w.viewport.view.overlay_names())
+    qtbot.waitUntil(lambda: panel.walk is not None and "st-plane" in panel.walk.title,
+                    timeout=3000)
+
+
+def test_badouel_and_stplane():
+    from algorithms import Triangle
+
+    tri = Triangle([(0, -1, -1), (0, 1, -1), (0, 0, 1)])
+    # hit: the plane x = 0 at t = 3; barycentrics (0.1, 0.3, 0.6) (z = -1 + 2 beta = 0.2)
+    w, ans = walk(Ray((-3, 0.2, 0.2), (1, 0, 0)), tri)
+    assert "t = 12 / 4 = 3" in w.steps[2].text and "All three >= 0" in w.steps[-1].text
+    # miss: at (0, 2, 0.2) gamma = -0.8 < 0
+    w, ans = walk(Ray((-3, 2, 0.2), (1, 0, 0)), tri)
+    assert ans.intersects is False and "gamma < 0" in w.steps[-1].text
+    # behind: t = -12 / 4
+    w, _ = walk(Ray((3, 0, 0), (1, 0, 0)), tri)
+    assert "behind" in w.steps[-1].text
+    # st-plane: region 8, the least candidate on s = 1 at (1, 0): sqrt(1 + 4 + 0.25)
+    w, ans = walk(Segment((-1, 0, 0), (1, 0, 0)), Segment((2, 2, 0.5), (2, 4, 0.5)))
+    assert "Region 8" in w.steps[2].text
+    assert f"distance {math.sqrt(5.25):.6g}" in w.steps[-1].text
+    assert ans.distance == pytest.approx(math.sqrt(5.25))
