@@ -87,6 +87,15 @@ class PairAnswer:
     distance_rounding: Optional[float] = None
     #: ``separating_axis`` was derived from the closest points (no separating-axis test)
     axis_from_closest: bool = False
+    #: Boreskov's containment: ``"a"`` (A holds all of B), ``"b"``, ``"none"``; ``None`` for
+    #: pairs it does not answer (:data:`algorithms.extras.containment.CONTAINS_PAIRS`)
+    contains: Optional[str] = None
+    #: two linear components: App. A.8's classification of their lines
+    #: (:class:`algorithms.extras.planes.TwoRaysResult`: crossing, parallel, coincident, skew)
+    lines: Optional[object] = None
+    #: a pair in the z = 0 plane seen in 2D: lines as ``a x + b y = d`` (App. A.1, A.7;
+    #: :func:`algorithms.extras.planes.plane2d_of`)
+    plane2d: Optional[dict] = None
     #: the methods that produced the answer, in the order they ran (each with its section)
     methods: tuple = ()
     #: what failed or is not available for this pair (empty when all answered)

@@ -23,6 +23,7 @@ meanings allow:
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Optional, Sequence
 
 import numpy as np
@@ -30,8 +31,12 @@ import numpy as np
 from algorithms import registry
 from algorithms.answer import PairAnswer, Records
 from algorithms.core.once import one_analysis
+from algorithms.extras.containment import contains
+from algorithms.extras.planes import classify_linear_pair, plane2d_of
 from algorithms.kernels.motion import relative_motion, toi_world
 from algorithms.primitives import LINEAR_KINDS, SEPARABLE_KINDS, Primitive
+from algorithms.queries.sphere_solids import ARVO_HOLLOW, hollow_sphere_aabb
+from algorithms.results import IntersectionResult
 
 
 def _vec(v) -> tuple:
@@ -45,13 +50,53 @@ def evaluate_pair(
     motion_b: Optional[Sequence[float]] = None,
     id_a: str = "A",
     id_b: str = "B",
+    hollow_a: bool = False,
+    hollow_b: bool = False,
 ) -> PairAnswer:
     """The typed answer for the pair ``(a, b)`` (see :class:`~algorithms.answer.PairAnswer`).
 
     ``motion_a`` and ``motion_b`` are the objects' displacements over ``t`` in ``[0, 1]``.
+    ``hollow_a`` / ``hollow_b``: the sphere or box is its surface only (GTCG §11.12.8's hollow
+    variants; answered for sphere-aabb pairs, the other pairs report that they treat it as
+    solid in ``errors``).
     """
     with one_analysis():
-        return _evaluate(a, b, motion_a, motion_b, id_a, id_b)
+        ans = _evaluate(a, b, motion_a, motion_b, id_a, id_b)
+    if hollow_a or hollow_b:
+        ans = _hollow(ans, a, b, hollow_a, hollow_b)
+    lines = None
+    if a.kind in LINEAR_KINDS and b.kind in LINEAR_KINDS:
+        lines = classify_linear_pair(a, b)
+    plane2d = plane2d_of(a, b) if "line" in (a.kind, b.kind) else None
+    return replace(ans, contains=contains(a, b, hollow_a, hollow_b), lines=lines,
+                   plane2d=plane2d)
+
+
+def _hollow(ans: PairAnswer, a, b, hollow_a: bool, hollow_b: bool) -> PairAnswer:
+    """The answer with hollow objects (their surface only) for a sphere-aabb pair."""
+    kinds = (a.kind, b.kind)
+    if set(kinds) != {"sphere", "aabb"}:
+        names = " and ".join(n for n, h in ((f"A ({a.kind})", hollow_a),
+                                            (f"B ({b.kind})", hollow_b)) if h)
+        return replace(ans, errors=ans.errors + (
+            f"hollow: only sphere-aabb pairs answer the hollow variants (GTCG §11.12.8); "
+            f"{names} treated as solid here",))
+    flip = kinds[0] == "aabb"
+    s, box = (b, a) if flip else (a, b)
+    hs, hb = (hollow_b, hollow_a) if flip else (hollow_a, hollow_b)
+    ok, distance, (ps, pb), trace = hollow_sphere_aabb(s, box, hs, hb)
+    closest = (pb, ps) if flip else (ps, pb)
+    axis = ans.separating_axis
+    if ok or distance == 0 or not (ans.distance and ans.distance > 0):
+        axis = None  # meeting, or one inside the other: no axis separates the projections
+    errors = ans.errors
+    if ans.toi is not None or ans.records.contact is not None:
+        errors = errors + ("hollow: the time of impact treats the objects as solid",)
+    rec = IntersectionResult(intersects=ok, method=ARVO_HOLLOW, trace=trace)
+    return replace(ans, intersects=ok, distance=distance, closest=closest, separating_axis=axis,
+                   axis_from_closest=False, distance_rounding=None,
+                   methods=(ARVO_HOLLOW, *ans.methods), errors=errors,
+                   records=replace(ans.records, intersection=rec))
 
 
 def _evaluate(a, b, motion_a, motion_b, id_a, id_b) -> PairAnswer:

@@ -2,7 +2,8 @@
 :class:`~algorithms.answer.PairAnswer` in this one place.
 
 ``result_json(answer)`` gives ``a``, ``b``, ``pair``, the nine keys ``intersects distance
-closest first_t separating_axis side toi method trace`` (``None`` where a key does not apply)
+closest first_t separating_axis side toi method trace`` (``None`` where a key does not apply),
+the project's ``contains`` (docs/scene-v1.md, project extensions)
 and ``"error"`` when a query failed. The ``trace`` holds the distance query's trace at its top
 level (for segment pairs ``s``, ``t``, the unconstrained minimiser, the st-plane ``region``) and
 ``parameter``; the other records' traces under their query names: ``trace["intersects"]``,
@@ -47,6 +48,13 @@ def trace_of(answer: PairAnswer) -> dict:
     if rec.side is not None:
         trace["side"] = {**rec.side.trace, "signed_distance": rec.side.signed_distance,
                          "effective_radius": rec.side.effective_radius}
+    if answer.lines is not None:  # App. A.8 on the two lines
+        ln = answer.lines
+        trace["two rays"] = {"case": ln.case, "t1": ln.t1, "t2": ln.t2, "gap": ln.gap,
+                                "|d1 x d2|^2": ln.cross_sqr, "within": ln.within,
+                                "method": ln.method}
+    if answer.plane2d is not None:  # App. A.1 / A.7 in the z = 0 plane
+        trace["2d lines"] = dict(answer.plane2d)
     if rec.contact is not None:
         trace["toi"] = {**rec.contact.trace, "relative_motion": answer.relative_motion,
                         "point": answer.contact_point, "normal": rec.contact.normal}
@@ -62,7 +70,8 @@ def result_json(answer: PairAnswer) -> dict:
            "first_t": answer.first_t,
            "separating_axis": None if answer.separating_axis is None
            else list(answer.separating_axis),
-           "side": answer.side, "toi": answer.toi, "method": answer.method}
+           "side": answer.side, "toi": answer.toi, "contains": answer.contains,
+           "method": answer.method}
     out = {k: to_jsonable(v) for k, v in out.items()}
     out["trace"] = to_jsonable(trace_of(answer))
     if answer.errors:

@@ -9,8 +9,20 @@ __version__ = "0.1.0"
 #: the example scenes that ship with the project (``scenes/`` at the top of the checkout)
 SCENES_DIR = Path(__file__).resolve().parent.parent / "scenes"
 DEFAULT_SCENE = "welcome.json"
+#: the shipped lessons (scene files with a ``"lesson"`` key, docs/scene-v1.md)
+LESSONS_DIR = SCENES_DIR / "lessons"
 
 
 def default_scene_path() -> Path:
     """The scene the app opens when none is named."""
     return SCENES_DIR / DEFAULT_SCENE
+
+
+def is_shipped(path) -> bool:
+    """Whether ``path`` is one of the shipped scenes or lessons (under ``scenes/``): those open
+    read-only, so Save asks for a new path instead of overwriting the example."""
+    try:
+        Path(path).resolve().relative_to(SCENES_DIR.resolve())
+    except ValueError:
+        return False
+    return True

@@ -47,7 +47,7 @@ def _load(path):
 def pair_count(scene) -> int:
     """How many results ``explorer eval`` writes for ``scene``, without listing the pairs."""
     if scene.queries is not None:
-        return len(scene.queries)
+        return len(scene.queries) + len(scene.triples)
     n = len(scene)
     return n * (n - 1) // 2
 
@@ -75,8 +75,8 @@ def cmd_eval(args) -> int:
     done = 0
     try:
         sys.stdout.write('{"results": [')
-        for a, b in iter_pairs(scene):
-            r = eval_result(scene, a, b, cross_check=args.cross_check)
+        for query in iter_queries(scene):
+            r = eval_result(scene, query, cross_check=args.cross_check)
             sys.stdout.write((", " if done else "") + json.dumps(r, allow_nan=False))
             done += 1
         sys.stdout.write("]}\n")
@@ -89,19 +89,23 @@ def cmd_eval(args) -> int:
     return 0
 
 
-def iter_pairs(scene):
-    """The query pairs one at a time (no list of every pair of a large scene)."""
+def iter_queries(scene):
+    """The queries one at a time, in file order (no list of every pair of a large scene): pairs
+    ``(a, b)`` and three-planes queries ``(a, b, c)``."""
     import itertools
 
-    if scene.queries is not None:
-        return iter(scene.pairs())
+    if scene.queries is not None or scene.triples:
+        return iter(scene.query_list())
     return itertools.combinations(scene.ids(), 2)
 
 
-def eval_result(scene, a: str, b: str, cross_check: bool = False) -> dict:
+def eval_result(scene, query: tuple, cross_check: bool = False) -> dict:
     """One result of ``explorer eval`` (with the ``cross_check`` report when asked)."""
     from algorithms.report import result_json
 
+    if len(query) == 3:  # three planes: one method, nothing to cross-check
+        return scene.evaluate_query(*query)
+    a, b = query
     ans = scene.answer(a, b)
     r = result_json(ans)
     if cross_check:
@@ -115,8 +119,9 @@ def eval_result(scene, a: str, b: str, cross_check: bool = False) -> dict:
 
 
 def eval_document(scene, cross_check: bool = False) -> dict:
-    """What ``explorer eval`` prints for ``scene``: ``{"results": [...]}`` (scene-v1.md)."""
-    return {"results": [eval_result(scene, a, b, cross_check) for a, b in scene.pairs()]}
+    """What ``explorer eval`` prints for ``scene``: ``{"results": [...]}`` (scene-v1.md), in
+    query order, three-planes queries (docs/scene-v1.md, project extensions) in their places."""
+    return {"results": [eval_result(scene, q, cross_check) for q in iter_queries(scene)]}
 
 
 def cmd_render(args) -> int:

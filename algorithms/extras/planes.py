@@ -6,6 +6,8 @@ Plain API functions (no registry): the explorer will show them later.
   in ``p = (d1 (n2 x n3) + d2 (n3 x n1) + d3 (n1 x n2)) / ((n1 x n2) . n3)``; when the triple
   product vanishes there is no single point: a common line, a common plane, or nothing
   (two parallel distinct planes, or three planes meeting pairwise in three parallel lines).
+* :func:`two_rays`: App. A.8, the lines of two rays in 3-D: crossing, parallel, coincident or
+  skew, with ``t1``, ``t2`` of the crossing or of the closest approach;
 * :func:`two_lines_2d`: App. A.7: ``a1 x + b1 y = d1``, ``a2 x + b2 y = d2``,
   ``x = (b2 d1 - b1 d2) / (a1 b2 - a2 b1)``, ``y = (a1 d2 - a2 d1) / (a1 b2 - a2 b1)``, with
   the three cases: one point (denominator nonzero), parallel (denominator zero), coincident
@@ -17,6 +19,7 @@ relative tolerance ``tol`` (default ``1e-12`` on unit-normal quantities; ``0`` o
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Optional
@@ -201,3 +204,173 @@ def two_lines_2d(line1, line2, tol: Optional[float] = None) -> Lines2DResult:
     if _is_zero(a2 * px + b2 * py - d2, scale, tol):
         return Lines2DResult("coincident", denominator=den, numerators=(nx, ny))
     return Lines2DResult("parallel", denominator=den, numerators=(nx, ny))
+
+
+#: below this size of the unit-normal triple product the three planes count as nearly dependent:
+#: the point moves by up to ``sqrt(3) / |conditioning|`` per unit change of the ``d_i``
+ILL_CONDITIONED = 1e-3
+
+
+def three_planes_result(p1, p2, p3, ids=("A", "B", "C")) -> dict:
+    """The ``explorer eval`` result of a three-planes query ``{"a": P, "b": Q, "c": R}``
+    (docs/scene-v1.md, project extensions): ``pair`` ``"plane-plane-plane"``, ``point`` (the
+    single common point, ``None`` when there is none or infinitely many), ``determinant``
+    (Goldman's ``(n1 x n2) . n3``), ``conditioning`` (the same of the unit normals),
+    ``ill_conditioned``, ``case`` and the scene-v1 keys (``intersects``: the three share a
+    point; the pair keys ``distance`` ... ``toi`` are ``None``)."""
+    r = three_planes(p1, p2, p3)
+    cond = float(r.conditioning)
+    return {
+        "a": ids[0], "b": ids[1], "c": ids[2], "pair": "plane-plane-plane",
+        "intersects": r.case != "none",
+        "distance": None, "closest": None, "first_t": None, "separating_axis": None,
+        "side": None, "toi": None,
+        "point": None if r.case != "point" else tuple(float(c) for c in r.point),
+        "determinant": float(r.denominator),
+        "conditioning": cond,
+        "ill_conditioned": r.case == "point" and abs(cond) < ILL_CONDITIONED,
+        "case": r.case,
+        "direction": None if r.direction is None else tuple(float(c) for c in r.direction),
+        "method": r.method,
+        "trace": {"n1 x n2": [float(c) for c in r.trace["n1 x n2"]],
+                  "n2 x n3": [float(c) for c in r.trace["n2 x n3"]],
+                  "n3 x n1": [float(c) for c in r.trace["n3 x n1"]],
+                  "denominator": float(r.denominator),
+                  "conditioning": cond,
+                  "reason": r.reason,
+                  "parallel_pairs": [list(p) for p in r.parallel_pairs]},
+    }
+
+
+# ----------------------------------------------------------------------------- two rays (A.8)
+
+
+@dataclass(frozen=True)
+class TwoRaysResult:
+    """App. A.8: the lines carrying two linear components. ``case`` is ``"crossing"`` (one
+    common point), ``"parallel"`` (distinct, parallel), ``"coincident"`` (the same line) or
+    ``"skew"`` (no common plane); ``t1``, ``t2`` the parameters of the closest approach (of the
+    crossing point for ``"crossing"``), ``None`` when parallel; ``gap`` the distance between the
+    lines; ``within`` whether ``t1``, ``t2`` lie in the components' own parameter ranges."""
+
+    case: str
+    t1: object = None
+    t2: object = None
+    gap: float = 0.0
+    cross_sqr: object = 0
+    within: Optional[bool] = None
+    method: str = "two rays in 3D (Dunn & Parberry App. A.8)"
+
+
+def _range_of(kind: str):
+    return {"segment": (0, 1), "ray": (0, None), "line": (None, None)}[kind]
+
+
+def _in_range(t, kind: str) -> bool:
+    lo, hi = _range_of(kind)
+    return (lo is None or t >= lo) and (hi is None or t <= hi)
+
+
+def two_rays(p1, d1, p2, d2, kind1: str = "line", kind2: str = "line",
+             tol: Optional[float] = None) -> TwoRaysResult:
+    """Classify ``p1 + t1 d1`` against ``p2 + t2 d2`` (App. A.8): with ``c = d1 x d2``,
+    ``t1 = ((p2 - p1) x d2) . c / |c|^2`` and ``t2 = ((p2 - p1) x d1) . c / |c|^2``; ``c = 0``
+    means parallel or coincident; otherwise the two points ``r1(t1)``, ``r2(t2)`` are the
+    closest approach and coincide when the lines cross. Exact on Fractions; floats use the
+    relative tolerance ``tol`` (default ``1e-12``) on ``|c|^2`` and on the gap.
+    """
+    p1, d1, p2, d2 = (tuple(v) for v in (p1, d1, p2, d2))
+    if V.dot(d1, d1) == 0 or V.dot(d2, d2) == 0:
+        raise ValueError("two_rays: a direction is zero (a point is not a line)")
+    exact = _exact(p1, d1, p2, d2)
+    if tol is None:
+        tol = 0 if exact else DEFAULT_TOL
+    c = V.cross(d1, d2)
+    cc = V.dot(c, c)
+    l1, l2 = V.dot(d1, d1), V.dot(d2, d2)
+    w = V.sub(p2, p1)
+    if _is_zero(cc, l1 * l2, tol):
+        off = V.cross(w, d1)  # |w x d1| / |d1| is the distance between parallel lines
+        gap = math.sqrt(float(V.dot(off, off)) / float(l1))
+        scale = max(1.0, math.sqrt(float(V.dot(w, w))))
+        same = (V.dot(off, off) == 0) if tol == 0 else gap <= tol * scale
+        return TwoRaysResult("coincident" if same else "parallel", gap=0.0 if same else gap,
+                             cross_sqr=cc)
+    t1 = V.dot(V.cross(w, d2), c) / cc
+    t2 = V.dot(V.cross(w, d1), c) / cc
+    q1, q2 = V.add(p1, V.scale(t1, d1)), V.add(p2, V.scale(t2, d2))
+    diff = V.sub(q1, q2)
+    gap2 = V.dot(diff, diff)
+    gap = math.sqrt(float(gap2))
+    # the gap is (w . c) / |c|: crossing when the lines share a plane
+    scale = max(1.0, math.sqrt(float(V.dot(w, w))))
+    meet = (V.dot(w, c) == 0) if tol == 0 else abs(float(V.dot(w, c))) <= \
+        tol * scale * math.sqrt(float(cc)) * 4
+    within = _in_range(t1, kind1) and _in_range(t2, kind2)
+    return TwoRaysResult("crossing" if meet else "skew", t1=t1, t2=t2,
+                         gap=0.0 if meet else gap, cross_sqr=cc, within=within)
+
+
+def linear_parts(prim):
+    """``(origin, direction, kind)`` of a segment, ray or line (a segment's ``p1 - p0``)."""
+    if prim.kind == "segment":
+        return tuple(prim.p0), V.sub(tuple(prim.p1), tuple(prim.p0)), "segment"
+    return tuple(prim.origin), tuple(prim.direction), prim.kind
+
+
+def classify_linear_pair(a, b) -> Optional[TwoRaysResult]:
+    """A.8's classification of two linear primitives (``None`` when one is a point-like
+    segment)."""
+    (p1, d1, k1), (p2, d2, k2) = linear_parts(a), linear_parts(b)
+    if V.dot(d1, d1) == 0 or V.dot(d2, d2) == 0:
+        return None
+    return two_rays(p1, d1, p2, d2, k1, k2)
+
+
+# ----------------------------------------------------------------------------- 2D lines (A.1, A.7)
+
+
+def implicit_2d(origin, direction) -> Optional[tuple]:
+    """``(a, b, d)`` of the 2D implicit line ``a x + b y = d`` carrying a line of the z = 0
+    plane (``origin`` and ``direction`` with z = 0), with the unit normal ``(a, b)`` =
+    ``(-dy, dx) / |(dx, dy)|`` (App. A.1's convention: ``d`` is the signed distance of the
+    origin); ``None`` when the line is not in the z = 0 plane."""
+    (ox, oy, oz), (dx, dy, dz) = tuple(map(float, origin)), tuple(map(float, direction))
+    if oz != 0 or dz != 0 or (dx == 0 and dy == 0):
+        return None
+    n = math.hypot(dx, dy)
+    a, b = -dy / n + 0.0, dx / n + 0.0
+    return (a, b, a * ox + b * oy + 0.0)
+
+
+def closest_point_2d(q, line) -> tuple:
+    """App. A.1: the point of ``a x + b y = d`` (unit ``(a, b)``) nearest ``q = (x, y)``:
+    ``q' = q + (d - q . n) n``; returns ``(q', d - q . n)``."""
+    a, b, d = line
+    s = d - (a * q[0] + b * q[1])
+    return (q[0] + s * a, q[1] + s * b), s
+
+
+def plane2d_of(a, b) -> Optional[dict]:
+    """The 2D view of a pair lying in the z = 0 plane: two lines (App. A.7, :func:`two_lines_2d`)
+    or a point and a line (App. A.1, :func:`closest_point_2d`); ``None`` otherwise."""
+    def line_of(p):
+        if p.kind in ("line", "ray"):
+            return implicit_2d(p.origin, p.direction)
+        if p.kind == "segment":
+            return implicit_2d(p.p0, tuple(x - y for x, y in zip(p.p1, p.p0)))
+        return None
+
+    la, lb = line_of(a), line_of(b)
+    if a.kind == "line" and b.kind == "line" and la and lb:
+        r = two_lines_2d(la, lb)
+        return {"section": "A.7", "line_a": la, "line_b": lb, "case": r.case,
+                "point": r.point, "denominator": r.denominator, "numerators": r.numerators}
+    for line, other, which in ((la, b, "a"), (lb, a, "b")):
+        if line and other.kind == "point" and float(other.position[2]) == 0 and \
+                (a if which == "a" else b).kind == "line":
+            q = tuple(map(float, other.position[:2]))
+            p, s = closest_point_2d(q, line)
+            return {"section": "A.1", f"line_{which}": line, "point": p,
+                    "signed_distance": s}
+    return None

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from algorithms.core import vec as V
 from algorithms.kernels import closest as CL
 from algorithms.primitives import AABB, OBB, Sphere, Triangle
@@ -198,6 +200,80 @@ def arvo_intersects(c, r, mins, maxs, hollow_sphere=False, hollow_box=False):
 
 
 ARVO = "sphere-box: Arvo's closest point, squared distance vs r^2 (GTCG §11.12.8; App. A.14)"
+ARVO_HOLLOW = ("sphere-box, hollow variants: Arvo's dmin/dmax (GTCG §11.12.8), distance by the "
+               "radial intervals")
+
+
+def _crossing(path, c, r: float) -> np.ndarray:
+    """The first point of the polyline ``path`` at distance ``r`` from ``c`` (bisection on the
+    first segment whose ends straddle ``r``; the path starts within ``r`` and ends beyond)."""
+    for p, q in zip(path, path[1:]):
+        dp, dq = float(np.linalg.norm(p - c)), float(np.linalg.norm(q - c))
+        if dp <= r <= dq:
+            lo_t, hi_t = 0.0, 1.0
+            for _ in range(60):
+                mid = (lo_t + hi_t) / 2
+                if float(np.linalg.norm(p + mid * (q - p) - c)) < r:
+                    lo_t = mid
+                else:
+                    hi_t = mid
+            return p + hi_t * (q - p)
+    return np.asarray(path[-1], dtype=float)
+
+
+def hollow_sphere_aabb(s: Sphere, box: AABB, hollow_sphere: bool = False,
+                       hollow_box: bool = False):
+    """Sphere against box where either is its surface only (GTCG §11.12.8's hollow variants).
+
+    The sphere is the union of the spheres about ``c`` with radii in ``I = [0, r]`` (solid) or
+    ``[r, r]`` (hollow); the distances ``|x - c|`` over the box fill ``[m, M]`` with
+    ``M = sqrt(dmax)`` (the farthest corner) and ``m = sqrt(dmin)`` (Arvo's closest point) for
+    the solid box, or the distance to the nearest face when the hollow box has ``c`` inside. By
+    the sphere's symmetry the distance of the two sets is the gap between ``[m, M]`` and ``I``.
+    ``intersects`` is Arvo's test (:func:`arvo_intersects`).
+
+    Returns ``(intersects, distance, (point of the sphere, point of the box), trace)``.
+    """
+    c = np.asarray(s.center, dtype=float)
+    lo, hi = np.asarray(box.min, dtype=float), np.asarray(box.max, dtype=float)
+    r = float(s.radius)
+    ok, trace = arvo_intersects(tuple(c), r, tuple(lo), tuple(hi), hollow_sphere, hollow_box)
+    q = np.asarray(trace["closest"], dtype=float)
+    inside = bool(np.all(c >= lo) and np.all(c <= hi))
+    near = q
+    m = math.sqrt(float(trace["dmin"]))
+    if hollow_box and inside:  # the nearest face point
+        gaps = np.minimum(c - lo, hi - c)
+        i = int(np.argmin(gaps))
+        near = c.copy()
+        near[i] = lo[i] if c[i] - lo[i] <= hi[i] - c[i] else hi[i]
+        m = float(gaps[i])
+    far = np.where(np.abs(c - lo) >= np.abs(c - hi), lo, hi)
+    big = math.sqrt(float(trace["dmax"]))
+    i_lo = r if hollow_sphere else 0.0
+    if m > r:
+        distance, b, rho = m - r, near, r
+    elif big < i_lo:
+        distance, b, rho = i_lo - big, far, i_lo
+    else:
+        distance, b, rho = 0.0, None, None
+    if b is None:  # the sets meet: a common point
+        if not hollow_sphere:
+            point = near  # within r of c, and on the (hollow) box
+        else:  # on the path near -> corner -> far (on the box surface), |x - c| reaches r
+            i = int(np.argmax(np.minimum(np.abs(near - lo), np.abs(near - hi)) == 0)) \
+                if hollow_box else None
+            path = [near, far] if i is None else [near, np.where(np.arange(3) == i, near, far),
+                                                   far]
+            point = _crossing(path, c, r)
+        closest = (tuple(float(x) for x in point), tuple(float(x) for x in point))
+    else:
+        d = b - c
+        n = float(np.linalg.norm(d))
+        u = d / n if n > 0 else np.array([1.0, 0.0, 0.0])
+        closest = (tuple(float(x) for x in c + rho * u), tuple(float(x) for x in b))
+    trace = {**trace, "radial_interval_sphere": [i_lo, r], "radial_interval_box": [m, big]}
+    return ok, float(distance), closest, trace
 
 
 def _obb_local(sph: Sphere, box: OBB):

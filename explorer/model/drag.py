@@ -344,3 +344,56 @@ def new_primitive(kind: str, center=(0.0, 0.0, 0.0), size: float = 1.0) -> Primi
         "capsule": lambda: Capsule(at(-0.5, 0, 0), at(0.5, 0, 0), h * 0.5),
     }
     return table[kind]()
+
+
+# ----------------------------------------------------------------------------- handling
+
+#: what a grip is called on screen (issue 13: "grips do not say which end is p0")
+GRIP_LABELS = {
+    "center": "centre", "position": "position", "origin": "origin", "direction": "direction",
+    "normal": "normal", "point": "point", "radius": "radius", "p0": "p0", "p1": "p1",
+    "v0": "v0", "v1": "v1", "v2": "v2", "end0": "end 0", "end1": "end 1",
+    "x-": "min x", "x+": "max x", "y-": "min y", "y+": "max y", "z-": "min z", "z+": "max z",
+    "axis0": "axis 0", "axis1": "axis 1", "axis2": "axis 2",
+}
+
+
+def grip_label(handle: str) -> str:
+    """The on-screen name of grip ``handle`` (``"center"`` -> ``"centre"``, ``"x+"`` ->
+    ``"max x"``); unknown grips show their own name."""
+    return GRIP_LABELS.get(handle, handle)
+
+
+LOCKS = ("axis", "plane")
+
+
+def lock_position(start, position, mode: Optional[str], view_normal=(0.0, 0.0, 1.0)) -> tuple:
+    """A dragged grip's ``position`` held to a lock from where the drag ``start``-ed.
+
+    * ``"axis"``: only the world axis along which the drag has moved most changes (a drag
+      along x stays on the line through ``start`` parallel to x);
+    * ``"plane"``: the grip stays in the world plane through ``start`` that faces the camera
+      most (the top view keeps z, the front view keeps y): no drift in depth;
+    * ``None``: unchanged.
+
+    >>> lock_position((0, 0, 0), (2.0, 0.5, -0.1), "axis")
+    (2.0, 0.0, 0.0)
+    >>> lock_position((0, 0, 1), (2.0, 0.5, 1.3), "plane", view_normal=(0.1, 0.2, -0.97))
+    (2.0, 0.5, 1.0)
+    """
+    q = [float(c) for c in position]
+    s = [float(c) for c in start]
+    if mode is None:
+        return tuple(q)
+    if mode == "axis":
+        d = [a - b for a, b in zip(q, s)]
+        i = max(range(3), key=lambda k: abs(d[k]))
+        out = list(s)
+        out[i] = q[i]
+        return tuple(out)
+    if mode == "plane":
+        n = [abs(float(c)) for c in view_normal]
+        i = max(range(3), key=lambda k: n[k])
+        q[i] = s[i]
+        return tuple(q)
+    raise ValueError(f"lock: must be one of {', '.join(LOCKS)} or None, got {mode!r}")

@@ -78,6 +78,8 @@ class SceneObject:
     color: Optional[object] = None
     motion: Optional[tuple] = None
     hidden: bool = False
+    #: a sphere or an aabb that is its surface only (``"hollow": true``, GTCG §11.12.8)
+    hollow: bool = False
     extra: dict = field(default_factory=dict)
 
     @property
@@ -101,7 +103,7 @@ class Scene:
 
     def __init__(self, name: str = "Untitled", objects: Iterable[SceneObject] = (),
                  queries: Optional[list] = None, view: Optional[dict] = None,
-                 extra: Optional[dict] = None):
+                 extra: Optional[dict] = None, triples: Optional[list] = None):
         self.name = name
         self._objects: dict[str, SceneObject] = {}
         for obj in objects:
@@ -110,6 +112,9 @@ class Scene:
             self._objects[obj.id] = obj
         #: explicit query pairs ``[(a_id, b_id), ...]`` or ``None`` for every unordered pair
         self.queries: Optional[list[tuple[str, str]]] = queries
+        #: three-planes queries ``[(position, (a, b, c)), ...]`` (a project extension,
+        #: docs/scene-v1.md): ``position`` is the query's index in the file's query list
+        self.triples: list[tuple[int, tuple[str, str, str]]] = list(triples or [])
         self.view: dict = dict(view or {})
         #: unknown top-level keys, kept for the round trip
         self.extra: dict = dict(extra or {})
@@ -145,19 +150,38 @@ class Scene:
     def answer(self, a_id: str, b_id: str) -> PairAnswer:
         """The typed answer for one pair (never raises for a valid scene)."""
         a, b = self._objects[a_id], self._objects[b_id]
-        return evaluate_pair(a.primitive, b.primitive, a.motion, b.motion, id_a=a_id, id_b=b_id)
+        return evaluate_pair(a.primitive, b.primitive, a.motion, b.motion, id_a=a_id, id_b=b_id,
+                             hollow_a=a.hollow, hollow_b=b.hollow)
 
     def answers(self) -> list[PairAnswer]:
-        """One typed answer per query pair, in order."""
+        """One typed answer per query pair, in order (three-planes queries are not pairs: see
+        :meth:`evaluate`)."""
         return [self.answer(a, b) for a, b in self.pairs()]
 
     def evaluate_pair(self, a_id: str, b_id: str) -> dict:
         """The ``explorer eval`` result object for one pair (scene-v1)."""
         return result_json(self.answer(a_id, b_id))
 
+    def evaluate_query(self, *ids: str) -> dict:
+        """The result of a pair query ``(a, b)`` or a three-planes query ``(a, b, c)``."""
+        if len(ids) == 2:
+            return self.evaluate_pair(*ids)
+        from algorithms.extras.planes import three_planes_result
+
+        return three_planes_result(*(self._objects[i].primitive for i in ids), ids=ids)
+
+    def query_list(self) -> list[tuple]:
+        """Every query in file order: the pairs of :meth:`pairs` with the three-planes queries
+        put back at their places."""
+        out: list[tuple] = list(self.pairs())
+        for pos, ids in sorted(self.triples):
+            if all(i in self for i in ids):
+                out.insert(min(pos, len(out)), tuple(ids))
+        return out
+
     def evaluate(self) -> list[dict]:
-        """One result object per query pair, in order (scene-v1 ``explorer eval``)."""
-        return [result_json(ans) for ans in self.answers()]
+        """One result object per query, in order (scene-v1 ``explorer eval``)."""
+        return [self.evaluate_query(*q) for q in self.query_list()]
 
     def new_id(self, kind: str) -> str:
         """A fresh id such as ``sphere3``."""
@@ -171,7 +195,7 @@ class Scene:
         """A deep copy with no subscribers (for undo snapshots and saving)."""
         return Scene(self.name, [replace(o, extra=copy.deepcopy(o.extra)) for o in self.objects],
                      None if self.queries is None else list(self.queries),
-                     copy.deepcopy(self.view), copy.deepcopy(self.extra))
+                     copy.deepcopy(self.view), copy.deepcopy(self.extra), list(self.triples))
 
     # ------------------------------------------------------------------ editing
     def add(self, primitive_or_object, **attrs) -> SceneObject:
@@ -207,6 +231,7 @@ class Scene:
             self.queries = [(a, b) for a, b in self.queries if object_id not in (a, b)]
             if len(self.queries) != before:
                 self.queries_changed.emit()
+        self.triples = [(p, ids) for p, ids in self.triples if object_id not in ids]
         self.object_removed.emit(obj)
         return obj
 
@@ -233,6 +258,7 @@ class Scene:
         self.name = other.name
         self._objects = dict(other._objects)
         self.queries = None if other.queries is None else list(other.queries)
+        self.triples = list(other.triples)
         self.view = copy.deepcopy(other.view)
         self.extra = copy.deepcopy(other.extra)
         self.reset.emit()

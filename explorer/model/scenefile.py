@@ -37,6 +37,10 @@ FORMAT = "intersection-explorer-scene"
 VERSION = 1
 #: object keys with a meaning in the spec (besides the type's fields)
 OBJECT_KEYS = ("id", "type", "label", "color", "motion")
+#: the top-level key of a lesson file (docs/scene-v1.md, project extensions)
+LESSON_KEY = "lesson"
+#: the kinds that may carry ``"hollow": true`` (their surface only; GTCG §11.12.8)
+HOLLOW_KINDS = ("sphere", "aabb")
 
 
 # ----------------------------------------------------------------------------- loading
@@ -313,10 +317,16 @@ def _object(raw: Any, index: int, seen: set) -> SceneObject:
     hidden = raw.get("hidden", False)
     if not isinstance(hidden, bool):
         raise SceneError(f"{where}: field 'hidden': must be true or false, got {_brief(hidden)}")
-    known = set(OBJECT_KEYS) | set(field_names(kind)) | {"hidden"}
+    hollow = raw.get("hollow", False)
+    if not isinstance(hollow, bool):
+        raise SceneError(f"{where}: field 'hollow': must be true or false, got {_brief(hollow)}")
+    if hollow and kind not in HOLLOW_KINDS:
+        raise SceneError(f"{where}: field 'hollow': only a sphere or an aabb can be hollow "
+                         "(its surface only)")
+    known = set(OBJECT_KEYS) | set(field_names(kind)) | {"hidden", "hollow"}
     extra = {k: v for k, v in raw.items() if k not in known}
     return SceneObject(obj_id, primitive, label=label, color=color, motion=motion,
-                       hidden=hidden, extra=extra)
+                       hidden=hidden, hollow=hollow, extra=extra)
 
 
 def from_document(doc: Any) -> Scene:
@@ -341,24 +351,39 @@ def from_document(doc: Any) -> Scene:
     objects = [_object(raw, i, seen) for i, raw in enumerate(objects_raw)]
 
     queries = None
+    triples: list = []
     if "queries" in doc:
         raw_queries = doc["queries"]
         if not isinstance(raw_queries, list):
             raise SceneError(f"field 'queries': must be a list, got {_brief(raw_queries)}")
         queries = []
+        kinds = {o.id: o.kind for o in objects}
         for i, q in enumerate(raw_queries):
             if not isinstance(q, dict) or "a" not in q or "b" not in q:
                 raise SceneError(f"queries[{i}]: must be an object with 'a' and 'b', "
                                  f"got {_brief(q)}")
             _check_finite(q, "", f"queries[{i}]: ")  # a NaN in an extra key is refused too
-            a, b = q["a"], q["b"]
-            for key, ref in (("a", a), ("b", b)):
+            keys = ("a", "b", "c") if "c" in q else ("a", "b")
+            for key in keys:
+                ref = q[key]
                 if not isinstance(ref, str):
                     raise SceneError(f"queries[{i}]: field {key!r}: must be an object id "
                                      f"(a string), got {_brief(ref)}")
                 if ref not in seen:
                     raise SceneError(f"queries[{i}]: field {key!r}: no object with id "
                                      f"{_show(ref)}")
+            a, b = q["a"], q["b"]
+            if len(keys) == 3:  # three planes (A.11): a project extension, docs/scene-v1.md
+                ids = (a, b, q["c"])
+                if len(set(ids)) < 3:
+                    raise SceneError(f"queries[{i}]: 'a', 'b' and 'c' must name three different "
+                                     f"planes, got {_brief(list(ids))}")
+                for key, ref in zip(keys, ids):
+                    if kinds[ref] != "plane":
+                        raise SceneError(f"queries[{i}]: field {key!r}: a three-object query "
+                                         f"is three planes; {_show(ref)} is a {kinds[ref]}")
+                triples.append((len(queries) + len(triples), ids))
+                continue
             if a == b:
                 raise SceneError(f"queries[{i}]: 'a' and 'b' both name {_show(a)}: a query "
                                  "needs two different objects")
@@ -370,7 +395,14 @@ def from_document(doc: Any) -> Scene:
     extra = {k: v for k, v in doc.items()
              if k not in ("format", "version", "name", "objects", "queries", "view")}
     _check_finite(extra, "", "")
-    return Scene(name, objects, queries, view, extra)
+    if LESSON_KEY in extra:  # a lesson file (project extension): its steps are checked too
+        from explorer.model.lesson import LessonError, parse
+
+        try:
+            parse(extra[LESSON_KEY], seen)
+        except LessonError as exc:
+            raise SceneError(str(exc)) from None
+    return Scene(name, objects, queries, view, extra, triples)
 
 
 # ----------------------------------------------------------------------------- saving
@@ -387,6 +419,8 @@ def object_to_dict(obj: SceneObject) -> dict:
         out["motion"] = [float(m) for m in obj.motion]
     if obj.hidden:
         out["hidden"] = True
+    if obj.hollow:
+        out["hollow"] = True
     out.update(obj.extra)
     return out
 
@@ -396,6 +430,8 @@ def to_document(scene: Scene) -> dict:
                  "objects": [object_to_dict(o) for o in scene.objects]}
     if scene.queries is not None:
         doc["queries"] = [{"a": a, "b": b} for a, b in scene.queries]
+        for pos, ids in sorted(scene.triples):
+            doc["queries"].insert(min(pos, len(doc["queries"])), dict(zip("abc", ids)))
     doc["view"] = scene.view
     doc.update(scene.extra)
     return doc

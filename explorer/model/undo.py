@@ -103,7 +103,7 @@ class UndoStack:
                 scene.replace_all(snap)
                 return
             scene.update(old.id, primitive=old.primitive, label=old.label, color=old.color,
-                         motion=old.motion, hidden=old.hidden)
+                         motion=old.motion, hidden=old.hidden, hollow=old.hollow)
         scene.view = snap.view
 
     def clear(self) -> None:

@@ -22,7 +22,7 @@ from typing import Optional
 
 from PyQt6.QtCore import QObject, QStandardPaths, QTimer
 
-from explorer import SCENES_DIR
+from explorer import SCENES_DIR, is_shipped
 from explorer.model import documents
 from explorer.model.documents import (
     MAX_WINDOW_OBJECTS,
@@ -197,13 +197,21 @@ class DocumentController(QObject):
 
     # ---------------------------------------------------------------- save
     def save(self) -> bool:
-        if self.path is None:
+        if self.path is None or is_shipped(self.path):  # shipped examples are read-only
             return self.save_as()
         return self.save_to(self.path)
 
     def save_as(self) -> bool:
-        suggestion = str(self.path or Path.cwd() / "scene.json")
+        if self.path is None or is_shipped(self.path):
+            suggestion = str(Path.cwd() / (self.path.name if self.path else "scene.json"))
+        else:
+            suggestion = str(self.path)
         path = self.window.dialogs.save_path(suggestion)
+        if path and is_shipped(path):
+            self.window.dialogs.error("Cannot save scene", f"{path}:\nthe shipped scenes and "
+                                      "lessons are read-only: save your copy outside the "
+                                      "scenes folder")
+            return False
         return self.save_to(Path(path)) if path else False
 
     def save_to(self, path: Path) -> bool:

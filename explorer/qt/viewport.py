@@ -51,6 +51,8 @@ class Viewport(QWidget):
         self.on_drag: Optional[Callable] = None
         self.on_drag_start: Optional[Callable] = None
         self.on_drag_end: Optional[Callable] = None
+        #: called after the grips appeared, moved or went (the grip labels follow them)
+        self.grips_changed: Optional[Callable] = None
         self._grips: list[tuple[str, vtkSphereWidget]] = []
         self._grip_at: dict = {}  # where each grip was last put (SetCenter only on a change)
         self._grip_obj: Optional[str] = None
@@ -139,6 +141,14 @@ class Viewport(QWidget):
             w.AddObserver(vtkCommand.EndInteractionEvent, lambda *_a, n=name: self._grip_end(n))
             w.On()
             self._grips.append((name, w))
+        self._notify_grips()
+
+    def _notify_grips(self) -> None:
+        if self.grips_changed is not None:
+            try:
+                self.grips_changed()
+            except Exception:  # noqa: BLE001 - labels must never break a drag
+                pass
 
     def sync_grips(self) -> None:
         """Move the grips to the selected object's current shape (the dragged one stays)."""
@@ -151,6 +161,7 @@ class Viewport(QWidget):
             if name != self._dragging and name in items and self._grip_at.get(name) != items[name]:
                 w.SetCenter(*items[name])
                 self._grip_at[name] = items[name]
+        self._notify_grips()
 
     def clear_grips(self) -> None:
         for _name, w in self._grips:
@@ -161,6 +172,7 @@ class Viewport(QWidget):
         self._grip_at = {}
         self._grip_obj = None
         self._dragging = None
+        self._notify_grips()
 
     def grip_names(self) -> list[str]:
         return [n for n, _ in self._grips]

@@ -23,7 +23,7 @@ from PyQt6.QtWidgets import (QColorDialog, QDockWidget, QDoubleSpinBox, QFileDia
 
 from algorithms.primitives import TYPES, GeometryError
 from algorithms.answer import PairAnswer
-from explorer import SCENES_DIR
+from explorer import SCENES_DIR, is_shipped
 from explorer.model import drag
 from explorer.model.scene import Scene, SceneObject
 from explorer.model import workspace as policies
@@ -182,6 +182,18 @@ class MainWindow(QMainWindow):
         self._update_undo_actions()
         if with_panels:
             self._load_panels()
+        from explorer.qt import lessons  # the Lessons menu and the Lesson dock (issue 13)
+
+        lessons.install(self)
+        from explorer.qt import handling  # cameras, drag locks, grip labels, presentation
+
+        handling.install(self)
+        from explorer.qt import bounding  # Edit > Bound These (issue 13)
+
+        bounding.install(self)
+        from explorer.qt import features  # View > Closest-Point Features (issue 13)
+
+        features.install(self)
         if scene is not None:
             self.set_document(scene, path)
         self._update_title()
@@ -820,6 +832,8 @@ class MainWindow(QMainWindow):
     # ================================================================== misc
     def _update_title(self) -> None:
         name = self.path.name if self.path else "Untitled"
+        if self.path is not None and is_shipped(self.path):
+            name += " [read-only example]"
         self.setWindowTitle(f"{'*' if self.dirty else ''}{name} ({self.scene.name}) — {APP_NAME}")
 
     def _show_keys(self) -> None:
@@ -829,4 +843,7 @@ class MainWindow(QMainWindow):
             "Delete: delete the selection    Ctrl+D: duplicate    F2: rename    H: hide\n"
             "Ctrl+Z / Ctrl+Shift+Z: undo / redo    Ctrl+S: save    Ctrl+O: open\n"
             "F: frame the selection    Shift+F: frame all    Ctrl+G: snap to grid\n"
-            "Ctrl+E: export the view as PNG"))
+            "Ctrl+E: export the view as PNG\n"
+            "Hold Ctrl while dragging a grip: along one axis; Ctrl+Shift: in the plane facing you\n"
+            "7 / 1 / 3 / 0: top / front / side / isometric view    5: orthographic\n"
+            "F11: presentation mode (large fonts)"))

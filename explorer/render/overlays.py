@@ -225,6 +225,20 @@ def draw_closest(r: PairAnswer, ctx: Context, frame: Frame) -> None:
                     RESULT_COLOR)
     elif not _hits(r):
         frame.label(base, pa, f"{r.a}–{r.b}  intersect", RESULT_COLOR)
+    if r.plane2d is not None and frame.focused:  # App. A.1 / A.7: the lines' implicit forms
+        for key, obj_id in (("line_a", r.a), ("line_b", r.b)):
+            line = r.plane2d.get(key)
+            if line is not None:
+                o = ctx.scene[obj_id].primitive.origin
+                frame.label(f"ov:2d:{r.a}:{r.b}:{key}", o, f"{obj_id}: {implicit_text(line)}",
+                            "#1b5e20")
+
+
+def implicit_text(line) -> str:
+    """``a x + b y = d`` with three significant digits (App. A.1's unit normal)."""
+    a, b, d = (float(c) for c in line)
+    sign = "-" if b < 0 else "+"
+    return f"{_fmt(a)} x {sign} {_fmt(abs(b))} y = {_fmt(d)}"
 
 
 def _hits(r: PairAnswer) -> tuple:
@@ -354,6 +368,40 @@ def draw_side(r: PairAnswer, ctx: Context, frame: Frame) -> None:
         return
     frame.label(f"ov:side:{_pair(r)}", _center(ctx, target.id) + ctx.unit,
                 f"{target.id}: {SIDE_WORDS.get(int(side), side)}", color)
+    if {a.kind, b.kind} == {"plane", "aabb"}:
+        plane, box = (a, b) if a.kind == "plane" else (b, a)
+        draw_plane_box(plane.at_time(0), box.at_time(0), f"ov:corner:{_pair(r)}", frame)
+
+
+CORNER_COLOR = "#6a1b9a"
+
+
+def draw_plane_box(plane, box, base: str, frame: Frame) -> None:
+    """Boreskov's one-corner test (bounding volumes, Fig. 3.9) beside A.10's minD/maxD: the
+    corner picked by the signs of the normal (least ``n . x``: minD) and its opposite (maxD),
+    each marked with ``f = n . x - d``, and the effective radius ``r = sum |n_i| e_i / |n|`` as
+    a segment along the normal through the box's centre."""
+    n = _f(plane.normal)
+    lo, hi = _f(box.min), _f(box.max)
+    pmin = np.where(n >= 0, lo, hi)  # Boreskov's corner: n . x is least there
+    pmax = np.where(n >= 0, hi, lo)
+    d = float(plane.d)
+    min_d, max_d = float(n @ pmin), float(n @ pmax)
+    frame.add(base + ":pts", Geom(np.array([pmin, pmax]), verts=True, topo="pts2"),
+              color=CORNER_COLOR, point_size=14, render_points_as_spheres=True)
+    frame.label(base + ":min", pmin, f"corner by the signs of n: minD = {_fmt(min_d)}, "
+                f"f = {_fmt(min_d - d)}", CORNER_COLOR)
+    frame.label(base + ":max", pmax, f"maxD = {_fmt(max_d)}, f = {_fmt(max_d - d)}",
+                CORNER_COLOR)
+    nn = float(np.linalg.norm(n))
+    if nn > 0:
+        u = n / nn
+        c = (lo + hi) / 2
+        r_eff = float(np.abs(n) @ ((hi - lo) / 2)) / nn
+        ends = np.array([c - r_eff * u, c + r_eff * u])
+        frame.add(base + ":radius", Geom(ends, lines=_line_cells(1), topo="lines1"),
+                  color=CORNER_COLOR, line_width=4)
+        frame.label(base + ":r", ends[1], f"effective radius {_fmt(r_eff)}", CORNER_COLOR)
 
 
 def draw_toi(r: PairAnswer, ctx: Context, frame: Frame) -> None:
@@ -523,13 +571,13 @@ class Evaluator:
 
     def result(self, scene: Scene, a_id: str, b_id: str) -> PairAnswer:
         a, b = scene[a_id], scene[b_id]
-        key = (a_id, b_id, a.primitive, a.motion, b.primitive, b.motion)
+        key = (a_id, b_id, a.primitive, a.motion, b.primitive, b.motion, a.hollow, b.hollow)
         hit = self._cache.get(key)
         if hit is not None:
             return hit
         try:
             r = evaluate_pair(a.primitive, b.primitive, a.motion, b.motion, id_a=a_id,
-                              id_b=b_id)
+                              id_b=b_id, hollow_a=a.hollow, hollow_b=b.hollow)
         except Exception as exc:  # noqa: BLE001 - shown on the pair, never a crash
             r = PairAnswer(a=a_id, b=b_id, pair=f"{a.kind}-{b.kind}",
                            errors=(f"{type(exc).__name__}: {exc}",))

@@ -581,6 +581,8 @@ class SceneView:
         self.scene: Optional[Scene] = None
         self.ext = Extent(np.zeros(3), 4.0)
         self.time = 0.0
+        #: pixel size of the answer labels (the presentation mode makes them larger)
+        self.label_font_size = 15
         self.meshes: dict = {}
         self.actors: dict = {}
         self.colors: dict = {}
@@ -872,7 +874,7 @@ class SceneView:
                 actor = vtkTextActor()
                 actor.GetPositionCoordinate().SetCoordinateSystemToWorld()
                 tp = actor.GetTextProperty()
-                tp.SetFontSize(15)
+                tp.SetFontSize(self.label_font_size)
                 tp.SetBackgroundColor(1.0, 1.0, 1.0)
                 tp.SetBackgroundOpacity(0.75)
                 tp.SetFrame(False)

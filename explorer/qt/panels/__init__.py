@@ -35,11 +35,25 @@ def _explain(scene, viewport, window):
     return ExplainPanel(scene, viewport, window)
 
 
+def _three_planes(scene, viewport, window):
+    from explorer.qt.panels.three_planes import ThreePlanesPanel
+
+    return ThreePlanesPanel(scene, viewport, window)
+
+
+def _steps(scene, viewport, window):
+    from explorer.qt.panels.steps import StepsPanel
+
+    return StepsPanel(scene, viewport, window)
+
+
 PANELS = [
     ("st-plane", _stplane),
     ("Separating axes", _sat),
     ("Time line", _timeline),
     ("Explain", _explain),
+    ("Three planes", _three_planes),
+    ("Step through", _steps),
 ]
 
 

@@ -502,10 +502,10 @@ def test_explain_hultquist_badouel_ray_plane(qtbot):
                        ("P", Plane((1, 0, 0), 2), None))
     panel, window, _ = make(qtbot, ExplainPanel, scene, ("R", "S"))
     # Hultquist: e = (3, -.2, -.1), a = e.d_hat = 3, b^2 = 9.05 - 9 = 0.05, f = sqrt(0.95)
-    # = 0.9747, entry at distance 3 - f = 2.025, i.e. t = 2.025 / |d| = 1.013
+    # = 0.974679, entry at distance 3 - f = 2.02532, i.e. t = 2.02532 / |d| = 1.01266
     text = panel.text()
     assert "a = e · d̂ = 3" in text and "b² = e · e − a² = 0.05" in text
-    assert "a − f = 2.025" in text and "first hit is t = 1.013" in text
+    assert "a − f = 2.02532" in text and "first hit is t = 1.01266" in text
     # Badouel: the plane x = 0 is reached at t = 3 / |d| = 1.5 (n.d = 4 * 2 = 8)
     window.select("R", "T")
     text = panel.text()
@@ -547,7 +547,8 @@ def test_explain_helpers():
 
 # ============================================================================ all panels
 def test_panels_registry_and_update_all_speed(qtbot):
-    assert [t for t, _ in PANELS] == ["st-plane", "Separating axes", "Time line", "Explain"]
+    assert [t for t, _ in PANELS] == ["st-plane", "Separating axes", "Time line", "Explain",
+                                     "Three planes", "Step through"]
     scene = scenefile.load(SCENES / "stplane_region3.json")
     window, viewport = FakeWindow(("A", "B")), FakeViewport()
     panels = [factory(scene, viewport, window) for _, factory in PANELS]

@@ -1,0 +1,430 @@
+"""Step-throughs: an algorithm's run on the chosen pair, one step at a time, each with the line
+of a short pseudocode listing it is at, a sentence with the current values and the geometry to
+draw (issue 13, part 2). No Qt, no VTK: marks are plain points the Qt panel turns into meshes.
+
+The steps are read from the library's own record of the run (``answer.records``: the hits
+record's Woo trace, Arvo's per-axis trace), so the drawing and the answer cannot disagree.
+
+Families: Woo's ray-box test (Dunn & Parberry App. A.18, Listing A.6), Arvo's sphere-box clamp
+(GTCG §11.12.8), Hultquist's ray-sphere (App. A.12), Badouel's ray-triangle (App. A.16) and the
+st-plane candidates of two linear components (GTCG §10.8.3).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Optional
+
+import numpy as np
+
+AXES = "xyz"
+CANDIDATE = "#1565c0"
+CHOSEN = "#e65100"
+GOOD = "#2e7d32"
+BAD = "#c62828"
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Something to draw: ``kind`` ``"point"``, ``"segment"`` (2 points), ``"quad"`` (4
+    corners) or ``"label"`` (1 point), in ``color``, with optional ``text``."""
+
+    kind: str
+    points: tuple
+    color: str = CANDIDATE
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class Step:
+    line: int  # index into the listing
+    text: str
+    marks: tuple = ()
+
+
+@dataclass(frozen=True)
+class Walkthrough:
+    title: str
+    source: str
+    listing: tuple
+    steps: tuple = field(default_factory=tuple)
+
+
+def _g(x) -> str:
+    """Enough digits to tell candidates apart (six significant)."""
+    x = float(x) + 0.0  # no "-0"
+    return f"{x:.6g}"
+
+
+def _p(v) -> str:
+    return "(" + ", ".join(_g(c) for c in v) + ")"
+
+
+# ----------------------------------------------------------------------------- Woo (A.18)
+
+WOO_LISTING = (
+    "inside = true",
+    "for axis i: o_i < min_i -> t_i = (min_i - o_i) / d_i",
+    "            o_i > max_i -> t_i = (max_i - o_i) / d_i",
+    "            else: no candidate on i",
+    "            front plane not reached -> miss",
+    "if inside: hit at t = 0",
+    "which = the axis of the largest t_i",
+    "other axes j: o_j + t d_j in [min_j, max_j]? else miss",
+    "hit at t_which, normal of that plane",
+)
+
+
+def _face(box, i: int, side: str) -> tuple:
+    """The 4 corners of the face of ``box`` on axis ``i`` at ``side`` (``"min"``/``"max"``)."""
+    lo, hi = np.asarray(box.min, float), np.asarray(box.max, float)
+    j, k = [a for a in range(3) if a != i]
+    v = lo[i] if side == "min" else hi[i]
+    out = []
+    for cj, ck in ((lo[j], lo[k]), (hi[j], lo[k]), (hi[j], hi[k]), (lo[j], hi[k])):
+        p = np.zeros(3)
+        p[i], p[j], p[k] = v, cj, ck
+        out.append(tuple(p))
+    return tuple(out)
+
+
+def _linear(prim):
+    if prim.kind == "segment":
+        o = np.asarray(prim.p0, float)
+        return o, np.asarray(prim.p1, float) - o
+    return np.asarray(prim.origin, float), np.asarray(prim.direction, float)
+
+
+def woo(answer, a, b) -> Optional[Walkthrough]:
+    """Woo's test on a linear ``a`` against the aabb ``b``, from the hits record's trace."""
+    rec = answer.records.hits
+    if rec is None or "woo" not in (rec.method or "").lower() or b.kind != "aabb":
+        return None
+    tr = rec.trace
+    o, d = _linear(a)
+    lo, hi = np.asarray(b.min, float), np.asarray(b.max, float)
+    steps: list[Step] = [Step(0, f"Start with inside = true. The ray: o = {_p(o)}, "
+                                 f"d = {_p(d)}; the box [{_p(lo)}, {_p(hi)}].")]
+    cands = tr.get("candidate planes") or []
+    rejected = tr.get("rejected") or ""
+    found = []
+    for i in range(3):
+        ax = AXES[i]
+        c = cands[i] if i < len(cands) else None
+        if c is None:  # the loop stopped at this axis: a front plane never reached
+            side = "min" if o[i] < lo[i] else "max"
+            away = "moves away from it" if (d[i] <= 0 if side == "min" else d[i] >= 0) \
+                else "does not reach it within its length"
+            marks = [Mark("quad", _face(b, i, side), BAD, f"{side} {ax}: never reached")]
+            text = (f"Axis {ax}: o_{ax} = {_g(o[i])} is {'below' if side == 'min' else 'above'} "
+                    f"{side}_{ax} = {_g(lo[i] if side == 'min' else hi[i])}, and the ray "
+                    f"{away} (d_{ax} = {_g(d[i])}): it never enters the {ax} slab, so it "
+                    "misses the box.")
+            for fi, fc in found:  # where it does cross a candidate plane, and what falls out
+                t = float(fc["t"])
+                x = o + t * d
+                out = [AXES[j] for j in range(3) if j != fi and not (lo[j] <= x[j] <= hi[j])]
+                fside = fc["plane"].split()[0]
+                marks.append(Mark("quad", _face(b, fi, fside), CANDIDATE, ""))
+                marks.append(Mark("point", (tuple(x),), BAD,
+                                  f"t = {_g(t)}: {', '.join(out) or 'inside'} outside"))
+                if out:
+                    j = AXES.index(out[0])
+                    text += (f" At its crossing of {fc['plane']} (t = {_g(t)}) the point "
+                             f"{_p(x)} has {out[0]} = {_g(x[j])} outside "
+                             f"[{_g(lo[j])}, {_g(hi[j])}].")
+            steps.append(Step(4, text, tuple(marks)))
+            return Walkthrough("Ray against a box: Woo", "Dunn & Parberry App. A.18, Listing A.6",
+                               WOO_LISTING, tuple(steps))
+        if c.get("plane") is None:
+            steps.append(Step(3, f"Axis {ax}: o_{ax} = {_g(o[i])} lies in [{_g(lo[i])}, "
+                                 f"{_g(hi[i])}]: no front plane on {ax}."))
+            continue
+        side = c["plane"].split()[0]
+        t = float(c["t"])
+        x = o + t * d
+        found.append((i, c))
+        steps.append(Step(1 if side == "min" else 2,
+                          f"Axis {ax}: front plane {c['plane']}, t_{ax} = {_g(t)} (the ray "
+                          f"crosses it at {_p(x)}); inside = false.",
+                          (Mark("quad", _face(b, i, side), CANDIDATE, f"{c['plane']}"),
+                           Mark("point", (tuple(x),), CANDIDATE, f"t = {_g(t)}"))))
+    if tr.get("inside"):
+        steps.append(Step(5, "Every coordinate lies in its slab: the origin is inside the box, "
+                             "first_t = 0."))
+        return Walkthrough("Ray against a box: Woo", "Dunn & Parberry App. A.18, Listing A.6",
+                           WOO_LISTING, tuple(steps))
+    chosen = tr.get("chosen")
+    if chosen is None:
+        steps.append(Step(4, f"Miss: {rejected}."))
+        return Walkthrough("Ray against a box: Woo", "Dunn & Parberry App. A.18, Listing A.6",
+                           WOO_LISTING, tuple(steps))
+    i = AXES.index(chosen["axis"])
+    t = float(chosen["t"])
+    x = o + t * d
+    others = ", ".join(f"{fc['plane']} {_g(fc['t'])}" for _fi, fc in found)
+    side = chosen["plane"].split()[0]
+    steps.append(Step(6, f"The largest t wins: {chosen['plane']} at t = {_g(t)} (candidates: "
+                         f"{others}). A ray inside all three slabs has crossed every front "
+                         "plane, so it enters at the last crossing.",
+                      (Mark("quad", _face(b, i, side), CHOSEN, f"chosen: {chosen['plane']}"),
+                       Mark("point", (tuple(x),), CHOSEN, f"t = {_g(t)}"))))
+    checks, bad = [], None
+    for j in range(3):
+        if j == i:
+            continue
+        ok = lo[j] <= x[j] <= hi[j]
+        checks.append(f"{AXES[j]} = {_g(x[j])} {'in' if ok else 'NOT in'} "
+                      f"[{_g(lo[j])}, {_g(hi[j])}]")
+        if not ok and bad is None:
+            bad = AXES[j]
+    marks = (Mark("quad", _face(b, i, side), GOOD if bad is None else BAD, "face rectangle"),
+             Mark("point", (tuple(x),), GOOD if bad is None else BAD,
+                  "inside the face" if bad is None else f"{bad} outside"))
+    steps.append(Step(7, "Is the crossing point inside the face rectangle? " + "; ".join(checks)
+                      + (". Yes." if bad is None else
+                         f". No: {bad} falls outside, so the ray misses the box."), marks))
+    if bad is None:
+        n = np.zeros(3)
+        n[i] = -1.0 if side == "min" else 1.0
+        size = float(np.max(hi - lo)) or 1.0
+        steps.append(Step(8, f"Hit at t = {_g(t)}, point {_p(x)}, normal {_p(n)}.",
+                          (Mark("point", (tuple(x),), GOOD, f"hit t = {_g(t)}"),
+                           Mark("segment", (tuple(x), tuple(x + 0.4 * size * n)), GOOD,
+                                "normal"))))
+    return Walkthrough("Ray against a box: Woo", "Dunn & Parberry App. A.18, Listing A.6",
+                       WOO_LISTING, tuple(steps))
+
+
+# ----------------------------------------------------------------------------- Arvo (11.12.8)
+
+ARVO_LISTING = (
+    "d2 = 0",
+    "for axis i: c_i < min_i -> d2 += (c_i - min_i)^2, q_i = min_i",
+    "            c_i > max_i -> d2 += (c_i - max_i)^2, q_i = max_i",
+    "            else: q_i = c_i (no term)",
+    "intersects = d2 <= r^2",
+)
+
+
+def arvo(answer, a, b) -> Optional[Walkthrough]:
+    """Arvo's per-axis clamp for a sphere ``a`` against an aabb ``b``."""
+    if a.kind != "sphere" or b.kind != "aabb":
+        return None
+    rec = answer.records.distance
+    per_axis = (rec.trace.get("per_axis") if rec is not None else None) or []
+    if len(per_axis) != 3:
+        return None
+    c = np.asarray(a.center, float)
+    r = float(a.radius)
+    q = c.copy()
+    total = 0.0
+    steps = [Step(0, f"The centre c = {_p(c)}, r = {_g(r)}: start with d2 = 0 and walk the "
+                     "axes, clamping c into the box.")]
+    for p in per_axis:
+        i = int(p["axis"])
+        q[i] = float(p["q"])
+        total += float(p["term"])
+        line = {"below min": 1, "above max": 2}.get(p["where"], 3)
+        words = {1: f"c_{AXES[i]} = {_g(p['c'])} < min = {_g(p['min'])}: q_{AXES[i]} = min, "
+                    f"term {_g(p['term'])}",
+                 2: f"c_{AXES[i]} = {_g(p['c'])} > max = {_g(p['max'])}: q_{AXES[i]} = max, "
+                    f"term {_g(p['term'])}",
+                 3: f"c_{AXES[i]} = {_g(p['c'])} in [{_g(p['min'])}, {_g(p['max'])}]: "
+                    f"q_{AXES[i]} = c_{AXES[i]}, no term"}[line]
+        steps.append(Step(line, f"Axis {AXES[i]}: {words}; d2 = {_g(total)}.",
+                          (Mark("segment", (tuple(c), tuple(q)), CANDIDATE,
+                                f"q so far {_p(q)}"),
+                           Mark("point", (tuple(q),), CANDIDATE, ""))))
+    ok = answer.intersects
+    steps.append(Step(4, f"d2 = {_g(total)} {'<=' if total <= r * r else '>'} r^2 = {_g(r * r)}"
+                         f": {'they intersect' if ok else 'they do not intersect'}; the "
+                         f"distance is {_g(max(0.0, math.sqrt(total) - r))}.",
+                      (Mark("segment", (tuple(c), tuple(q)), GOOD if ok else BAD,
+                            f"|c - q| = {_g(math.sqrt(total))}"),
+                       Mark("point", (tuple(q),), GOOD if ok else BAD, "closest point q"))))
+    return Walkthrough("Sphere against a box: Arvo", "Eberly & Schneider, GTCG §11.12.8",
+                       ARVO_LISTING, tuple(steps))
+
+
+# ----------------------------------------------------------------------------- Hultquist (A.12)
+
+HULTQUIST_LISTING = (
+    "e = c - p0;  d = unit direction",
+    "a = e . d   (the centre's foot along the ray)",
+    "f^2 = r^2 - e^2 + a^2",
+    "if f^2 < 0: the line misses the sphere",
+    "t = a - f   (entry)",
+)
+
+
+def hultquist(answer, a, b) -> Optional[Walkthrough]:
+    """Hultquist's ray-sphere for a linear ``a`` against a sphere ``b``."""
+    if b.kind != "sphere" or a.kind not in ("ray", "segment", "line"):
+        return None
+    o, d = _linear(a)
+    nd = float(np.linalg.norm(d))
+    if nd == 0:
+        return None
+    u = d / nd
+    c = np.asarray(b.center, float)
+    r = float(b.radius)
+    e = c - o
+    aa = float(e @ u)
+    f2 = r * r - float(e @ e) + aa * aa
+    foot = o + aa * u
+    steps = [Step(0, f"e = c - p0 = {_p(e)}, |e|^2 = {_g(e @ e)}, d = {_p(u)}.",
+                  (Mark("segment", (tuple(o), tuple(c)), CANDIDATE, "e"),)),
+             Step(1, f"a = e . d = {_g(aa)}: the foot of the centre on the line is {_p(foot)}.",
+                  (Mark("point", (tuple(foot),), CANDIDATE, f"a = {_g(aa)}"),
+                   Mark("segment", (tuple(foot), tuple(c)), CANDIDATE,
+                        f"b = {_g(math.sqrt(max(0.0, float(e @ e) - aa * aa)))}"))),
+             Step(2, f"f^2 = r^2 - e^2 + a^2 = {_g(r * r)} - {_g(e @ e)} + {_g(aa * aa)} "
+                     f"= {_g(f2)}.")]
+    if f2 < 0:
+        steps.append(Step(3, f"f^2 = {_g(f2)} < 0: the line passes "
+                             f"{_g(math.sqrt(float(e @ e) - aa * aa))} from the centre, more "
+                             f"than r = {_g(r)}: it misses the sphere.",
+                          (Mark("segment", (tuple(foot), tuple(c)), BAD, "b > r"),)))
+    elif aa + math.sqrt(f2) < 0 and a.kind != "line":
+        steps.append(Step(4, f"f = {_g(math.sqrt(f2))}: the line crosses the sphere at "
+                             f"a - f = {_g(aa - math.sqrt(f2))} and a + f = "
+                             f"{_g(aa + math.sqrt(f2))}, both behind the origin: the "
+                             f"{a.kind} misses the sphere.",
+                          (Mark("point", (tuple(o + (aa + math.sqrt(f2)) * u),), BAD,
+                                "behind the origin"),)))
+    elif a.kind == "segment" and aa - math.sqrt(f2) > nd:
+        steps.append(Step(4, f"The line enters the sphere at a - f = {_g(aa - math.sqrt(f2))}, "
+                             f"beyond the segment's length {_g(nd)}: the segment misses it.",
+                          (Mark("point", (tuple(o + (aa - math.sqrt(f2)) * u),), BAD,
+                                "beyond p1"),)))
+    else:
+        f = math.sqrt(f2)
+        t = aa - f
+        x = o + t * u
+        steps.append(Step(4, f"t = a - f = {_g(aa)} - {_g(f)} = {_g(t)} along the unit "
+                             f"direction ({_g(t / nd)} in the object's own parameter): the "
+                             f"entry point {_p(x)}.",
+                          (Mark("point", (tuple(x),), GOOD, f"t = {_g(t / nd)}"),)))
+    return Walkthrough("Ray against a sphere: Hultquist", "Dunn & Parberry App. A.12",
+                       HULTQUIST_LISTING, tuple(steps))
+
+
+# ----------------------------------------------------------------------------- Badouel (A.16)
+
+BADOUEL_LISTING = (
+    "e1 = v1 - v0;  e2 = v2 - v0;  n = e1 x e2",
+    "dot = n . d;  if dot == 0: parallel (miss unless in the plane)",
+    "t = (n . v0 - n . o) / dot;  if t < 0 (or past the end): miss",
+    "p = o + t d;  drop the axis where |n| is largest -> 2-D (u, v)",
+    "alpha, beta, gamma from the 2-D edges",
+    "all of alpha, beta, gamma >= 0: hit (barycentrics)",
+)
+
+
+def badouel(answer, a, b) -> Optional[Walkthrough]:
+    """Badouel's ray-triangle (App. A.16, Listing A.4), from the hits record's trace."""
+    rec = answer.records.hits
+    if rec is None or "badouel" not in (rec.method or "").lower() or b.kind != "triangle":
+        return None
+    tr = rec.trace
+    v = np.asarray(b.vertices, float)
+    o, d = _linear(a)
+    title, src = "Ray against a triangle: Badouel", "Dunn & Parberry App. A.16, Listing A.4"
+    steps = [Step(0, f"e1 = {_p(tr['e1'])}, e2 = {_p(tr['e2'])}, n = e1 x e2 = {_p(tr['n'])}.",
+                  (Mark("segment", (tuple(v[0]), tuple(v[1])), CANDIDATE, "e1"),
+                   Mark("segment", (tuple(v[0]), tuple(v[2])), CANDIDATE, "e2")))]
+    rejected = tr.get("rejected")
+    if tr.get("parallel"):
+        steps.append(Step(1, f"dot = n . d = {_g(tr['dot'])}: the ray runs parallel to the "
+                             f"triangle's plane; {rejected or 'it lies in the plane'}."))
+        return Walkthrough(title, src, BADOUEL_LISTING, tuple(steps))
+    steps.append(Step(1, f"dot = n . d = {_g(tr['dot'])}."))
+    if "t" not in tr:
+        steps.append(Step(2, f"t = {_g(tr['t (before division)'])} / {_g(tr['dot'])} < 0: "
+                             f"{rejected or 'miss'}: the plane is behind the origin, a miss."))
+        return Walkthrough(title, src, BADOUEL_LISTING, tuple(steps))
+    t = float(tr["t"])
+    x = o + t * d
+    steps.append(Step(2, f"t = {_g(tr['t (before division)'])} / {_g(tr['dot'])} = {_g(t)}: "
+                         f"the ray meets the plane at {_p(x)}.",
+                      (Mark("quad", (tuple(v[0]), tuple(v[1]), tuple(v[2]), tuple(v[2])),
+                            CANDIDATE, ""), Mark("point", (tuple(x),), CANDIDATE,
+                                                 f"t = {_g(t)}"))))
+    steps.append(Step(3, f"Drop {tr.get('dominant axis dropped')} (the normal's largest "
+                         f"component): u = ({_g(tr['u0'])}, {_g(tr['u1'])}, {_g(tr['u2'])}), "
+                         f"v = ({_g(tr['v0'])}, {_g(tr['v1'])}, {_g(tr['v2'])})."))
+    al, be, ga = (float(tr[k]) for k in ("alpha", "beta", "gamma"))
+    bad = [n for n, val in (("alpha", al), ("beta", be), ("gamma", ga)) if val < 0]
+    steps.append(Step(4, f"alpha = {_g(al)}, beta = {_g(be)}, gamma = {_g(ga)}."))
+    if bad or rejected:
+        steps.append(Step(5, f"{', '.join(bad) or rejected} < 0: the point {_p(x)} lies "
+                             "outside the triangle, beyond the edge opposite that vertex: a miss.",
+                          (Mark("point", (tuple(x),), BAD, f"{', '.join(bad)} < 0"),)))
+    else:
+        steps.append(Step(5, f"All three >= 0: a hit at t = {_g(t)}, barycentrics "
+                             f"({_g(ga)}, {_g(al)}, {_g(be)}).",
+                          (Mark("point", (tuple(x),), GOOD, f"hit t = {_g(t)}"),)))
+    return Walkthrough(title, src, BADOUEL_LISTING, tuple(steps))
+
+
+# ----------------------------------------------------------------------------- st-plane (10.8)
+
+STPLANE_LISTING = (
+    "Q(s, t) = a s^2 + 2b st + c t^2 + 2d s + 2e t + f",
+    "(s_bar, t_bar) = where grad Q = 0   (det = ac - b^2)",
+    "its region 0-8 names the edges to try",
+    "each candidate edge: the 1-D minimiser, clamped",
+    "the least candidate is the answer",
+)
+
+
+def stplane(answer, a, b) -> Optional[Walkthrough]:
+    """The st-plane minimisation of two linear components (GTCG §10.8.3), candidate by
+    candidate, each drawn as the pair of points it stands for."""
+    rec = answer.records.distance
+    if rec is None or a.kind not in ("segment", "ray", "line") or \
+            b.kind not in ("segment", "ray", "line"):
+        return None
+    tr = rec.trace
+    if "region" not in tr and "candidates" not in tr:
+        return None
+    o1, d1 = _linear(a)
+    o2, d2 = _linear(b)
+    steps = [Step(0, f"a = {_g(tr.get('a', 0))}, b = {_g(tr.get('b', 0))}, "
+                     f"c = {_g(tr.get('c', 0))}, d = {_g(tr.get('d', 0))}, "
+                     f"e = {_g(tr.get('e', 0))}, f = {_g(tr.get('f', 0))}.")]
+    if tr.get("s_bar") is not None:
+        steps.append(Step(1, f"det = {_g(tr.get('det', 0))}; (s_bar, t_bar) = "
+                             f"({_g(tr['s_bar'])}, {_g(tr['t_bar'])})."))
+    if isinstance(tr.get("region"), int):
+        steps.append(Step(2, f"Region {tr['region']}."))
+    cands = tr.get("candidates") or []
+    for c in cands:
+        s_, t_ = float(c["s"]), float(c["t"])
+        pa, pb = o1 + s_ * d1, o2 + t_ * d2
+        steps.append(Step(3, f"Candidate on {c.get('edge')}: (s, t) = ({_g(s_)}, {_g(t_)}), "
+                             f"Q = {_g(c['sqr_distance'])}.",
+                          (Mark("segment", (tuple(pa), tuple(pb)), CANDIDATE,
+                                f"{c.get('edge')}: Q = {_g(c['sqr_distance'])}"),)))
+    s_, t_ = float(tr.get("s", 0)), float(tr.get("t", 0))
+    pa, pb = o1 + s_ * d1, o2 + t_ * d2
+    steps.append(Step(4, f"The least is on {tr.get('edge', 'the inside')}: s = {_g(s_)}, "
+                         f"t = {_g(t_)}, distance "
+                         f"{_g(math.sqrt(float(tr.get('sqr_distance', 0))))}.",
+                      (Mark("segment", (tuple(pa), tuple(pb)), GOOD, "the closest points"),)))
+    return Walkthrough("Two linear components: the st-plane", "Eberly & Schneider, GTCG §10.8.3",
+                       STPLANE_LISTING, tuple(steps))
+
+
+FAMILIES = (woo, arvo, hultquist, badouel, stplane)
+
+
+def walkthrough(answer, a, b) -> Optional[Walkthrough]:
+    """The step-through of the pair's algorithm, or ``None`` when there is none yet."""
+    for family in FAMILIES:
+        w = family(answer, a, b)
+        if w is not None:
+            return w
+    return None
