@@ -96,14 +96,19 @@ class FuzzPanel(QWidget):
         self.query.addItem("every query", "")
         for q in registry.QUERIES:
             self.query.addItem(q, q)
+        self.query.setToolTip("Fuzz only this query, or every query")
         form.addRow("Query", self.query)
         self.pair = QLineEdit()
         self.pair.setPlaceholderText("every pair, or e.g. segment-segment")
+        self.pair.setToolTip("Fuzz only this pair of types (either order), e.g. "
+                             "segment-segment; empty: every pair")
         form.addRow("Pair", self.pair)
         self.seconds = QDoubleSpinBox()
         self.seconds.setRange(1, 3600)
         self.seconds.setValue(60)
         self.seconds.setSuffix(" s")
+        self.seconds.setToolTip("Stop searching after this long (it stops earlier when "
+                                "every target has a case)")
         form.addRow("At most", self.seconds)
         layout.addLayout(form)
         row = QHBoxLayout()
@@ -114,6 +119,8 @@ class FuzzPanel(QWidget):
         self.start_button.clicked.connect(self.start)
         self.stop_button = QPushButton("Stop")
         self.stop_button.setEnabled(False)
+        self.stop_button.setToolTip("End the search at the next input (the cases found so far "
+                                    "are kept)")
         self.stop_button.clicked.connect(self.stop)
         row.addWidget(self.start_button)
         row.addWidget(self.stop_button)

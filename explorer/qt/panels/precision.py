@@ -151,6 +151,8 @@ class PrecisionPanel(PairPanel):
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setRange(1, 16)
         self.slider.setValue(8)
+        self.slider.setToolTip("The angle of the nearly parallel segment: 1e-1 (left) to "
+                               "1e-16 rad (right)")
         self.slider.valueChanged.connect(self._angle_changed)
         row.addWidget(self.slider, 1)
         self.angle_label = QLabel("1e-8 rad")
