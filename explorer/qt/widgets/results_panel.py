@@ -260,17 +260,16 @@ class ResultsPanel(QWidget):
         from explorer.model.exporttest import pair_test_source
 
         r = self.detail_result
-        scene = self.window.scene
+        scene = self.scene
         ida, idb = (None, None) if r is None else (r.a, r.b) if hasattr(r, "a") else (
             r["a"], r["b"])
         if ida not in scene or idb not in scene:
-            self.window.statusBar().showMessage("Choose a pair first", 3000)
+            self.commands.say("Choose a pair first", 3000)
             return ""
-        name = self.window.path.name if getattr(self.window, "path", None) else scene.name
-        text = pair_test_source(scene, ida, idb, scene_name=name or "")
+        text = pair_test_source(scene, ida, idb, scene_name=scene.name or "")
         QGuiApplication.clipboard().setText(text)
-        self.window.statusBar().showMessage(
-            f"Copied a pytest file for {ida}-{idb} (paste it into test_*.py)", 4000)
+        self.commands.say(f"Copied a pytest file for {ida}-{idb} (paste it into test_*.py)",
+                          4000)
         return text
 
     # ------------------------------------------------------------------ cross-check
