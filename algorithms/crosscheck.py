@@ -28,6 +28,7 @@ VALUE_OF = {
     "toi": lambda r: r.toi,
     "intersects": lambda r: r.intersects,
     "separating_axis": lambda r: r.intersects,
+    "side": lambda r: r.side,
 }
 
 
@@ -53,14 +54,21 @@ def cross_check(query: str, a: Primitive, b: Primitive, *args, rel_tol: float = 
             else:
                 result = registry.query(query, a, b, *args, method=name)
         except Exception as exc:  # noqa: BLE001 - a failing method is part of the report
-            rows.append({"name": name, "error": f"{type(exc).__name__}: {exc}"})
+            row = {"name": name, "error": f"{type(exc).__name__}: {exc}"}
+            if registry.is_user(query, a.kind, b.kind, name):  # algorithms.usermethods
+                row.update(user=True, error=str(exc), error_kind=getattr(exc, "kind", None),
+                           traceback=getattr(exc, "traceback", None))
+            rows.append(row)
             continue
         value = value_of(result)
         if isinstance(value, bool) or value is None:
             shown = value
         else:
             shown = float(value)
-        rows.append({"name": name, "method": result.method, "value": shown})
+        row = {"name": name, "method": result.method, "value": shown}
+        if registry.is_user(query, a.kind, b.kind, name):
+            row["user"] = True
+        rows.append(row)
     values = [r["value"] for r in rows if "error" not in r]
     numbers = [v for v in values if isinstance(v, float)]
     spread = max(numbers) - min(numbers) if len(numbers) >= 2 else None
@@ -81,7 +89,9 @@ def cross_check_pair(a: Primitive, b: Primitive, motion_a=None, motion_b=None,
     Returns ``{query: report}`` for ``distance``, ``hits`` (when A is linear) and ``toi`` (when
     something moves); ``{}`` when every query has a single method. ``answer``: the pair's
     :class:`~algorithms.answer.PairAnswer`, whose records stand for the default methods (they
-    are not run twice).
+    are not run twice). A user method's rows carry ``"user": true`` (and, when it
+    failed, ``error_kind`` and ``traceback``); ``intersects``, ``separating_axis`` and
+    ``side`` are checked too when a user method answers them.
     """
     records = answer.records if answer is not None else None
     known = {} if records is None else {"distance": records.distance, "hits": records.hits,
@@ -94,6 +104,16 @@ def cross_check_pair(a: Primitive, b: Primitive, motion_a=None, motion_b=None,
         wanted.append(("hits", ()))
     if motion_a is not None or motion_b is not None:
         wanted.append(("toi", (relative_motion(motion_a, motion_b),)))  # Primer A.6
+    # a user's method (algorithms.usermethods) of another query gets its report too
+    from algorithms.primitives import SEPARABLE_KINDS
+
+    for q, applies in (("intersects", True),
+                       ("separating_axis",
+                        a.kind in SEPARABLE_KINDS and b.kind in SEPARABLE_KINDS),
+                       ("side", "plane" in (a.kind, b.kind))):
+        if applies and any(registry.is_user(q, a.kind, b.kind, n)
+                           for n in registry.methods(q, a.kind, b.kind)):
+            wanted.append((q, ()))
     out = {}
     for name, args in wanted:
         if len(registry.methods(name, a.kind, b.kind)) >= 2:

@@ -40,8 +40,9 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import traceback
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Callable
+from typing import Callable, Optional
 
 from algorithms.primitives import Primitive
 
@@ -59,7 +60,14 @@ class Entry:
     func: Callable
     name: str  # short method name, unique for (query, kind_a, kind_b)
     priority: int
+    #: a method from the user's code (algorithms.usermethods): listed, never the default
+    user: bool = False
+    #: where a user method came from (its file, or "entry point NAME")
+    source: Optional[str] = None
 
+
+#: the priority of every user method: below every library method
+USER_PRIORITY = -1000
 
 _TABLE: dict[tuple[str, str, str], list[Entry]] = {}
 LOAD_ERRORS: dict[str, str] = {}
@@ -74,18 +82,75 @@ def register(query: str, kind_a: str, kind_b: str, *, name: str | None = None, p
     """Decorator: register ``func(a, b)`` as the answer to ``query`` for ``(kind_a, kind_b)``.
 
     ``name`` defaults to the function's name; ``priority`` picks the default among several.
+    While a user's file runs (:func:`algorithms.usermethods.load_methods`), the functions it
+    registers become user methods: guarded, listed, never the default.
     """
     if query not in QUERIES:
         raise ValueError(f"unknown query {query!r}; known: {QUERIES}")
 
     def decorator(func):
-        entry = Entry(query, kind_a, kind_b, func, name or func.__name__, priority)
-        entries = _TABLE.setdefault((query, kind_a, kind_b), [])
-        entries[:] = [e for e in entries if e.name != entry.name] + [entry]
-        entries.sort(key=lambda e: -e.priority)
+        if _USER_CONTEXT:
+            _USER_CONTEXT[-1].make_entry(query, kind_a, kind_b, func, name or func.__name__,
+                                         priority)
+            return func
+        add_entry(Entry(query, kind_a, kind_b, func, name or func.__name__, priority))
         return func
 
     return decorator
+
+
+#: the collectors of the user files being loaded (innermost last)
+_USER_CONTEXT: list = []
+
+
+@contextmanager
+def user_context(collector):
+    """While active, :func:`register` hands each registration to ``collector.make_entry``
+    (algorithms.usermethods) instead of the table."""
+    _USER_CONTEXT.append(collector)
+    try:
+        yield collector
+    finally:
+        _USER_CONTEXT.remove(collector)
+
+
+def add_entry(entry: Entry) -> None:
+    """Put ``entry`` in the table (replacing one of the same name for the same key)."""
+    entries = _TABLE.setdefault((entry.query, entry.kind_a, entry.kind_b), [])
+    entries[:] = [e for e in entries if e.name != entry.name] + [entry]
+    entries.sort(key=lambda e: -e.priority)
+
+
+def unregister_source(source: str) -> None:
+    """Remove every user method registered from ``source``."""
+    for key, entries in list(_TABLE.items()):
+        entries[:] = [e for e in entries if not (e.user and e.source == source)]
+        if not entries:
+            del _TABLE[key]
+
+
+def entries_for(query: str, ka: str, kb: str) -> list[Entry]:
+    """The entries registered for exactly ``(query, ka, kb)`` (library and user)."""
+    load_all()
+    return list(_TABLE.get((query, ka, kb), ()))
+
+
+def find(query: str, ka: str, kb: str, name: str) -> Optional[Entry]:
+    """The entry ``name`` answering ``query`` for the pair (either order), or ``None``."""
+    entry, _ = _lookup(query, ka, kb, name)
+    return entry
+
+
+def is_user(query: str, ka: str, kb: str, name: str) -> bool:
+    """True when the method ``name`` of the pair is a user method."""
+    entry = find(query, ka, kb, name)
+    return bool(entry is not None and entry.user)
+
+
+def default_method(query: str, ka: str, kb: str) -> Optional[str]:
+    """The name of the method :func:`query` runs when none is asked for (never a user's)."""
+    entry, _ = _lookup(query, ka, kb, None)
+    return None if entry is None else entry.name
 
 
 def load_all() -> None:
@@ -120,7 +185,7 @@ def _lookup(query: str, ka: str, kb: str, method: str | None):
     best = None
     for key, flip in orders:
         for entry in _TABLE.get(key, ()):
-            if method is None or entry.name == method:
+            if (method is None and not entry.user) or entry.name == method:
                 if best is None or entry.priority > best[0].priority:
                     best = (entry, flip)
                 break  # entries are sorted by priority: the first match is this order's best
@@ -132,7 +197,7 @@ def _lookup(query: str, ka: str, kb: str, method: str | None):
     wild.append(((query, WILDCARD, WILDCARD), False))
     for key, flip in wild:
         for entry in _TABLE.get(key, ()):
-            if method is None or entry.name == method:
+            if (method is None and not entry.user) or entry.name == method:
                 return entry, flip
     return None, False
 
@@ -146,19 +211,21 @@ def has_query(query: str, ka: str, kb: str, *, specific: bool = False) -> bool:
 
 
 def methods(query: str, ka: str, kb: str) -> list[str]:
-    """Names of every function answering ``query`` for ``(ka, kb)``, default first."""
+    """Names of every function answering ``query`` for ``(ka, kb)``, default first, user
+    methods last."""
     load_all()
     keys = [(query, ka, kb)]
     if query in FLIPPABLE and ka != kb:
         keys.append((query, kb, ka))
     entries = sorted((e for key in keys for e in _TABLE.get(key, ())),
                      key=lambda e: -e.priority)  # stable: the unflipped order wins ties
-    out = list(dict.fromkeys(e.name for e in entries))
+    out = [e.name for e in entries if not e.user]
     if not out:
         entry, _ = _lookup(query, ka, kb, None)
         if entry is not None:
             out.append(entry.name)
-    return out
+    out += [e.name for e in entries if e.user]
+    return list(dict.fromkeys(out))
 
 
 def query(name: str, a: Primitive, b: Primitive, *args, method: str | None = None, **kwargs):
@@ -186,7 +253,8 @@ def query(name: str, a: Primitive, b: Primitive, *args, method: str | None = Non
     return result
 
 
-def table() -> list[Entry]:
-    """Every registered entry (for the README's query list and the explorer's menus)."""
+def table(include_user: bool = False) -> list[Entry]:
+    """Every registered entry (for the README's query list and the explorer's menus); user
+    methods only with ``include_user``."""
     load_all()
-    return [e for entries in _TABLE.values() for e in entries]
+    return [e for entries in _TABLE.values() for e in entries if include_user or not e.user]

@@ -5,6 +5,11 @@
 ``explorer eval FILE``            print the answers as JSON (scene-v1.md)
 ``explorer render FILE -o PNG``   render FILE offscreen to a PNG (no display needed)
 ``explorer bench drag [SCENE]``   measure the drag update path (see ``--help``)
+``explorer fuzz [--methods F.py]``  search for inputs where two methods disagree
+``explorer export-test FILE --pair A B -o test_x.py``  a pytest file of a pair's answer
+
+``open`` and ``eval`` take ``--methods FILE.py`` (repeatable): the user's own methods, run
+beside the library's (``algorithms.usermethods``).
 
 A bad scene file prints one line on standard error and exits with status 2, never a traceback.
 """
@@ -15,6 +20,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Optional
 
 from explorer import __version__, default_scene_path
 
@@ -52,6 +58,20 @@ def pair_count(scene) -> int:
     return n * (n - 1) // 2
 
 
+def _load_methods(args) -> Optional[str]:
+    """Load ``--methods`` files and the installed entry points; an error message or None."""
+    from algorithms.usermethods import MethodsLoadError
+    from explorer.model.methods import load_files, load_plugins
+
+    for line in load_plugins():
+        print(f"explorer: warning: {line}", file=sys.stderr)
+    try:
+        load_files(getattr(args, "methods", None) or ())
+    except MethodsLoadError as exc:
+        return f"--methods: {exc}"
+    return None
+
+
 def cmd_eval(args) -> int:
     from explorer.model.scenefile import SceneError
 
@@ -59,6 +79,11 @@ def cmd_eval(args) -> int:
         scene = _load(args.file)
     except SceneError as exc:
         return _fail(f"{args.file}: {exc}")
+    if args.methods or args.cross_check:
+        error = _load_methods(args)
+        if error:
+            return _fail(error)
+    extra = {"user_methods": bool(args.methods), "exact": args.exact}
     n = pair_count(scene)
     if n > args.max_pairs:
         how = (f"{len(scene)} objects and no 'queries' list make {n} pairs" if
@@ -66,7 +91,7 @@ def cmd_eval(args) -> int:
         return _fail(f"{args.file}: {how}, more than the limit of {args.max_pairs} (list the "
                      "pairs wanted in 'queries', or raise the limit with --max-pairs)")
     if args.pretty:
-        doc = eval_document(scene, cross_check=args.cross_check)
+        doc = eval_document(scene, cross_check=args.cross_check, **extra)
         sys.stdout.write(json.dumps(doc, indent=2, allow_nan=False))
         sys.stdout.write("\n")
         return 0
@@ -76,7 +101,7 @@ def cmd_eval(args) -> int:
     try:
         sys.stdout.write('{"results": [')
         for query in iter_queries(scene):
-            r = eval_result(scene, query, cross_check=args.cross_check)
+            r = eval_result(scene, query, cross_check=args.cross_check, **extra)
             sys.stdout.write((", " if done else "") + json.dumps(r, allow_nan=False))
             done += 1
         sys.stdout.write("]}\n")
@@ -99,8 +124,13 @@ def iter_queries(scene):
     return itertools.combinations(scene.ids(), 2)
 
 
-def eval_result(scene, query: tuple, cross_check: bool = False) -> dict:
-    """One result of ``explorer eval`` (with the ``cross_check`` report when asked)."""
+def eval_result(scene, query: tuple, cross_check: bool = False, user_methods: bool = False,
+                exact: bool = False) -> dict:
+    """One result of ``explorer eval`` (with the ``cross_check`` report when asked).
+
+    ``user_methods``: the result gets ``"user_methods"``, one row per loaded user method that
+    answers the pair; ``exact``: ``"exact"``, the float answer against the library's Fraction
+    path per key (docs/scene-v1.md, Project extensions)."""
     from algorithms.report import result_json
 
     if len(query) == 3:  # three planes: one method, nothing to cross-check
@@ -115,13 +145,27 @@ def eval_result(scene, query: tuple, cross_check: bool = False) -> dict:
         oa, ob = scene[a], scene[b]
         r["cross_check"] = to_jsonable(
             cross_check_pair(oa.primitive, ob.primitive, oa.motion, ob.motion, answer=ans))
+    if user_methods:
+        from explorer.model.methods import jsonable_row, rows_for_pair
+
+        oa, ob = scene[a], scene[b]
+        r["user_methods"] = [jsonable_row(row) for row in rows_for_pair(
+            oa.primitive, ob.primitive, oa.motion, ob.motion)]
+    if exact:
+        from algorithms.exact import compare
+        from algorithms.results import to_jsonable
+
+        oa, ob = scene[a], scene[b]
+        r["exact"] = to_jsonable(compare(r, oa.primitive, ob.primitive, oa.motion, ob.motion))
     return r
 
 
-def eval_document(scene, cross_check: bool = False) -> dict:
+def eval_document(scene, cross_check: bool = False, user_methods: bool = False,
+                  exact: bool = False) -> dict:
     """What ``explorer eval`` prints for ``scene``: ``{"results": [...]}`` (scene-v1.md), in
     query order, three-planes queries (docs/scene-v1.md, project extensions) in their places."""
-    return {"results": [eval_result(scene, q, cross_check) for q in iter_queries(scene)]}
+    return {"results": [eval_result(scene, q, cross_check, user_methods, exact)
+                        for q in iter_queries(scene)]}
 
 
 def cmd_render(args) -> int:
@@ -157,9 +201,47 @@ def cmd_gui(args) -> int:
     if len(scene) > MAX_WINDOW_OBJECTS:
         return _fail(f"{path}: the scene has {len(scene)} objects; the window shows at most "
                      f"{MAX_WINDOW_OBJECTS} (`explorer eval` evaluates larger scenes)")
+    error = _load_methods(args)
+    if error:
+        return _fail(error)
     from explorer.qt.app import run
 
-    return run(str(path))
+    methods = [str(Path(m).resolve()) for m in getattr(args, "methods", None) or ()]
+    return run(str(path), methods=methods) if methods else run(str(path))
+
+
+def cmd_fuzz(args) -> int:
+    from explorer.fuzz import main as fuzz_main
+
+    error = _load_methods(argparse.Namespace(methods=None))  # the installed entry points
+    if error:
+        return _fail(error)
+    return fuzz_main(args)
+
+
+def cmd_export_test(args) -> int:
+    from explorer.model.scenefile import SceneError
+
+    try:
+        scene = _load(args.file)
+    except SceneError as exc:
+        return _fail(f"{args.file}: {exc}")
+    ida, idb = args.pair
+    for i in (ida, idb):
+        if i not in scene.ids():
+            return _fail(f"--pair: no object {i!r} in {args.file} (ids: "
+                         f"{', '.join(scene.ids())})")
+    if ida == idb:
+        return _fail("--pair: name two different objects")
+    out = Path(args.output)
+    if not out.parent.exists():
+        return _fail(f"-o: folder {out.parent} does not exist")
+    from explorer.model.exporttest import pair_test_source
+
+    out.write_text(pair_test_source(scene, ida, idb, scene_name=str(args.file)),
+                   encoding="utf-8")
+    print(out)
+    return 0
 
 
 def cmd_bench(args) -> int:
@@ -180,6 +262,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("open", help="open the window on a scene file",
                        description="Open the explorer window on FILE.")
     p.add_argument("file", metavar="FILE", help="a scene file (scene-v1 JSON)")
+    _methods_option(p)
     p.set_defaults(func=cmd_gui)
 
     p = sub.add_parser("eval", help="print the answers for a scene as JSON",
@@ -194,6 +277,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also run every other method registered for each pair (the generic "
                         "GJK distance, Moller-Trumbore, slabs, conservative advancement...) and "
                         "add a \"cross_check\" report of whether they agree")
+    p.add_argument("--exact", action="store_true",
+                   help="also run the library's exact (Fraction) path where it has one, on the "
+                        "binary values of the inputs, and add an \"exact\" report: per key, "
+                        "whether the float answer agrees within rounding")
+    _methods_option(p)
     p.set_defaults(func=cmd_eval)
 
     p = sub.add_parser("render", help="render a scene to a PNG offscreen",
@@ -214,7 +302,48 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--steps", type=int, default=1000, help="drag steps (default 1000)")
     p.add_argument("--panels", action="store_true", help="with every panel open")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser(
+        "fuzz", help="search for inputs where two methods of a pair disagree",
+        description="Search (hypothesis, with shrinking) for inputs where a method disagrees "
+                    "with the pair's reference: the user's methods (--methods) or the "
+                    "library's second methods. Each disagreement is written as "
+                    "DIR/<pair>-<n>.json (a scene) and DIR/test_<pair>_<n>.py (a failing "
+                    "pytest file); the last line printed is a JSON summary; exit status 1 when "
+                    "any was found.")
+    _methods_option(p)
+    p.add_argument("--query", default=None, metavar="Q",
+                   help="only this query (distance, intersects, hits, separating_axis, side, "
+                        "toi)")
+    p.add_argument("--pair", default=None, metavar="A-B",
+                   help="only this pair of types, e.g. segment-segment (either order)")
+    p.add_argument("--seconds", type=float, default=60.0, metavar="S",
+                   help="search for at most S seconds (default 60)")
+    p.add_argument("--out", default="fuzz-cases", metavar="DIR",
+                   help="where the cases go (default ./fuzz-cases)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="random seed (default: a new one, printed on standard error)")
+    p.add_argument("--time-limit", type=float, default=2.0, metavar="SECONDS",
+                   help="stop a user method that runs longer than this per call (default 2)")
+    p.set_defaults(func=cmd_fuzz)
+
+    p = sub.add_parser(
+        "export-test", help="write a pytest file asserting a pair's answer",
+        description="Write a self-contained pytest file that rebuilds objects A and B of FILE "
+                    "from their exact doubles (float.hex) and asserts the reference answer "
+                    "of explorer eval with a stated tolerance.")
+    p.add_argument("file", metavar="FILE", help="a scene file (scene-v1 JSON)")
+    p.add_argument("--pair", nargs=2, required=True, metavar=("A", "B"),
+                   help="the ids of the two objects")
+    p.add_argument("-o", "--output", required=True, metavar="TEST.py", help="the file to write")
+    p.set_defaults(func=cmd_export_test)
     return parser
+
+
+def _methods_option(p) -> None:
+    p.add_argument("--methods", action="append", default=None, metavar="FILE.py",
+                   help="a Python file whose functions register with algorithms.register: "
+                        "the user's own methods, run beside the library's (may be repeated)")
 
 
 def main(argv=None) -> int:

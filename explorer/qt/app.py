@@ -15,8 +15,11 @@ def make_window(path: Optional[str] = None, with_panels: bool = True):
     return MainWindow(scene, path, with_panels=with_panels)
 
 
-def run(path: str) -> int:
-    """Open the window on ``path`` and run the Qt event loop; returns the exit status."""
+def run(path: str, methods: Optional[list] = None) -> int:
+    """Open the window on ``path`` and run the Qt event loop; returns the exit status.
+
+    ``methods``: user methods files already loaded (``explorer open --methods``), shown in
+    the Methods panel and reloaded when they change on disk."""
     from PyQt6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -27,6 +30,8 @@ def run(path: str) -> int:
 
     errors.install()  # an exception in a slot shows a dialog instead of aborting the process
     window = make_window(path)
+    if methods:
+        window.methods_panel_watch(methods)
     window.show()
     window.offer_recovery()
     return app.exec()

@@ -194,9 +194,16 @@ class MainWindow(QMainWindow):
         from explorer.qt import features  # View > Closest-Point Features (issue 13)
 
         features.install(self)
+        from explorer.qt.methods import install as install_methods
+
+        self.methods_ui = install_methods(self)  # File > Load Methods…, the Methods dock
         if scene is not None:
             self.set_document(scene, path)
         self._update_title()
+
+    def methods_panel_watch(self, paths) -> None:
+        """Show user methods loaded before the window opened (``explorer open --methods``)."""
+        self.methods_ui.watch(paths)
 
     # ================================================================== construction
     def _action(self, text, slot, shortcut=None, tip="", checkable=False) -> QAction:
@@ -791,6 +798,9 @@ class MainWindow(QMainWindow):
         ctx = Context(self.scene, view.ext, view.meshes, view.colors)
         frame = overlays.build(self.scene, results, ctx, self.enabled_overlays(),
                                focus=self.focus_pairs(), cache=self._frame_cache)
+        methods_ui = getattr(self, "methods_ui", None)
+        if methods_ui is not None:
+            methods_ui.decorate(frame, ctx)  # the user's methods beside the reference
         view.apply_frame(frame)
         self.last_results = results
         return results

@@ -132,9 +132,15 @@ class ResultsPanel(QWidget):
         self.copy_button.setToolTip("Copy the highlighted pair's full result (trace included) "
                                     "to the clipboard")
         self.copy_button.clicked.connect(self.copy_json)
+        self.pytest_button = QPushButton("Copy as pytest")
+        self.pytest_button.setToolTip("Copy a self-contained pytest file that rebuilds the "
+                                      "highlighted pair from its exact doubles and asserts "
+                                      "this answer (explorer export-test)")
+        self.pytest_button.clicked.connect(self.copy_pytest)
         buttons.addStretch(1)
         buttons.addWidget(self.json_button)
         buttons.addWidget(self.copy_button)
+        buttons.addWidget(self.pytest_button)
         low.addLayout(buttons)
         self.detail = QPlainTextEdit()
         self.detail.setReadOnly(True)
@@ -247,6 +253,23 @@ class ResultsPanel(QWidget):
         QGuiApplication.clipboard().setText(text)
         if text:
             self.commands.say("Copied the pair's result (JSON)", 3000)
+        return text
+
+    def copy_pytest(self) -> str:
+        """Copy the highlighted pair as a pytest file (explorer.model.exporttest)."""
+        from explorer.model.exporttest import pair_test_source
+
+        r = self.detail_result
+        scene = self.scene
+        ida, idb = (None, None) if r is None else (r.a, r.b) if hasattr(r, "a") else (
+            r["a"], r["b"])
+        if ida not in scene or idb not in scene:
+            self.commands.say("Choose a pair first", 3000)
+            return ""
+        text = pair_test_source(scene, ida, idb, scene_name=scene.name or "")
+        QGuiApplication.clipboard().setText(text)
+        self.commands.say(f"Copied a pytest file for {ida}-{idb} (paste it into test_*.py)",
+                          4000)
         return text
 
     # ------------------------------------------------------------------ cross-check
