@@ -64,6 +64,10 @@ class Entry:
 _TABLE: dict[tuple[str, str, str], list[Entry]] = {}
 LOAD_ERRORS: dict[str, str] = {}
 _loaded = False
+#: (query, kind_a, kind_b, method) -> (entry, flip): :func:`_lookup`'s answers, cleared by
+#: :func:`register` (a lookup is a dict probe on the hot path of every query); an entry no
+#: longer in ``_TABLE`` is looked up again
+_CACHE: dict = {}
 
 
 class QueryNotAvailable(LookupError):
@@ -82,6 +86,7 @@ def register(query: str, kind_a: str, kind_b: str, *, name: str | None = None, p
         entry = Entry(query, kind_a, kind_b, func, name or func.__name__, priority)
         entries = _TABLE.setdefault((query, kind_a, kind_b), [])
         entries[:] = [e for e in entries if e.name != entry.name] + [entry]
+        _CACHE.clear()
         entries.sort(key=lambda e: -e.priority)
         return func
 
@@ -107,6 +112,21 @@ def load_all() -> None:
 
 
 def _lookup(query: str, ka: str, kb: str, method: str | None):
+    """(entry, flip) for the best function, or (None, False) (cached, see :data:`_CACHE`)."""
+    key = (query, ka, kb, method)
+    found = _CACHE.get(key)
+    if found is not None:
+        entry = found[0]
+        # still registered (a test may edit _TABLE directly): the cached answer stands
+        if entry is None or any(e is entry for e in _TABLE.get(
+                (entry.query, entry.kind_a, entry.kind_b), ())):
+            return found
+    load_all()
+    found = _CACHE[key] = _lookup_uncached(query, ka, kb, method)
+    return found
+
+
+def _lookup_uncached(query: str, ka: str, kb: str, method: str | None):
     """(entry, flip) for the best function, or (None, False).
 
     The pair's own registrations in either order compete on ``priority`` (a specialised
