@@ -4,7 +4,10 @@
 ``explorer open FILE``            open the window on FILE
 ``explorer eval FILE``            print the answers as JSON (scene-v1.md)
 ``explorer render FILE -o PNG``   render FILE offscreen to a PNG (no display needed)
-``explorer bench drag [SCENE]``   measure the drag update path (see ``--help``)
+``explorer bench drag [SCENE]``   measure the drag update path and the render (see ``--help``)
+``explorer bench kernels``        scalar queries against plain textbook functions (ratios)
+``explorer bench batch``          ``algorithms.batch`` against a Python loop (ratios)
+``explorer bench eval``           ``explorer eval`` queries per second on a generated scene
 
 A bad scene file prints one line on standard error and exits with status 2, never a traceback.
 """
@@ -158,9 +161,14 @@ def cmd_gui(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    from explorer.bench import main as bench_main
+    if args.what == "drag":
+        from explorer.bench import main as bench_main
 
-    return bench_main(args)
+        return bench_main(args)
+    from explorer import benchmarks
+
+    return {"kernels": benchmarks.kernels_main, "batch": benchmarks.batch_main,
+            "eval": benchmarks.eval_main}[args.what](args)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -201,13 +209,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-results", action="store_true", help="draw the objects only")
     p.set_defaults(func=cmd_render)
 
-    p = sub.add_parser("bench", help="benchmarks (drag)",
-                       description="Benchmarks that print their figures.")
-    p.add_argument("what", choices=["drag"], help="which benchmark")
+    p = sub.add_parser("bench", help="benchmarks (drag, kernels, batch, eval)",
+                       description="Benchmarks that print their figures, each against a "
+                                   "baseline measured in the same run (see README).")
+    p.add_argument("what", choices=["drag", "kernels", "batch", "eval"],
+                   help="drag: one drag step in the window (update + render); kernels: "
+                        "scalar queries against plain textbook functions; batch: "
+                        "algorithms.batch against a Python loop; eval: explorer eval "
+                        "queries per second")
     p.add_argument("scene", nargs="?", default=None, metavar="SCENE",
                    help="scene file (default: a shipped 10-object scene)")
     p.add_argument("--steps", type=int, default=1000, help="drag steps (default 1000)")
     p.add_argument("--panels", action="store_true", help="with every panel open")
+    p.add_argument("--rounds", type=int, default=7,
+                   help="kernels/batch/eval: interleaved rounds, the median is printed")
+    p.add_argument("--n", type=int, default=200_000, help="batch: rows per call")
+    p.add_argument("--loop", type=int, default=500, help="batch: rows of the scalar loop")
+    p.add_argument("--queries", type=int, default=5000, help="eval: queries in the scene")
+    p.add_argument("--quick", action="store_true",
+                   help="kernels/batch/eval: a tiny run (checks the output, not the speed)")
     p.set_defaults(func=cmd_bench)
     return parser
 
