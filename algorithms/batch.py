@@ -118,7 +118,8 @@ def _chunked(n, solve, out_fields, inputs):
     careful = np.zeros(n, dtype=bool)
     for lo in range(0, n, CHUNK):
         hi = min(n, lo + CHUNK)
-        res, mask = solve(*(a[lo:hi] for a in inputs))
+        with np.errstate(all="ignore"):  # nan/inf rows are expected (misses, parallels)
+            res, mask = solve(*(a[lo:hi] for a in inputs))
         for name, val in res.items():
             out[name][lo:hi] = val
         careful[lo:hi] = mask
@@ -278,15 +279,18 @@ def linear_aabb(origin, direction, bmin, bmax, kind: str = "ray") -> Batch:
         # the filter
         ad = np.where(par, np.inf, np.abs(d))
         dmin = ad.min(axis=1)
-        tol_t = 8 * tol / np.minimum(dmin, np.abs(d).max(axis=1))
+        with np.errstate(all="ignore"):
+            tol_t = 8 * tol / np.minimum(dmin, np.abs(d).max(axis=1))
+            second = np.sort(near, axis=1)[:, 1]
+            gap = np.abs(t_enter - second)
         careful = (np.abs(o - lo) <= tol[:, None]).any(axis=1)
         careful |= (np.abs(o - hi) <= tol[:, None]).any(axis=1)
         careful |= (np.abs(d) <= tol[:, None]).any(axis=1) & ~par.any(axis=1)
         careful |= ~(np.abs(d).max(axis=1) > 0)
-        second = np.sort(near, axis=1)[:, 1]
-        careful |= ~inside & (np.abs(t_enter - second) <= tol_t)
-        careful |= ~inside & (np.abs(t_enter - t_leave) <= tol_t)
-        careful |= ~inside & (np.abs(t_enter) <= tol_t)
+        careful |= ~inside & (gap <= tol_t)
+        with np.errstate(all="ignore"):
+            careful |= ~inside & (np.abs(t_enter - t_leave) <= tol_t)
+            careful |= ~inside & (np.abs(t_enter) <= tol_t)
         if hi_t != math.inf:
             careful |= ~inside & (np.abs(t_enter - hi_t) <= tol_t)
         careful |= ~np.isfinite(tol_t) & ~inside & hit
