@@ -637,3 +637,64 @@ def eval_main(args) -> int:
           f"{f['json_dumps_s'] * 1e3:.1f} ms (same run)")
     print(json.dumps(out))
     return 0
+
+
+def hundred_scene(count: int = 100, seed: int = 100) -> dict:
+    """The shipped ``scenes/gui_hundred.json``: ``count`` objects of ten types on a 10 x 10
+    grid (2.5 apart), each queried against its right and upper neighbours and one at random
+    (about 2 ``count`` queries); every tenth object moves. Regenerate with
+    ``python -c "import json; from explorer.benchmarks import hundred_scene;
+    print(json.dumps(hundred_scene(), indent=1))" > scenes/gui_hundred.json``."""
+    rng = random.Random(seed)
+    kinds = ("sphere", "aabb", "obb", "cylinder", "capsule", "triangle", "segment", "ray",
+             "point", "sphere")
+    side = int(math.ceil(math.sqrt(count)))
+    objs = []
+
+    def r(x):
+        return round(x, 3)
+
+    for i in range(count):
+        gx, gy = i % side, i // side
+        c = [r(2.5 * gx - 11.25 + rng.uniform(-0.4, 0.4)),
+             r(2.5 * gy - 11.25 + rng.uniform(-0.4, 0.4)), r(rng.uniform(0.2, 1.5))]
+        kind = kinds[(gx + gy) % len(kinds)]
+        o = {"id": f"{kind[:2]}{i}", "type": kind, "label": f"{kind} {i}"}
+        if kind == "sphere":
+            o.update(center=c, radius=r(rng.uniform(0.3, 0.8)))
+        elif kind == "aabb":
+            e = [r(rng.uniform(0.3, 0.7)) for _ in range(3)]
+            o.update(min=[r(a - b) for a, b in zip(c, e)], max=[r(a + b) for a, b in zip(c, e)])
+        elif kind == "obb":
+            a = rng.uniform(0, math.pi)
+            ca, sa = math.cos(a), math.sin(a)
+            o.update(center=c, axes=[[ca, sa, 0.0], [-sa, ca, 0.0], [0.0, 0.0, 1.0]],
+                     extents=[r(rng.uniform(0.3, 0.7)) for _ in range(3)])
+        elif kind == "cylinder":
+            o.update(center=c, axis=[r(rng.uniform(-0.3, 0.3)), r(rng.uniform(-0.3, 0.3)), 1.0],
+                     radius=r(rng.uniform(0.3, 0.6)), height=r(rng.uniform(0.6, 1.4)))
+        elif kind == "capsule":
+            o.update(p0=[r(c[0] - 0.6), c[1], c[2]], p1=[r(c[0] + 0.6), r(c[1] + 0.3), c[2]],
+                     radius=r(rng.uniform(0.2, 0.4)))
+        elif kind == "triangle":
+            o["vertices"] = [[r(c[0] + rng.uniform(-0.9, 0.9)), r(c[1] + rng.uniform(-0.9, 0.9)),
+                              r(c[2] + rng.uniform(-0.5, 0.5))] for _ in range(3)]
+        elif kind == "segment":
+            o.update(p0=[r(c[0] - 0.8), r(c[1] - 0.5), c[2]], p1=[r(c[0] + 0.8), r(c[1] + 0.5),
+                                                                  r(c[2] + 0.4)])
+        elif kind == "ray":
+            o.update(origin=c, direction=[1.0, r(rng.uniform(-0.3, 0.3)), r(rng.uniform(-0.1, 0.1))])
+        else:
+            o["position"] = c
+        if i % 10 == 9:
+            o["motion"] = [r(rng.uniform(-2, 2)), r(rng.uniform(-2, 2)), 0.0]
+        objs.append(o)
+    queries = []
+    for i in range(count):
+        gx, gy = i % side, i // side
+        for j in ([i + 1] if gx + 1 < side else []) + ([i + side] if gy + 1 < side else []):
+            if j < count:
+                queries.append({"a": objs[i]["id"], "b": objs[j]["id"]})
+    return {"format": "intersection-explorer-scene", "version": 1,
+            "name": f"{count} objects (the 100-object drag benchmark's scene)",
+            "objects": objs, "queries": queries, "view": {}}

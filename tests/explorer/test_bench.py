@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-KEYS = {"update_median_ms", "update_p95_ms", "render_median_ms", "render_p95_ms"}
+KEYS = {"update_median_ms", "update_p95_ms", "render_median_ms", "render_p95_ms",
+        "frame_median_ms", "frame_p95_ms"}
 
 
 def run_bench(*args: str) -> list[str]:
@@ -39,6 +40,10 @@ def test_bench_drag_prints_the_figures_and_one_json_object_last(extra):
     assert f"median {figures['update_median_ms']:.2f} ms" in text
     assert f"p95 {figures['render_p95_ms']:.2f} ms" in text
     assert "CPU time" in text
+    # the frame is each step's update + render (issue 12): its median and p95, in the text too
+    assert figures["frame_median_ms"] <= figures["frame_p95_ms"]
+    assert f"frame (update + render of each step): median {figures['frame_median_ms']:.2f} ms" \
+        in text
 
 
 def test_bench_drag_refuses_a_missing_scene():
