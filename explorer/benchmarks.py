@@ -646,8 +646,8 @@ def hundred_scene(count: int = 100, seed: int = 100) -> dict:
     ``python -c "import json; from explorer.benchmarks import hundred_scene;
     print(json.dumps(hundred_scene(), indent=1))" > scenes/gui_hundred.json``."""
     rng = random.Random(seed)
-    kinds = ("sphere", "aabb", "obb", "cylinder", "capsule", "triangle", "segment", "ray",
-             "point", "sphere")
+    kinds = ("sphere", "aabb", "obb", "cylinder", "capsule", "triangle", "segment", "aabb",
+             "point", "sphere")  # no rays or lines: the view frames the objects, not infinity
     side = int(math.ceil(math.sqrt(count)))
     objs = []
 
