@@ -42,8 +42,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, fields
-from functools import cached_property
 from fractions import Fraction
+from functools import cached_property
 from numbers import Real
 from typing import ClassVar
 

@@ -82,11 +82,10 @@ def run_bench(scene_path, steps: int = 1000, panels: bool = False, size=(1280, 8
     import numpy as np
     from PyQt6.QtWidgets import QApplication
 
-    from explorer.render import quality
-
     from explorer.model import drag
     from explorer.model.scenefile import load
     from explorer.qt.window import MainWindow
+    from explorer.render import quality
 
     if anti_aliasing is not None:
         quality.ANTI_ALIASING = anti_aliasing  # else the window's own setting

@@ -2,7 +2,7 @@
 measured in the same run (issue 12).
 
 Every figure is printed beside the baseline it is compared with, both timed in this process,
-interleaved (baseline, target, baseline, target, ...) and reduced to the median over rounds, so
+interleaved (baseline, target, baseline, target, ...) and reduced to the best over rounds, so
 a machine shared with other jobs moves both alike and the ratio stays meaningful:
 
 ``bench kernels``
@@ -31,7 +31,6 @@ import json
 import math
 import random
 import statistics
-import sys
 import time
 
 # ----------------------------------------------------------------------------- baselines
@@ -231,8 +230,10 @@ def numpy_ericson(p1, q1, p2, q2):
 
 
 def interleaved(funcs: dict, rounds: int) -> dict:
-    """Median seconds per call of each ``name -> (callable, calls per run)``, the runs
-    interleaved round by round so a loaded machine slows each alike."""
+    """Seconds per call of each ``name -> (callable, calls per run)``: the best of
+    ``rounds`` runs, interleaved round by round so a loaded machine slows each alike (the
+    best, not the median: on a machine shared with other jobs the slow runs measure the
+    others; the ``timeit`` module's advice)."""
     times = {name: [] for name in funcs}
     for fn, _calls in funcs.values():
         fn()  # warm up, untimed: imports, the registry's first lookups, caches
@@ -241,7 +242,7 @@ def interleaved(funcs: dict, rounds: int) -> dict:
             t0 = time.perf_counter()
             fn()
             times[name].append((time.perf_counter() - t0) / calls)
-    return {name: statistics.median(v) for name, v in times.items()}
+    return {name: min(v) for name, v in times.items()}
 
 
 def _us(sec: float) -> str:
@@ -291,7 +292,7 @@ def _solid_cases(rng, count):
     for _ in range(count):
         caps.append((Capsule(_rv(rng), _rv(rng), 0.2), Capsule(_rv(rng, 2), _rv(rng, 2), 0.3)))
         cyls.append((Cylinder(_rv(rng), _rv(rng), 0.3, 0.8),
-                     Cylinder(tuple(2 + x for x in _rv(rng)), _rv(rng), 0.4, 1.0)))
+                     Cylinder(tuple(1.0 + x for x in _rv(rng, 0.3)), _rv(rng), 0.4, 1.0)))
         c, s = math.cos(0.4), math.sin(0.4)
         tois.append((OBB(_rv(rng), ((c, s, 0.0), (-s, c, 0.0), (0.0, 0.0, 1.0)), (0.5, 0.3, 0.4)),
                      Cylinder(tuple(3 + x for x in _rv(rng)), (0.0, 0.0, 1.0), 0.4, 1.0),
@@ -369,7 +370,7 @@ def kernels_main(args) -> int:
     quick = getattr(args, "quick", False)
     f = run_kernels(rounds=1 if quick else args.rounds, count=4 if quick else 64,
                     solids=1 if quick else 4)
-    print(f"bench kernels: medians of {1 if quick else args.rounds} interleaved rounds; "
+    print(f"bench kernels: best of {1 if quick else args.rounds} interleaved rounds; "
           "'careful' = the same query with every filter off (algorithms.kernels.filters)")
     rows = [("segment_segment", "segment-segment query('distance')",
              "plain Python Ericson RTCD 5.1.9", 3.0),
@@ -430,16 +431,17 @@ def _batch_jobs(x):
         q = rng.normal(size=(n, 4))
         q /= np.linalg.norm(q, axis=1)[:, None]
         w, a, b, c = q.T
-        return np.stack([np.stack([1 - 2 * (b * b + c * c), 2 * (a * b + c * w), 2 * (a * c - b * w)], 1),
-                         np.stack([2 * (a * b - c * w), 1 - 2 * (a * a + c * c), 2 * (b * c + a * w)], 1),
-                         np.stack([2 * (a * c + b * w), 2 * (b * c - a * w), 1 - 2 * (a * a + b * b)], 1)], 1)
+        rows = ((1 - 2 * (b * b + c * c), 2 * (a * b + c * w), 2 * (a * c - b * w)),
+                (2 * (a * b - c * w), 1 - 2 * (a * a + c * c), 2 * (b * c + a * w)),
+                (2 * (a * c + b * w), 2 * (b * c - a * w), 1 - 2 * (a * a + b * b)))
+        return np.stack([np.stack(row, 1) for row in rows], 1)
 
     n = len(x["o"])
     ax0, ax1 = rot(n), rot(n)[::-1].copy()
     ext = np.abs(x["lo"]) * 0.5 + 0.1
     from algorithms import OBB
 
-    def T(v):
+    def T(v):  # noqa: N802 - a row as the tuple the scalar primitives take
         return tuple(float(c) for c in v)
 
     return {
@@ -469,11 +471,13 @@ def _batch_jobs(x):
                            lambda i: query("distance", Point(T(x["o"][i])),
                                            Triangle((T(x["v0"][i]), T(x["v1"][i]),
                                                      T(x["v2"][i]))))),
-        "moving_spheres": (lambda: batch.moving_spheres(x["c"], x["r"], x["p0"], x["r"][::-1], x["m"]),
+        "moving_spheres": (lambda: batch.moving_spheres(x["c"], x["r"], x["p0"], x["r"][::-1],
+                                                        x["m"]),
                            lambda i: query("toi", Sphere(T(x["c"][i]), float(x["r"][i])),
                                            Sphere(T(x["p0"][i]), float(x["r"][::-1][i])),
                                            T(x["m"][i]))),
-        "moving_aabbs": (lambda: batch.moving_aabbs(x["lo"], x["hi"], x["c"], x["c"] + ext, x["m"]),
+        "moving_aabbs": (lambda: batch.moving_aabbs(x["lo"], x["hi"], x["c"], x["c"] + ext,
+                                                    x["m"]),
                          lambda i: query("toi", AABB(T(x["lo"][i]), T(x["hi"][i])),
                                          AABB(T(x["c"][i]), T(x["c"][i] + ext[i])), T(x["m"][i]))),
     }
@@ -503,7 +507,7 @@ def batch_main(args) -> int:
     n = 256 if quick else args.n
     f = run_batch(n=n, loop=16 if quick else args.loop, rounds=1 if quick else args.rounds)
     print(f"bench batch: {n} rows per call (algorithms.batch), against a Python loop over the "
-          f"scalar query on {min(n, 16 if quick else args.loop)} of them; medians of "
+          f"scalar query on {min(n, 16 if quick else args.loop)} of them; best of "
           f"interleaved rounds")
     out = {}
     for name, v in f.items():
@@ -683,7 +687,8 @@ def hundred_scene(count: int = 100, seed: int = 100) -> dict:
             o.update(p0=[r(c[0] - 0.8), r(c[1] - 0.5), c[2]], p1=[r(c[0] + 0.8), r(c[1] + 0.5),
                                                                   r(c[2] + 0.4)])
         elif kind == "ray":
-            o.update(origin=c, direction=[1.0, r(rng.uniform(-0.3, 0.3)), r(rng.uniform(-0.1, 0.1))])
+            o.update(origin=c, direction=[1.0, r(rng.uniform(-0.3, 0.3)),
+                                          r(rng.uniform(-0.1, 0.1))])
         else:
             o["position"] = c
         if i % 10 == 9:

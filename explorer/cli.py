@@ -223,8 +223,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--panels", action="store_true", help="with every panel open")
     p.add_argument("--anti-aliasing", choices=["fxaa", "msaa", "none"], default=None,
                    help="drag: render with this instead of the window's own setting (fxaa)")
-    p.add_argument("--rounds", type=int, default=7,
-                   help="kernels/batch/eval: interleaved rounds, the median is printed")
+    p.add_argument("--rounds", type=int, default=15,
+                   help="kernels/batch/eval: interleaved rounds, the best is printed")
     p.add_argument("--n", type=int, default=200_000, help="batch: rows per call")
     p.add_argument("--loop", type=int, default=500, help="batch: rows of the scalar loop")
     p.add_argument("--queries", type=int, default=5000, help="eval: queries in the scene")

@@ -142,3 +142,33 @@ def triangle_clearly_misses(o, d, lo, hi, verts, trace) -> bool:
         return False
     scale = max(abs(x) for v in (o, d, *verts) for x in v)
     return bound > 2 * MARGIN * scale and scale < 1e300
+
+
+def cylinder_clearly_misses(a, cyl) -> bool:
+    """True when the segment, ray or line ``a`` stays farther than ``r`` plus the margin from
+    the cylinder's axis segment: the solid cylinder lies inside the capsule of that segment
+    with radius ``r``, so the golden-section rescue of the cast (a rim contact rounded away)
+    cannot find distance 0. The axis distance is the st-plane minimum (GTCG §10.8.3, accurate
+    to a few ulps: a distance between two points of the two sets, never more than rounding
+    below the true one)."""
+    if not _state["enabled"] or a.exact or cyl.exact:
+        return False
+    from algorithms.kernels.stplane import minimize
+    from algorithms.primitives import Segment
+
+    p, q = cyl.end_points
+    axis = Segment(tuple(float(x) for x in p), tuple(float(x) for x in q))
+    r = float(cyl.radius)
+    dist = minimize(a, axis).distance
+    scale = max(abs(x) for v in (p, q) for x in v)
+    for v in _vectors_of(a):
+        scale = max(scale, max(abs(x) for x in v))
+    if not (scale < 1e300):
+        return False
+    return dist - r > 2 * MARGIN * max(scale, r)
+
+
+def _vectors_of(a):
+    if a.kind == "segment":
+        return (a.p0, a.p1)
+    return (a.origin, a.direction)

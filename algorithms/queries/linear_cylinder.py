@@ -32,6 +32,7 @@ from algorithms.kernels.closest import (INF, closest_point_cylinder, cylinder_fr
                                         golden_section_distance, intersects_from_hits,
                                         is_zero_vector, linear_parts, rescaled, rescue_hit,
                                         robust_distance, solid_hits, touching_distance)
+from algorithms.kernels.filters import cylinder_clearly_misses
 from algorithms.registry import register
 from algorithms.results import DistanceResult, IntersectionResult
 
@@ -154,10 +155,12 @@ def _min_distance(a, cyl):
 
 
 @shared
-def _hits_and_distance(a, cyl):
+def _hits_and_distance(a, cyl, need_distance=True):
     hr = hits_cast(a, cyl)
     if hr.intersects:
         return hr, None
+    if not need_distance and cylinder_clearly_misses(a, cyl):
+        return hr, None  # the filter: no rim contact for rescue_hit to find
     md = _min_distance(a, cyl)
     o, d, _, _ = linear_parts(a)
     hr = rescue_hit(hr, V.to_float(o), V.to_float(d), md[0], md[1],
@@ -169,8 +172,9 @@ def hits_linear_cylinder(a, cyl):
     """Segment, ray or line against the solid cylinder: the exact cast
     (:func:`cylinder_interval`); a grazing contact (the rim) that its rounded comparisons
     reject but the distance minimisation finds at distance exactly 0 is reported
-    (:func:`algorithms.kernels.closest.rescue_hit`)."""
-    return _hits_and_distance(a, cyl)[0]
+    (:func:`algorithms.kernels.closest.rescue_hit`); a clear miss
+    (:func:`algorithms.kernels.filters.cylinder_clearly_misses`) skips that minimisation."""
+    return _hits_and_distance(a, cyl, need_distance=False)[0]
 
 
 def distance_linear_cylinder(a, cyl):

@@ -26,6 +26,7 @@ from algorithms.kernels.closest import (closest_point_obb, golden_section_distan
                                         obb_to_world, obb_vector_to_local, obb_vector_to_world,
                                         point_at, rescue_hit, robust_distance, solid_hits,
                                         touching_distance)
+from algorithms.kernels.filters import segment_clearly_misses_box
 from algorithms.queries.linear_aabb import box_features_distance, slab_interval, woo_interval
 from algorithms.registry import register
 from algorithms.results import DistanceResult, IntersectionResult
@@ -77,12 +78,14 @@ def _fp(p):
 
 
 @shared
-def _hits_and_features(a, obb):
+def _hits_and_features(a, obb, need_features=True):
     hr = hits_woo_obb(a, obb)
     if hr.intersects:
         return hr, None
     o, d, lo, hi, ol, dl = _local(a, obb)
     bmin, bmax = _bounds(obb)
+    if not need_features and segment_clearly_misses_box(ol, dl, lo, hi, bmin, bmax):
+        return hr, None  # the filter: no grazing contact for rescue_hit to find
     feats = box_features_distance(ol, dl, lo, hi, bmin, bmax)
     hr = rescue_hit(hr, o, d, feats[0], feats[1],
                     f"Woo rejected a contact the edge distance finds exactly ({feats[4]})")
@@ -91,8 +94,9 @@ def _hits_and_features(a, obb):
 
 def hits_linear_obb(a, obb):
     """The default cast: Woo in the box frame, with the edge-contact rescue of the AABB module
-    (:func:`algorithms.kernels.closest.rescue_hit`)."""
-    return _hits_and_features(a, obb)[0]
+    (:func:`algorithms.kernels.closest.rescue_hit`), skipped for a clear miss
+    (:func:`algorithms.kernels.filters.segment_clearly_misses_box` in the box frame)."""
+    return _hits_and_features(a, obb, need_features=False)[0]
 
 
 def distance_linear_obb(a, obb):

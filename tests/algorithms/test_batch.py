@@ -148,10 +148,10 @@ def _rotations(rng, n):
     q = rng.normal(size=(n, 4))
     q /= np.linalg.norm(q, axis=1)[:, None]
     w, a, b, c = q.T
-    return np.stack([np.stack([1 - 2 * (b * b + c * c), 2 * (a * b + c * w), 2 * (a * c - b * w)], 1),
-                     np.stack([2 * (a * b - c * w), 1 - 2 * (a * a + c * c), 2 * (b * c + a * w)], 1),
-                     np.stack([2 * (a * c + b * w), 2 * (b * c - a * w), 1 - 2 * (a * a + b * b)], 1)],
-                    1)
+    rows = ((1 - 2 * (b * b + c * c), 2 * (a * b + c * w), 2 * (a * c - b * w)),
+            (2 * (a * b - c * w), 1 - 2 * (a * a + c * c), 2 * (b * c + a * w)),
+            (2 * (a * c + b * w), 2 * (b * c - a * w), 1 - 2 * (a * a + b * b)))
+    return np.stack([np.stack(row, 1) for row in rows], 1)
 
 
 @pytest.mark.parametrize("kind,n", SETS)
