@@ -84,14 +84,17 @@ class Batch:
 
 
 def _arr(x, n=None, width=3):
+    """An ``(n, width)`` float array: one row (a ``(width,)`` vector) is broadcast to all."""
     a = np.asarray(x, dtype=float)
-    if width and a.ndim == 1 and a.shape[0] == width and n is not None and n != width:
+    if a.ndim == 1 and n is not None:
         a = np.broadcast_to(a, (n, width))
     return a
 
 
-def _rows(*arrays) -> int:
-    return max(len(np.asarray(a)) if np.ndim(a) else 1 for a in arrays)
+def _rows(*vectors) -> int:
+    """N: the row count of the vector fields given as ``(N, 3)`` (a single vector is one row,
+    broadcast)."""
+    return max(len(a) if a.ndim >= 2 else 1 for a in map(np.asarray, vectors))
 
 
 def _dot(u, v):

@@ -246,3 +246,18 @@ def test_ray_aabb_hand_derived():
     assert r.intersects.tolist() == [True, True, False]
     assert r.t[:2].tolist() == [2.0, 0.0] and math.isnan(r.t[2])
     assert r.normal[0].tolist() == [-1.0, 0.0, 0.0] and np.isnan(r.normal[1]).all()
+
+
+def test_readme_batch_example_runs_as_printed():
+    import doctest
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme.split("## Many queries at once")[1].split("\n## ")[0]
+    block = section.split("```python")[1].split("```")[0]
+    test = doctest.DocTestParser().get_doctest(block, {}, "README batch", "README.md", 0)
+    runner = doctest.DocTestRunner()
+    runner.run(test)
+    assert runner.failures == 0 and runner.tries >= 6
+    # and the module's own example
+    assert doctest.testmod(batch).failed == 0
