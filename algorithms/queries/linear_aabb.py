@@ -223,13 +223,16 @@ class _Box:
 
 
 @shared
-def _hits_and_features(a, box, need_features=True):
-    hr = hits_woo(a, box)
+def _cast(a, box):
+    return hits_woo(a, box)
+
+
+@shared
+def _hits_and_features(a, box):
+    hr = _cast(a, box)
     if hr.intersects:
         return hr, None
     o, d, lo, hi = linear_parts(a)
-    if not need_features and segment_clearly_misses_box(o, d, lo, hi, box.min, box.max):
-        return hr, None  # the filter: no grazing contact for rescue_hit to find
     feats = box_features_distance(o, d, lo, hi, box.min, box.max)
     hr = rescue_hit(hr, o, d, feats[0], feats[1],
                     f"Woo rejected a contact the edge distance finds exactly ({feats[4]})")
@@ -242,7 +245,12 @@ def hits_linear_aabb(a, box):
     reported (:func:`algorithms.kernels.closest.rescue_hit`), so hits, intersects and distance agree.
     A clear miss (:func:`algorithms.kernels.filters.segment_clearly_misses_box`) skips that
     check."""
-    return _hits_and_features(a, box, need_features=False)[0]
+    hr = _cast(a, box)
+    if not hr.intersects:
+        o, d, lo, hi = linear_parts(a)
+        if segment_clearly_misses_box(o, d, lo, hi, box.min, box.max):
+            return hr  # the filter: no grazing contact for rescue_hit to find
+    return _hits_and_features(a, box)[0]
 
 
 def distance_linear_aabb(a, box):

@@ -155,12 +155,15 @@ def _min_distance(a, cyl):
 
 
 @shared
-def _hits_and_distance(a, cyl, need_distance=True):
-    hr = hits_cast(a, cyl)
+def _cast(a, cyl):
+    return hits_cast(a, cyl)
+
+
+@shared
+def _hits_and_distance(a, cyl):
+    hr = _cast(a, cyl)
     if hr.intersects:
         return hr, None
-    if not need_distance and cylinder_clearly_misses(a, cyl):
-        return hr, None  # the filter: no rim contact for rescue_hit to find
     md = _min_distance(a, cyl)
     o, d, _, _ = linear_parts(a)
     hr = rescue_hit(hr, V.to_float(o), V.to_float(d), md[0], md[1],
@@ -174,7 +177,10 @@ def hits_linear_cylinder(a, cyl):
     reject but the distance minimisation finds at distance exactly 0 is reported
     (:func:`algorithms.kernels.closest.rescue_hit`); a clear miss
     (:func:`algorithms.kernels.filters.cylinder_clearly_misses`) skips that minimisation."""
-    return _hits_and_distance(a, cyl, need_distance=False)[0]
+    hr = _cast(a, cyl)
+    if not hr.intersects and cylinder_clearly_misses(a, cyl):
+        return hr  # the filter: no rim contact for rescue_hit to find
+    return _hits_and_distance(a, cyl)[0]
 
 
 def distance_linear_cylinder(a, cyl):

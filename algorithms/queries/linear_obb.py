@@ -78,14 +78,17 @@ def _fp(p):
 
 
 @shared
-def _hits_and_features(a, obb, need_features=True):
-    hr = hits_woo_obb(a, obb)
+def _cast(a, obb):
+    return hits_woo_obb(a, obb)
+
+
+@shared
+def _hits_and_features(a, obb):
+    hr = _cast(a, obb)
     if hr.intersects:
         return hr, None
     o, d, lo, hi, ol, dl = _local(a, obb)
     bmin, bmax = _bounds(obb)
-    if not need_features and segment_clearly_misses_box(ol, dl, lo, hi, bmin, bmax):
-        return hr, None  # the filter: no grazing contact for rescue_hit to find
     feats = box_features_distance(ol, dl, lo, hi, bmin, bmax)
     hr = rescue_hit(hr, o, d, feats[0], feats[1],
                     f"Woo rejected a contact the edge distance finds exactly ({feats[4]})")
@@ -96,7 +99,12 @@ def hits_linear_obb(a, obb):
     """The default cast: Woo in the box frame, with the edge-contact rescue of the AABB module
     (:func:`algorithms.kernels.closest.rescue_hit`), skipped for a clear miss
     (:func:`algorithms.kernels.filters.segment_clearly_misses_box` in the box frame)."""
-    return _hits_and_features(a, obb, need_features=False)[0]
+    hr = _cast(a, obb)
+    if not hr.intersects:
+        _o, _d, lo, hi, ol, dl = _local(a, obb)
+        if segment_clearly_misses_box(ol, dl, lo, hi, *_bounds(obb)):
+            return hr  # the filter: no grazing contact for rescue_hit to find
+    return _hits_and_features(a, obb)[0]
 
 
 def distance_linear_obb(a, obb):

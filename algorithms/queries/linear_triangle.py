@@ -304,13 +304,16 @@ def _features(a, tri):
 
 
 @shared
-def _hits_and_features(a, tri, front_only=False, need_features=True):
-    hr = hits_badouel(a, tri, front_only)
+def _cast(a, tri, front_only=False):
+    return hits_badouel(a, tri, front_only)
+
+
+@shared
+def _hits_and_features(a, tri, front_only=False):
+    hr = _cast(a, tri, front_only)
     if hr.intersects or front_only:
         return hr, None
     o, d, lo, hi = linear_parts(a)
-    if not need_features and triangle_clearly_misses(o, d, lo, hi, tri.vertices, hr.trace):
-        return hr, None  # the filter: no grazing contact for rescue_hit to find
     feats = _features(a, tri)
     hr = rescue_hit(hr, V.to_float(o), V.to_float(d), feats[0], feats[1],
                     f"Badouel rejected a contact the edge distance finds exactly ({feats[4]})")
@@ -324,7 +327,12 @@ def hits_linear_triangle(a, tri, front_only=False):
     (:func:`algorithms.kernels.closest.rescue_hit`), so ``hits``, ``intersects`` and ``distance`` agree.
     A clear miss (:func:`algorithms.kernels.filters.triangle_clearly_misses`) skips that
     check."""
-    return _hits_and_features(a, tri, front_only, need_features=False)[0]
+    hr = _cast(a, tri, front_only)
+    if not hr.intersects and not front_only:
+        o, d, lo, hi = linear_parts(a)
+        if triangle_clearly_misses(o, d, lo, hi, tri.vertices, hr.trace):
+            return hr  # the filter: no grazing contact for rescue_hit to find
+    return _hits_and_features(a, tri, front_only)[0]
 
 
 def distance_linear_triangle(a, tri):
