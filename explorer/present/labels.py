@@ -23,18 +23,24 @@ def _cells(x0, y0, x1, y1, cell=CELL):
             yield gx, gy
 
 
-def place(items, marks, w: float, h: float) -> list:
+def place(items, marks, w: float, h: float, fixed=(), fixed_anchors=()) -> list:
     """``items``: ``[(ax, ay, bw, bh), ...]`` anchors and box sizes in display pixels, in
-    placing order; ``marks``: ``[(x, y), ...]``. Returns one ``(x0, y0, x1, y1)`` per item."""
+    placing order; ``marks``: ``[(x, y), ...]``; ``fixed``: rectangles of labels already
+    placed (kept where they are, avoided like any placed label) and ``fixed_anchors`` their
+    anchors. Returns one ``(x0, y0, x1, y1)`` per item."""
     cell = CELL
     anchor_grid: dict = {}
-    for ax, ay, _w, _h in items:
+    for ax, ay in [(it[0], it[1]) for it in items] + list(fixed_anchors):
         anchor_grid.setdefault((int(ax // cell), int(ay // cell)), []).append((ax, ay))
     mark_grid: dict = {}
     for mx, my in marks:
         mark_grid.setdefault((int(mx // cell), int(my // cell)), []).append((mx, my))
     placed: list = []
     placed_grid: dict = {}
+    for r in fixed:
+        for g in _cells(*r):
+            placed_grid.setdefault(g, []).append(len(placed))
+        placed.append(r)
 
     def cost(x0, y0, x1, y1) -> float:
         c = 0.0

@@ -200,15 +200,16 @@ class Viewport(QWidget):
     def declutter(self, force: bool = False) -> dict:
         """Place the answer labels so that they neither overlap each other nor cover any
         label's anchor point (a hit point, a closest point): each label is tried beside its
-        anchor in the four quadrants, then further out, and the first free place wins.
+        anchor in the four quadrants, then further out, and the first free place wins
+        (:func:`explorer.present.labels.place`, near-linear: a grid of cells).
 
-        Runs at the start of a render only when a label (its text, anchor or visibility), the
-        camera or the view's size changed since the last placement (``force`` runs it anyway);
-        otherwise the labels keep their places. The placing itself is
-        :func:`explorer.present.labels.place` (near-linear: a grid of cells). The anchor is
-        the label's own 3-D position as the scene view set it; only the drawn position
-        moves. Returns ``{name: (x0, y0, x1, y1)}`` in display
-        pixels."""
+        Runs at the start of a render, and only does what changed: nothing when no label
+        (text, anchor, visibility), camera or view size changed; when only some labels
+        changed (a drag moves the dragged object's labels), those are placed again around the
+        others, which keep their places (they do not jump while you drag); when the camera or
+        the size changed (or ``force``), every label is placed afresh. The anchor is the
+        label's own 3-D position as the scene view set it; only the drawn position moves.
+        Returns ``{name: (x0, y0, x1, y1)}`` in display pixels."""
         labels = getattr(self.view, "_labels", {})
         if not self.declutter_labels or not labels:
             self.label_rects = {}
@@ -219,32 +220,40 @@ class Viewport(QWidget):
         if w <= 0 or h <= 0:
             self.label_rects = {}
             return self.label_rects
-        cam = ren.GetActiveCamera()
-        key = (w, h, cam.GetMTime(), tuple(
-            (name, id(a), getattr(a, "_explorer_state", None), a.GetVisibility())
-            for name, a in labels.items()))
-        if not force and key == getattr(self, "_declutter_key", None):
+        view_key = (w, h, ren.GetActiveCamera().GetMTime())
+        states = {name: (id(a), getattr(a, "_explorer_state", None), a.GetVisibility())
+                  for name, a in labels.items()}
+        last = getattr(self, "_declutter_key", None)
+        if not force and last is not None and last[0] == view_key and last[1] == states:
             return self.label_rects  # nothing moved: the labels stay where they were put
+        incremental = not force and last is not None and last[0] == view_key
+        old_rects = self.label_rects if incremental else {}
         rects: dict = {}
-        self.label_rects = rects
-        items = []
+        items, fixed, fixed_anchors = [], [], []
         for name, actor in labels.items():
-            state = getattr(actor, "_explorer_state", None)
+            state = states[name][1]
             if state is None or not actor.GetVisibility():
                 continue
             text, anchor = state[0], state[1]
             ren.SetWorldPoint(*anchor, 1.0)
             ren.WorldToDisplay()
             ax, ay, az = ren.GetDisplayPoint()
+            if incremental and name in old_rects and last[1].get(name) == states[name]:
+                fixed.append(old_rects[name])  # unchanged: keeps its place
+                fixed_anchors.append((ax, ay))
+                rects[name] = old_rects[name]
+                continue
             tp = actor.GetTextProperty()
             size = tp.GetFontSize()
             lines = str(text).split("\n")
             bw = 0.62 * size * max(len(x) for x in lines) + 4  # pixels, a generous estimate
             bh = 1.3 * size * len(lines) + 2
             items.append((name, actor, anchor, ax, ay, az, bw, bh))
-        marks = self._overlay_marks(w, h)
+        self.label_rects = rects
+        marks = self._overlay_marks(w, h) if items else np.zeros((0, 2))
         boxes = labels_layout.place([(ax, ay, bw, bh) for *_x, ax, ay, _z, bw, bh in items],
-                                    marks.tolist(), w, h)
+                                    marks.tolist(), w, h, fixed=fixed,
+                                    fixed_anchors=fixed_anchors)
         for (name, actor, anchor, ax, ay, az, bw, bh), best in zip(items, boxes):
             rects[name] = best
             ren.SetDisplayPoint(best[0], best[1], az)
@@ -252,7 +261,7 @@ class Viewport(QWidget):
             x, y, z, wh = ren.GetWorldPoint()
             if wh:
                 actor.GetPositionCoordinate().SetValue(x / wh, y / wh, z / wh)
-        self._declutter_key = key
+        self._declutter_key = (view_key, states)
         return rects
 
     def _overlay_marks(self, w: int, h: int, per_mesh: int = 32) -> "np.ndarray":

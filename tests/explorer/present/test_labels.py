@@ -73,3 +73,13 @@ def test_two_labels_on_one_anchor_go_apart():
     got = place([(200.0, 200.0, 100.0, 20.0), (200.0, 200.0, 100.0, 20.0)], [], 800, 500)
     assert got[0] == (207.0, 207.0, 307.0, 227.0)
     assert got[1] == (207.0, 173.0, 307.0, 193.0)
+
+
+def test_fixed_labels_are_avoided_and_kept():
+    # a label already at the upper right of (200, 200) stays; a new one on the same anchor
+    # takes the next free quadrant (lower right), as if the first had been placed before it
+    fixed = [(207.0, 207.0, 307.0, 227.0)]
+    got = place([(200.0, 200.0, 100.0, 20.0)], [], 800, 500, fixed=fixed,
+                fixed_anchors=[(200.0, 200.0)])
+    assert got == [(207.0, 173.0, 307.0, 193.0)]
+    assert got == place([(200.0, 200.0, 100.0, 20.0)] * 2, [], 800, 500)[1:]
