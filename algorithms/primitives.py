@@ -43,6 +43,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields
 from fractions import Fraction
+from functools import cached_property
 from numbers import Real
 from typing import ClassVar
 
@@ -151,9 +152,10 @@ class Primitive:
         for name in self._scalar_fields:
             object.__setattr__(self, name, _scalar(getattr(self, name), name, exact))
 
-    @property
+    @cached_property
     def exact(self) -> bool:
-        """True when the coordinates are :class:`~fractions.Fraction` (built with ``exact=True``)."""
+        """True when the coordinates are :class:`~fractions.Fraction` (built with ``exact=True``).
+        Cached: a primitive is frozen, and every query asks."""
         for f in fields(self):
             v = getattr(self, f.name)
             while isinstance(v, tuple):
@@ -240,9 +242,9 @@ class Segment(Primitive):
     def _validate(self):
         pass
 
-    @property
+    @cached_property
     def direction(self) -> tuple:
-        """``p1 - p0`` (not unit)."""
+        """``p1 - p0`` (not unit; cached, a primitive is frozen)."""
         return tuple(b - a for a, b in zip(self.p0, self.p1))
 
     @property

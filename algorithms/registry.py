@@ -72,6 +72,10 @@ USER_PRIORITY = -1000
 _TABLE: dict[tuple[str, str, str], list[Entry]] = {}
 LOAD_ERRORS: dict[str, str] = {}
 _loaded = False
+#: (query, kind_a, kind_b, method) -> (entry, flip): :func:`_lookup`'s answers, cleared by
+#: :func:`register` (a lookup is a dict probe on the hot path of every query); an entry no
+#: longer in ``_TABLE`` is looked up again
+_CACHE: dict = {}
 
 
 class QueryNotAvailable(LookupError):
@@ -119,6 +123,7 @@ def add_entry(entry: Entry) -> None:
     entries = _TABLE.setdefault((entry.query, entry.kind_a, entry.kind_b), [])
     entries[:] = [e for e in entries if e.name != entry.name] + [entry]
     entries.sort(key=lambda e: -e.priority)
+    _CACHE.clear()
 
 
 def unregister_source(source: str) -> None:
@@ -127,6 +132,7 @@ def unregister_source(source: str) -> None:
         entries[:] = [e for e in entries if not (e.user and e.source == source)]
         if not entries:
             del _TABLE[key]
+    _CACHE.clear()
 
 
 def entries_for(query: str, ka: str, kb: str) -> list[Entry]:
@@ -172,6 +178,21 @@ def load_all() -> None:
 
 
 def _lookup(query: str, ka: str, kb: str, method: str | None):
+    """(entry, flip) for the best function, or (None, False) (cached, see :data:`_CACHE`)."""
+    key = (query, ka, kb, method)
+    found = _CACHE.get(key)
+    if found is not None:
+        entry = found[0]
+        # still registered (a test may edit _TABLE directly): the cached answer stands
+        if entry is None or any(e is entry for e in _TABLE.get(
+                (entry.query, entry.kind_a, entry.kind_b), ())):
+            return found
+    load_all()
+    found = _CACHE[key] = _lookup_uncached(query, ka, kb, method)
+    return found
+
+
+def _lookup_uncached(query: str, ka: str, kb: str, method: str | None):
     """(entry, flip) for the best function, or (None, False).
 
     The pair's own registrations in either order compete on ``priority`` (a specialised

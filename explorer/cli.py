@@ -4,7 +4,11 @@
 ``explorer open FILE``            open the window on FILE
 ``explorer eval FILE``            print the answers as JSON (scene-v1.md)
 ``explorer render FILE -o PNG``   render FILE offscreen to a PNG (no display needed)
-``explorer bench drag [SCENE]``   measure the drag update path (see ``--help``)
+``explorer bench drag [SCENE]``   measure the drag update path and the render (see ``--help``)
+``explorer bench kernels``        scalar queries against plain textbook functions (ratios)
+``explorer bench batch``          ``algorithms.batch`` against a Python loop (ratios)
+``explorer bench eval``           ``explorer eval`` queries per second on a generated scene
+``explorer bench answers``        ``evaluate_pair`` against the single query it builds on
 ``explorer fuzz [--methods F.py]``  search for inputs where two methods disagree
 ``explorer export-test FILE --pair A B -o test_x.py``  a pytest file of a pair's answer
 
@@ -245,9 +249,14 @@ def cmd_export_test(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    from explorer.bench import main as bench_main
+    if args.what == "drag":
+        from explorer.bench import main as bench_main
 
-    return bench_main(args)
+        return bench_main(args)
+    from explorer import benchmarks
+
+    return {"kernels": benchmarks.kernels_main, "batch": benchmarks.batch_main,
+            "eval": benchmarks.eval_main, "answers": benchmarks.answers_main}[args.what](args)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -294,13 +303,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-results", action="store_true", help="draw the objects only")
     p.set_defaults(func=cmd_render)
 
-    p = sub.add_parser("bench", help="benchmarks (drag)",
-                       description="Benchmarks that print their figures.")
-    p.add_argument("what", choices=["drag"], help="which benchmark")
+    p = sub.add_parser("bench", help="benchmarks (drag, kernels, batch, eval, answers)",
+                       description="Benchmarks that print their figures, each against a "
+                                   "baseline measured in the same run (see README).")
+    p.add_argument("what", choices=["drag", "kernels", "batch", "eval", "answers"],
+                   help="drag: one drag step in the window (update + render); kernels: "
+                        "scalar queries against plain textbook functions; batch: "
+                        "algorithms.batch against a Python loop; eval: explorer eval "
+                        "queries per second; answers: evaluate_pair against the single query "
+                        "it builds on")
     p.add_argument("scene", nargs="?", default=None, metavar="SCENE",
                    help="scene file (default: a shipped 10-object scene)")
     p.add_argument("--steps", type=int, default=1000, help="drag steps (default 1000)")
     p.add_argument("--panels", action="store_true", help="with every panel open")
+    p.add_argument("--anti-aliasing", choices=["fxaa", "msaa", "none"], default=None,
+                   help="drag: render with this instead of the window's own setting (fxaa)")
+    p.add_argument("--rounds", type=int, default=15,
+                   help="kernels/batch/eval: interleaved rounds, the best is printed")
+    p.add_argument("--n", type=int, default=200_000, help="batch: rows per call")
+    p.add_argument("--loop", type=int, default=500, help="batch: rows of the scalar loop")
+    p.add_argument("--queries", type=int, default=5000, help="eval: queries in the scene")
+    p.add_argument("--quick", action="store_true",
+                   help="kernels/batch/eval: a tiny run (checks the output, not the speed)")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser(

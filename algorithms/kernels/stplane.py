@@ -368,6 +368,132 @@ def st_minimize(kind0, B0, m0, kind1, B1, m1, end0=None, end1=None) -> STSolutio
     return STSolution(s, t, q, closest, v, trace, dist)
 
 
+#: the fast path's bail-out angle: below ``sin^2 = 2^-14`` (about 0.45 degrees) between the
+#: directions, the plain cross product loses too much to the cancellation and the careful path
+#: (correctly rounded crosses and dots) runs
+_FAST_MIN_SIN2 = 2.0 ** -14
+_EPS = 2.0 ** -52
+
+
+def st_fast(kind0, B0, m0, kind1, B1, m1, end0=None, end1=None):
+    """The filter in front of :func:`st_minimize` (see :mod:`algorithms.kernels.filters`):
+    the same minimisation, candidates and trace in plain floating point, or ``None`` when an
+    error bound says a decision could come out otherwise than in the careful path.
+
+    Decided here only when all inputs are floats of sane magnitude (``[2^-400, 2^400]``, so
+    no rescaling), both components have nonzero direction, the directions are at least
+    ``asin(2^-7)`` (0.45 degrees) apart (the plain ``m0 x m1`` then has a relative error below
+    ``2^-42``), ``s_bar``/``t_bar`` are farther from every domain bound than their error bound
+    (so the region of Fig. 10.36 is the careful path's), the best candidate beats every
+    different one by more than the rounding of the distances (so the same edge wins), and the
+    distance is far above the touching tolerance. The answer then differs from the careful
+    path's by rounding only (a few ulps of the coordinates); anything else returns ``None``.
+    """
+    if not _filters_on():
+        return None
+    for v in (B0, m0, B1, m1):
+        if type(v[0]) is not float or type(v[1]) is not float or type(v[2]) is not float:
+            return None
+    lo0, hi0 = DOMAINS[kind0]
+    lo1, hi1 = DOMAINS[kind1]
+    if lo0 == hi0 or lo1 == hi1:
+        return None  # a point: the careful path
+    D = (B0[0] - B1[0], B0[1] - B1[1], B0[2] - B1[2])
+    M0 = max(abs(m0[0]), abs(m0[1]), abs(m0[2]))
+    M1 = max(abs(m1[0]), abs(m1[1]), abs(m1[2]))
+    big = max(M0, M1, abs(B0[0]), abs(B0[1]), abs(B0[2]), abs(B1[0]), abs(B1[1]), abs(B1[2]))
+    if not (2.0 ** -400 <= M0 and 2.0 ** -400 <= M1 and big <= 2.0 ** 400):
+        return None
+    for v in (end0, end1):
+        if v is not None and not all(type(x) is float and abs(x) <= 2.0 ** 400 for x in v):
+            return None
+    a = m0[0] * m0[0] + m0[1] * m0[1] + m0[2] * m0[2]
+    b = -(m0[0] * m1[0] + m0[1] * m1[1] + m0[2] * m1[2])
+    c = m1[0] * m1[0] + m1[1] * m1[1] + m1[2] * m1[2]
+    d = m0[0] * D[0] + m0[1] * D[1] + m0[2] * D[2]
+    e = -(m1[0] * D[0] + m1[1] * D[1] + m1[2] * D[2])
+    f = D[0] * D[0] + D[1] * D[1] + D[2] * D[2]
+    n = (m0[1] * m1[2] - m0[2] * m1[1], m0[2] * m1[0] - m0[0] * m1[2],
+         m0[0] * m1[1] - m0[1] * m1[0])
+    det = n[0] * n[0] + n[1] * n[1] + n[2] * n[2]
+    if not (det > _FAST_MIN_SIN2 * a * c) or not math.isfinite(det):
+        return None
+    w1 = (m1[1] * D[2] - m1[2] * D[1], m1[2] * D[0] - m1[0] * D[2], m1[0] * D[1] - m1[1] * D[0])
+    w0 = (m0[1] * D[2] - m0[2] * D[1], m0[2] * D[0] - m0[0] * D[2], m0[0] * D[1] - m0[1] * D[0])
+    s_bar = (w1[0] * n[0] + w1[1] * n[1] + w1[2] * n[2]) / det
+    t_bar = (w0[0] * n[0] + w0[1] * n[1] + w0[2] * n[2]) / det
+    # error bounds of s_bar, t_bar in parameter units: |D|, |m| over the direction's length,
+    # amplified by 1 / sin(angle) <= 2^7; 2^-30 is ~2^15 times the worst rounding
+    Dm = max(abs(D[0]), abs(D[1]), abs(D[2]))
+    inv_sin = math.sqrt(a * c / det)
+    tol_s = 2.0 ** -30 * (1.0 + abs(s_bar) + (Dm + M1 * (1.0 + abs(t_bar))) / M0 * inv_sin)
+    tol_t = 2.0 ** -30 * (1.0 + abs(t_bar) + (Dm + M0 * (1.0 + abs(s_bar))) / M1 * inv_sin)
+    for x, lo, hi, tol in ((s_bar, lo0, hi0, tol_s), (t_bar, lo1, hi1, tol_t)):
+        if not math.isfinite(x) or (lo is not None and abs(x - lo) <= tol) or (
+                hi is not None and abs(x - hi) <= tol):
+            return None
+    region = _REGION[(classify(s_bar, lo0, hi0), classify(t_bar, lo1, hi1))]
+    zero = 0.0
+
+    def t_of_s(s):
+        p = (D[0] + s * m0[0], D[1] + s * m0[1], D[2] + s * m0[2])
+        return (p[0] * m1[0] + p[1] * m1[1] + p[2] * m1[2]) / c
+
+    def s_of_t(t):
+        p = (D[0] - t * m1[0], D[1] - t * m1[1], D[2] - t * m1[2])
+        return -(p[0] * m0[0] + p[1] * m0[1] + p[2] * m0[2]) / a
+
+    cands = []  # [label, s, t, key, v]
+
+    def add(label, s, t, dist=None):
+        v = (D[0] + s * m0[0] - t * m1[0], D[1] + s * m0[1] - t * m1[1],
+             D[2] + s * m0[2] - t * m1[2])
+        cands.append([label, s, t, math.hypot(*v) if dist is None else dist, v])
+
+    if region == 0:
+        perp = abs(D[0] * n[0] + D[1] * n[1] + D[2] * n[2]) / math.sqrt(det)
+        add("interior", s_bar, clamp(t_of_s(s_bar), lo1, hi1), perp)
+        add("interior", clamp(s_of_t(t_bar), lo0, hi0), t_bar, perp)
+    if lo0 is not None:
+        add(f"s={lo0}", lo0 + zero, clamp(t_of_s(lo0), lo1, hi1))
+    if hi0 is not None:
+        add(f"s={hi0}", hi0 + zero, clamp(t_of_s(hi0), lo1, hi1))
+    if lo1 is not None:
+        add(f"t={lo1}", clamp(s_of_t(lo1), lo0, hi0), lo1 + zero)
+    if hi1 is not None:
+        add(f"t={hi1}", clamp(s_of_t(hi1), lo0, hi0), hi1 + zero)
+    best = min(cands, key=lambda x: x[3])
+    label, s, t, key, v = best
+    # the ranking: every candidate at another (s, t) must lose by more than the rounding of
+    # the distances (a few ulps of the largest coordinate met); equal (s, t) tie identically
+    # in both paths, and so do the two region-0 candidates (both ranked by the same perp)
+    reach = big * (2.0 + abs(s) + abs(t))
+    for other in cands:
+        if other is best or (other[1] == s and other[2] == t) or (
+                other[0] == "interior" and label == "interior"):
+            continue
+        if not (other[3] - key > 2.0 ** -40 * reach):
+            return None
+    if not (key > 2.0 ** -40 * reach):
+        return None  # (nearly) touching: the careful path and the touching tolerance decide
+    pa = B0 if s == 0 else (end0 if (end0 is not None and s == 1) else
+                            (B0[0] + s * m0[0], B0[1] + s * m0[1], B0[2] + s * m0[2]))
+    pb = B1 if t == 0 else (end1 if (end1 is not None and t == 1) else
+                            (B1[0] + t * m1[0], B1[1] + t * m1[1], B1[2] + t * m1[2]))
+    trace = {"domain": f"{kind0}-{kind1}", "a": a, "b": b, "c": c, "d": d, "e": e, "f": f,
+             "det": det, "parallel": False, "s_bar": s_bar, "t_bar": t_bar, "region": region,
+             "candidates": [{"edge": x[0], "s": x[1], "t": x[2], "sqr_distance": x[3] * x[3]}
+                            for x in cands],
+             "edge": label, "s": s, "t": t, "sqr_distance": key * key}
+    return STSolution(s, t, key * key, (pa, pb), v, trace, key)
+
+
+def _filters_on() -> bool:
+    from algorithms.kernels import filters
+
+    return filters._state["enabled"]
+
+
 def _pow2_scale(kind, m) -> int:
     """An exponent ``k`` such that ``2^k m`` has its largest component in ``[0.5, 1)``, for a
     float ray/line direction outside ``[2^-400, 2^400]`` (0 otherwise): a direction of 1e-308
@@ -403,6 +529,9 @@ def minimize(prim0, prim1) -> STSolution:
     k1, B1, m1 = linear_form(prim1)
     end0 = prim0.p1 if k0 == "segment" else None
     end1 = prim1.p1 if k1 == "segment" else None
+    sol = st_fast(k0, B0, m0, k1, B1, m1, end0, end1)  # the filter: plain floats when safe
+    if sol is not None:
+        return sol
     # Whole-scene scale: coordinates below 2^-400 (or above 2^400) would underflow (overflow)
     # the products; scaling every point and direction by 2^G leaves s, t unchanged.
     G = 0

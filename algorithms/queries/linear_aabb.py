@@ -30,6 +30,7 @@ from algorithms.kernels.closest import (INF, closest_point_aabb, golden_section_
                                         intersects_from_hits, is_zero_vector,
                                         linear_features_distance, linear_parts, rescue_hit,
                                         robust_distance, solid_hits, touching_distance)
+from algorithms.kernels.filters import segment_clearly_misses_box
 from algorithms.registry import register
 from algorithms.results import DistanceResult, IntersectionResult
 
@@ -222,8 +223,13 @@ class _Box:
 
 
 @shared
+def _cast(a, box):
+    return hits_woo(a, box)
+
+
+@shared
 def _hits_and_features(a, box):
-    hr = hits_woo(a, box)
+    hr = _cast(a, box)
     if hr.intersects:
         return hr, None
     o, d, lo, hi = linear_parts(a)
@@ -236,7 +242,14 @@ def _hits_and_features(a, box):
 def hits_linear_aabb(a, box):
     """The default cast: Woo (:func:`hits_woo`); a grazing contact along an edge or at a corner
     that Woo's rounded comparisons reject but the exact edge candidates find at distance 0 is
-    reported (:func:`algorithms.kernels.closest.rescue_hit`), so hits, intersects and distance agree."""
+    reported (:func:`algorithms.kernels.closest.rescue_hit`), so hits, intersects and distance agree.
+    A clear miss (:func:`algorithms.kernels.filters.segment_clearly_misses_box`) skips that
+    check."""
+    hr = _cast(a, box)
+    if not hr.intersects:
+        o, d, lo, hi = linear_parts(a)
+        if segment_clearly_misses_box(o, d, lo, hi, box.min, box.max):
+            return hr  # the filter: no grazing contact for rescue_hit to find
     return _hits_and_features(a, box)[0]
 
 

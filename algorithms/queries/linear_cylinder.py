@@ -32,6 +32,7 @@ from algorithms.kernels.closest import (INF, closest_point_cylinder, cylinder_fr
                                         golden_section_distance, intersects_from_hits,
                                         is_zero_vector, linear_parts, rescaled, rescue_hit,
                                         robust_distance, solid_hits, touching_distance)
+from algorithms.kernels.filters import cylinder_clearly_misses
 from algorithms.registry import register
 from algorithms.results import DistanceResult, IntersectionResult
 
@@ -154,8 +155,13 @@ def _min_distance(a, cyl):
 
 
 @shared
+def _cast(a, cyl):
+    return hits_cast(a, cyl)
+
+
+@shared
 def _hits_and_distance(a, cyl):
-    hr = hits_cast(a, cyl)
+    hr = _cast(a, cyl)
     if hr.intersects:
         return hr, None
     md = _min_distance(a, cyl)
@@ -169,7 +175,11 @@ def hits_linear_cylinder(a, cyl):
     """Segment, ray or line against the solid cylinder: the exact cast
     (:func:`cylinder_interval`); a grazing contact (the rim) that its rounded comparisons
     reject but the distance minimisation finds at distance exactly 0 is reported
-    (:func:`algorithms.kernels.closest.rescue_hit`)."""
+    (:func:`algorithms.kernels.closest.rescue_hit`); a clear miss
+    (:func:`algorithms.kernels.filters.cylinder_clearly_misses`) skips that minimisation."""
+    hr = _cast(a, cyl)
+    if not hr.intersects and cylinder_clearly_misses(a, cyl):
+        return hr  # the filter: no rim contact for rescue_hit to find
     return _hits_and_distance(a, cyl)[0]
 
 

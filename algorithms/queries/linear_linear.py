@@ -55,7 +55,13 @@ def _fp(p):
 
 
 def _max_abs(*vectors) -> float:
-    return max((abs(float(x)) for v in vectors for x in v), default=0.0)
+    m = 0.0
+    for v in vectors:
+        for x in v:
+            a = abs(x)
+            if a > m:
+                m = a
+    return float(m)
 
 
 def touch_tolerance(prim0, prim1, *points) -> float:

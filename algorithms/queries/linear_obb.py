@@ -26,6 +26,7 @@ from algorithms.kernels.closest import (closest_point_obb, golden_section_distan
                                         obb_to_world, obb_vector_to_local, obb_vector_to_world,
                                         point_at, rescue_hit, robust_distance, solid_hits,
                                         touching_distance)
+from algorithms.kernels.filters import segment_clearly_misses_box
 from algorithms.queries.linear_aabb import box_features_distance, slab_interval, woo_interval
 from algorithms.registry import register
 from algorithms.results import DistanceResult, IntersectionResult
@@ -77,8 +78,13 @@ def _fp(p):
 
 
 @shared
+def _cast(a, obb):
+    return hits_woo_obb(a, obb)
+
+
+@shared
 def _hits_and_features(a, obb):
-    hr = hits_woo_obb(a, obb)
+    hr = _cast(a, obb)
     if hr.intersects:
         return hr, None
     o, d, lo, hi, ol, dl = _local(a, obb)
@@ -91,7 +97,13 @@ def _hits_and_features(a, obb):
 
 def hits_linear_obb(a, obb):
     """The default cast: Woo in the box frame, with the edge-contact rescue of the AABB module
-    (:func:`algorithms.kernels.closest.rescue_hit`)."""
+    (:func:`algorithms.kernels.closest.rescue_hit`), skipped for a clear miss
+    (:func:`algorithms.kernels.filters.segment_clearly_misses_box` in the box frame)."""
+    hr = _cast(a, obb)
+    if not hr.intersects:
+        _o, _d, lo, hi, ol, dl = _local(a, obb)
+        if segment_clearly_misses_box(ol, dl, lo, hi, *_bounds(obb)):
+            return hr  # the filter: no grazing contact for rescue_hit to find
     return _hits_and_features(a, obb)[0]
 
 

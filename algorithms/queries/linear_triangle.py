@@ -31,6 +31,7 @@ from algorithms.kernels.closest import (INF, closest_point_triangle, golden_sect
                                         linear_features_distance, linear_parts,
                                         linear_segment_closest, point_at, rescue_hit,
                                         robust_distance, surface_hits, touching_distance, unit)
+from algorithms.kernels.filters import triangle_clearly_misses
 from algorithms.primitives import Triangle
 from algorithms.registry import register
 from algorithms.results import DistanceResult, IntersectionResult
@@ -303,12 +304,17 @@ def _features(a, tri):
 
 
 @shared
+def _cast(a, tri, front_only=False):
+    return hits_badouel(a, tri, front_only)
+
+
+@shared
 def _hits_and_features(a, tri, front_only=False):
-    hr = hits_badouel(a, tri, front_only)
+    hr = _cast(a, tri, front_only)
     if hr.intersects or front_only:
         return hr, None
+    o, d, lo, hi = linear_parts(a)
     feats = _features(a, tri)
-    o, d, _, _ = linear_parts(a)
     hr = rescue_hit(hr, V.to_float(o), V.to_float(d), feats[0], feats[1],
                     f"Badouel rejected a contact the edge distance finds exactly ({feats[4]})")
     return hr, feats
@@ -318,7 +324,14 @@ def hits_linear_triangle(a, tri, front_only=False):
     """The default cast: Badouel (:func:`hits_badouel`); when it rejects a contact that the
     exact edge candidates of the distance find at distance exactly 0 (a component through an
     edge or a vertex, rounded to the wrong side), that contact is reported
-    (:func:`algorithms.kernels.closest.rescue_hit`), so ``hits``, ``intersects`` and ``distance`` agree."""
+    (:func:`algorithms.kernels.closest.rescue_hit`), so ``hits``, ``intersects`` and ``distance`` agree.
+    A clear miss (:func:`algorithms.kernels.filters.triangle_clearly_misses`) skips that
+    check."""
+    hr = _cast(a, tri, front_only)
+    if not hr.intersects and not front_only:
+        o, d, lo, hi = linear_parts(a)
+        if triangle_clearly_misses(o, d, lo, hi, tri.vertices, hr.trace):
+            return hr  # the filter: no grazing contact for rescue_hit to find
     return _hits_and_features(a, tri, front_only)[0]
 
 

@@ -21,6 +21,8 @@ from vtkmodules.vtkRenderingCore import vtkPropPicker
 
 from explorer.model import drag
 from explorer.model.scene import Scene
+from explorer.present import labels as labels_layout
+from explorer.render import quality
 from explorer.render.view import SceneView, frame_bounds
 
 #: grip colours by role
@@ -43,7 +45,9 @@ class Viewport(QWidget):
         super().__init__(parent)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        self.plotter = QtInteractor(self, auto_update=False)
+        self.plotter = QtInteractor(self, auto_update=False,
+                                    multi_samples=quality.multi_samples())
+        quality.apply(self.plotter.renderer)  # FXAA, not multisampling (render/quality.py)
         layout.addWidget(self.plotter.interactor)
         self.setMinimumSize(420, 320)  # the docks never squeeze the view away
         self.plotter.add_axes()
@@ -205,95 +209,71 @@ class Viewport(QWidget):
         except Exception:  # noqa: BLE001 - a label pass must never break a render
             pass
 
-    def declutter(self) -> dict:
+    def declutter(self, force: bool = False) -> dict:
         """Place the answer labels so that they neither overlap each other nor cover any
         label's anchor point (a hit point, a closest point): each label is tried beside its
-        anchor in the four quadrants, then further out, and the first free place wins.
+        anchor in the four quadrants, then further out, and the first free place wins
+        (:func:`explorer.present.labels.place`, near-linear: a grid of cells).
 
-        Runs at the start of every render (cheap: a few labels, display-space rectangles).
-        The anchor is the label's own 3-D position as the scene view set it; only the drawn
-        position moves. Returns ``{name: (x0, y0, x1, y1)}`` in display pixels."""
-        rects: dict = {}
-        self.label_rects = rects
+        Runs at the start of a render, and only does what changed: nothing when no label
+        (text, anchor, visibility), camera or view size changed; when only some labels
+        changed (a drag moves the dragged object's labels), those are placed again around the
+        others, which keep their places (they do not jump while you drag); when the camera or
+        the size changed (or ``force``), every label is placed afresh. The anchor is the
+        label's own 3-D position as the scene view set it; only the drawn position moves.
+        Returns ``{name: (x0, y0, x1, y1)}`` in display pixels."""
         labels = getattr(self.view, "_labels", {})
         if not self.declutter_labels or not labels:
-            return rects
+            self.label_rects = {}
+            self._declutter_key = None
+            return self.label_rects
         ren = self.plotter.renderer
         w, h = ren.GetSize()
         if w <= 0 or h <= 0:
-            return rects
-        items = []
+            self.label_rects = {}
+            return self.label_rects
+        view_key = (w, h, ren.GetActiveCamera().GetMTime())
+        states = {name: (id(a), getattr(a, "_explorer_state", None), a.GetVisibility())
+                  for name, a in labels.items()}
+        last = getattr(self, "_declutter_key", None)
+        if not force and last is not None and last[0] == view_key and last[1] == states:
+            return self.label_rects  # nothing moved: the labels stay where they were put
+        incremental = not force and last is not None and last[0] == view_key
+        old_rects = self.label_rects if incremental else {}
+        rects: dict = {}
+        items, fixed, fixed_anchors = [], [], []
         for name, actor in labels.items():
-            state = getattr(actor, "_explorer_state", None)
+            state = states[name][1]
             if state is None or not actor.GetVisibility():
                 continue
             text, anchor = state[0], state[1]
             ren.SetWorldPoint(*anchor, 1.0)
             ren.WorldToDisplay()
             ax, ay, az = ren.GetDisplayPoint()
+            if incremental and name in old_rects and last[1].get(name) == states[name]:
+                fixed.append(old_rects[name])  # unchanged: keeps its place
+                fixed_anchors.append((ax, ay))
+                rects[name] = old_rects[name]
+                continue
             tp = actor.GetTextProperty()
             size = tp.GetFontSize()
             lines = str(text).split("\n")
             bw = 0.62 * size * max(len(x) for x in lines) + 4  # pixels, a generous estimate
             bh = 1.3 * size * len(lines) + 2
             items.append((name, actor, anchor, ax, ay, az, bw, bh))
-        pad = 7.0
-        anchors = [(ax, ay) for _n, _a, _p, ax, ay, _z, _w, _h in items]
-        marks = self._overlay_marks(w, h)
-        placed: list = []
-
-        anchor_xy = np.array(anchors, dtype=float).reshape(-1, 2)
-
-        def cost(r) -> float:
-            x0, y0, x1, y1 = r
-            c = 0.0
-            for q in placed:
-                ox = min(x1, q[2]) - max(x0, q[0])
-                oy = min(y1, q[3]) - max(y0, q[1])
-                if ox > 0 and oy > 0:
-                    c += ox * oy
-            c += 400.0 * float(np.count_nonzero(
-                (anchor_xy[:, 0] > x0 - 4) & (anchor_xy[:, 0] < x1 + 4)
-                & (anchor_xy[:, 1] > y0 - 4) & (anchor_xy[:, 1] < y1 + 4)))
-            if x0 < 0 or y0 < 0 or x1 > w or y1 > h:  # cut off at the view's edge
-                c += 1000.0
-            if len(marks):  # drawn answers (arrows, markers, segments) under the label
-                c += 8.0 * float(np.count_nonzero((marks[:, 0] > x0) & (marks[:, 0] < x1)
-                                                  & (marks[:, 1] > y0) & (marks[:, 1] < y1)))
-            return c
-
-        all_marks = marks
-        for name, actor, anchor, ax, ay, az, bw, bh in items:
-            best, best_cost = None, None
-            if len(all_marks):  # only the marks this label's places can reach
-                reach_x, reach_y = bw + 2 * pad, 4 * (bh + 3) + bh + 2 * pad
-                near = ((np.abs(all_marks[:, 0] - ax) < reach_x)
-                        & (np.abs(all_marks[:, 1] - ay) < reach_y))
-                marks = all_marks[near]
-            for step in range(4):
-                lift = step * (bh + 3)
-                for dx, dy in ((pad, pad + lift), (pad, -bh - pad - lift),
-                               (-bw - pad, pad + lift), (-bw - pad, -bh - pad - lift)):
-                    r = (ax + dx, ay + dy, ax + dx + bw, ay + dy + bh)
-                    c = cost(r) + step * 1.0  # nearer places win a tie
-                    if best_cost is None or c < best_cost:
-                        best, best_cost = r, c
-                    if best_cost < 1.0:  # a free place: the first one wins
-                        break
-                if best_cost < 4.0:
-                    break
-            if best[0] < 0 or best[1] < 0 or best[2] > w or best[3] > h:
-                # anchored off screen (an axis end, a far hit): kept inside the view's edge
-                x0 = min(max(best[0], 0.0), max(w - bw, 0.0))
-                y0 = min(max(best[1], 0.0), max(h - bh, 0.0))
-                best = (x0, y0, x0 + bw, y0 + bh)
-            placed.append(best)
+        self.label_rects = rects
+        marks = self._overlay_marks(w, h) if items else np.zeros((0, 2))
+        boxes = labels_layout.place([(ax, ay, bw, bh) for *_x, ax, ay, _z, bw, bh in items],
+                                    marks.tolist(), w, h, fixed=fixed,
+                                    fixed_anchors=fixed_anchors)
+        for (name, actor, anchor, ax, ay, az, bw, bh), best in zip(items, boxes):
             rects[name] = best
             ren.SetDisplayPoint(best[0], best[1], az)
             ren.DisplayToWorld()
             x, y, z, wh = ren.GetWorldPoint()
             if wh:
                 actor.GetPositionCoordinate().SetValue(x / wh, y / wh, z / wh)
+        self._declutter_key = (view_key, states)
         return rects
 
     def _overlay_marks(self, w: int, h: int, per_mesh: int = 32) -> "np.ndarray":

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -47,3 +48,16 @@ def test_bench_drag_refuses_a_missing_scene():
                            str(ROOT / "no-such-scene.json")], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "no such file" in proc.stderr
+
+
+def test_bench_drag_prints_the_frame_update_plus_render():
+    # issue 12: the frame (each step's update + render) is reported with its median and p95,
+    # against 60 frames a second; the render line names the window's anti-aliasing (FXAA)
+    lines = run_bench("--steps", "8")
+    text = "\n".join(lines[:-1])
+    m = re.search(r"frame \(update \+ render of each step\): median ([0-9.]+) ms, "
+                  r"p95 ([0-9.]+) ms; 60 frames a second is 16\.7 ms \(ratio ([0-9.]+)\)", text)
+    assert m, text
+    median, p95, ratio = map(float, m.groups())
+    assert 0 < median <= p95 and ratio == pytest.approx(median / 16.7, abs=0.01)
+    assert "render (VTK, fxaa)" in text

@@ -1,0 +1,174 @@
+"""Filters in front of the careful kernels (CGAL's filtered predicates; Shewchuk's adaptive
+predicates): a plain floating-point test with a cheap, generous error bound that decides the
+easy cases, and the careful path (rescaling, correctly rounded sums, exact edge candidates,
+Fractions) only when the bound says the plain answer could be wrong.
+
+Every filter here is a separate function that the careful code calls *first*; when it cannot
+decide, it returns ``None`` (or ``False``) and the careful code runs exactly as before. So a
+filter never changes an answer: it only skips work whose result it has proved.
+
+* :func:`segment_clearly_misses_box` - a segment, ray or line that misses the AABB expanded by
+  :data:`MARGIN` (a relative 2^-20 of the coordinates) cannot have distance 0 to it, so the
+  12-edge distance that :func:`algorithms.kernels.closest.rescue_hit` runs after Woo rejects
+  (to catch a grazing contact rounded away) is skipped.
+* :func:`triangle_miss_bound` - after Badouel rejects, a lower bound on the component's
+  distance to the triangle (from the plane heights, or from the negative barycentric and the
+  angle to the plane); above the margin the rescue's edge distances are skipped.
+* :func:`algorithms.kernels.stplane.st_fast` - the st-plane minimum in plain floats with
+  bounds on the region decisions, the ranking of the candidates and the touching tolerance.
+
+:func:`careful_only` switches every filter off (``bench kernels`` measures before/after with
+it; the tests compare both paths with it).
+"""
+
+from __future__ import annotations
+
+import math
+from contextlib import contextmanager
+
+#: the margin of the miss filters, relative to the largest coordinate: 2^-20 (about 1e-6)
+#: is a million ulps, far above the rounding of the distances the careful path computes
+MARGIN = 2.0 ** -20
+
+_state = {"enabled": True}
+
+
+def enabled() -> bool:
+    """True unless inside :func:`careful_only`."""
+    return _state["enabled"]
+
+
+@contextmanager
+def careful_only():
+    """Run the careful kernels only (every filter off) inside the ``with`` block."""
+    old = _state["enabled"]
+    _state["enabled"] = False
+    try:
+        yield
+    finally:
+        _state["enabled"] = old
+
+
+def _floats(*vectors) -> bool:
+    return all(type(x) is float for v in vectors for x in v)
+
+
+def segment_clearly_misses_box(o, d, lo, hi, bmin, bmax) -> bool:
+    """True when ``o + t d``, ``t`` in ``[lo, hi]``, misses the box ``[bmin, bmax]`` grown by
+    ``MARGIN * scale`` on every side (the slab test, Kay-Kajiya), with a relative slack on
+    the ``t`` comparison: then its true distance to the box exceeds the margin, far above any
+    rounding, and no grazing contact can hide behind a rounded comparison. False when unsure
+    (or for exact inputs): the caller runs its careful check."""
+    if not _state["enabled"] or not _floats(o, d, bmin, bmax):
+        return False
+    scale = max(max(abs(x) for x in o), max(abs(x) for x in d), max(abs(x) for x in bmin),
+                max(abs(x) for x in bmax))
+    if not (0 < scale < 1e300):
+        return False
+    grow = MARGIN * scale
+    t0, t1 = lo, hi
+    for i in range(3):
+        a, b = bmin[i] - grow, bmax[i] + grow
+        if d[i] == 0:
+            if o[i] < a or o[i] > b:
+                return True
+            continue
+        ta, tb = (a - o[i]) / d[i], (b - o[i]) / d[i]
+        if ta > tb:
+            ta, tb = tb, ta
+        if ta > t0:
+            t0 = ta
+        if tb < t1:
+            t1 = tb
+    if t0 == -math.inf or t1 == math.inf:
+        return False
+    return t0 - t1 > 2.0 ** -30 * (abs(t0) + abs(t1))
+
+
+def triangle_miss_bound(o, d, lo, hi, verts, trace) -> float:
+    """A lower bound on the distance from ``o + t d`` (``t`` in ``[lo, hi]``) to the triangle,
+    after Badouel's test rejected it with ``trace`` (App. A.16: ``n``, ``dot``,
+    ``t (before division)``, and the barycentric that failed), or 0 when there is none to be
+    had cheaply.
+
+    * the plane not reached (``t`` outside the domain): the nearest end's height
+      ``|n . (x - p0)| / |n|``;
+    * the crossing point ``p`` outside the triangle with barycentric ``lambda_k < 0``: ``p``
+      lies ``-lambda_k |n| / |e_k|`` beyond the edge ``e_k`` opposite vertex ``k`` (its
+      altitude times ``-lambda_k``), and a line meeting the plane at angle ``theta`` stays
+      at least ``m sin(theta) / sqrt(2)`` from a set ``m`` away from ``p`` in the plane
+      (a point at signed distance ``s`` along the line is ``|s| sin(theta)`` above the plane
+      and ``m - |s| cos(theta)`` from the set in it).
+    """
+    if not _state["enabled"] or not _floats(o, d, *verts):
+        return 0.0
+    n = trace.get("n")
+    dot = trace.get("dot")
+    tnum = trace.get("t (before division)")
+    why = trace.get("rejected", "")
+    if n is None or dot is None or tnum is None or not why:
+        return 0.0
+    nl = math.sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2])
+    if not (nl > 0) or not math.isfinite(nl):
+        return 0.0
+    if why.startswith("origin behind") or why.startswith("plane beyond"):
+        # tnum = n.(p0 - o): the origin's height times |n|; the end o + d: tnum - dot
+        if lo == 0 and hi == 1:
+            return min(abs(tnum), abs(tnum - dot)) / nl
+        if lo == 0:
+            return abs(tnum) / nl
+        return 0.0
+    lam = None
+    for key, (i, j) in (("alpha", (2, 0)), ("beta", (0, 1)), ("gamma", (1, 2))):
+        if why == f"{key} < 0":
+            lam = trace.get(key)
+            edge = tuple(verts[j][c] - verts[i][c] for c in range(3))
+            break
+    if lam is None or not (lam < 0):
+        return 0.0
+    el = math.sqrt(edge[0] * edge[0] + edge[1] * edge[1] + edge[2] * edge[2])
+    dl = math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2])
+    if not (el > 0 and dl > 0):
+        return 0.0
+    sin_theta = abs(dot) / (nl * dl)
+    return -lam * nl / el * sin_theta / math.sqrt(2.0)
+
+
+def triangle_clearly_misses(o, d, lo, hi, verts, trace) -> bool:
+    """True when :func:`triangle_miss_bound` exceeds ``MARGIN * scale`` (twice over, for the
+    rounding of the bound itself)."""
+    bound = triangle_miss_bound(o, d, lo, hi, verts, trace)
+    if not (bound > 0):
+        return False
+    scale = max(abs(x) for v in (o, d, *verts) for x in v)
+    return bound > 2 * MARGIN * scale and scale < 1e300
+
+
+def cylinder_clearly_misses(a, cyl) -> bool:
+    """True when the segment, ray or line ``a`` stays farther than ``r`` plus the margin from
+    the cylinder's axis segment: the solid cylinder lies inside the capsule of that segment
+    with radius ``r``, so the golden-section rescue of the cast (a rim contact rounded away)
+    cannot find distance 0. The axis distance is the st-plane minimum (GTCG §10.8.3, accurate
+    to a few ulps: a distance between two points of the two sets, never more than rounding
+    below the true one)."""
+    if not _state["enabled"] or a.exact or cyl.exact:
+        return False
+    from algorithms.kernels.stplane import minimize
+    from algorithms.primitives import Segment
+
+    p, q = cyl.end_points
+    axis = Segment(tuple(float(x) for x in p), tuple(float(x) for x in q))
+    r = float(cyl.radius)
+    dist = minimize(a, axis).distance
+    scale = max(abs(x) for v in (p, q) for x in v)
+    for v in _vectors_of(a):
+        scale = max(scale, max(abs(x) for x in v))
+    if not (scale < 1e300):
+        return False
+    return dist - r > 2 * MARGIN * max(scale, r)
+
+
+def _vectors_of(a):
+    if a.kind == "segment":
+        return (a.p0, a.p1)
+    return (a.origin, a.direction)

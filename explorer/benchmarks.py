@@ -1,0 +1,767 @@
+"""``explorer bench kernels | batch | eval``: speed figures as ratios against a baseline
+measured in the same run (issue 12).
+
+Every figure is printed beside the baseline it is compared with, both timed in this process,
+interleaved (baseline, target, baseline, target, ...) and reduced to the best over rounds, so
+a machine shared with other jobs moves both alike and the ratio stays meaningful:
+
+``bench kernels``
+    the library's scalar ``query`` against the plain textbook function written here, in pure
+    Python, without traces or tolerances: segment-segment distance against Ericson's
+    ``ClosestPtSegmentSegment`` (RTCD §5.1.9), ray-AABB ``hits`` against a bare Woo (Primer
+    App. A.18, Listing A.6), ray-triangle ``hits`` against a bare Badouel (App. A.16,
+    Listing A.4); capsule, cylinder and generic pairs as the library's own figures with the
+    fast paths on and off (:func:`algorithms.core.filters.careful_only`).
+``bench batch``
+    :mod:`algorithms.batch` per pair at ``N`` rows against a Python loop over the scalar
+    ``query`` (and against a 20-line numpy Ericson written here, the floor of what numpy
+    does for segment-segment).
+``bench answers``
+    :func:`algorithms.evaluate_pair` (every key of a pair) against the single default query it
+    builds on (issue 10: each pair analysed once; at most 1.3x).
+``bench eval``
+    ``explorer eval`` (evaluate and write the JSON) on a generated mixed scene of
+    ``--queries`` queries: queries per second.
+
+The last line of each is one JSON object with the figures. Nothing here asserts a time: the
+tests only check the output format on a tiny run.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import random
+import statistics
+import time
+
+# ----------------------------------------------------------------------------- baselines
+
+
+def ericson_segment_segment(p1, q1, p2, q2):
+    """Ericson, *Real-Time Collision Detection*, §5.1.9 ``ClosestPtSegmentSegment``, in plain
+    Python: returns ``(sqr_distance, s, t, c1, c2)``. The baseline of ``bench kernels``."""
+    EPSILON = 1e-12
+    d1 = (q1[0] - p1[0], q1[1] - p1[1], q1[2] - p1[2])
+    d2 = (q2[0] - p2[0], q2[1] - p2[1], q2[2] - p2[2])
+    r = (p1[0] - p2[0], p1[1] - p2[1], p1[2] - p2[2])
+    a = d1[0] * d1[0] + d1[1] * d1[1] + d1[2] * d1[2]
+    e = d2[0] * d2[0] + d2[1] * d2[1] + d2[2] * d2[2]
+    f = d2[0] * r[0] + d2[1] * r[1] + d2[2] * r[2]
+    if a <= EPSILON and e <= EPSILON:
+        s = t = 0.0
+    elif a <= EPSILON:
+        s = 0.0
+        t = min(max(f / e, 0.0), 1.0)
+    else:
+        c = d1[0] * r[0] + d1[1] * r[1] + d1[2] * r[2]
+        if e <= EPSILON:
+            t = 0.0
+            s = min(max(-c / a, 0.0), 1.0)
+        else:
+            b = d1[0] * d2[0] + d1[1] * d2[1] + d1[2] * d2[2]
+            denom = a * e - b * b
+            s = min(max((b * f - c * e) / denom, 0.0), 1.0) if denom != 0.0 else 0.0
+            t = (b * s + f) / e
+            if t < 0.0:
+                t = 0.0
+                s = min(max(-c / a, 0.0), 1.0)
+            elif t > 1.0:
+                t = 1.0
+                s = min(max((b - c) / a, 0.0), 1.0)
+    c1 = (p1[0] + d1[0] * s, p1[1] + d1[1] * s, p1[2] + d1[2] * s)
+    c2 = (p2[0] + d2[0] * t, p2[1] + d2[1] * t, p2[2] + d2[2] * t)
+    w = (c1[0] - c2[0], c1[1] - c2[1], c1[2] - c2[2])
+    return w[0] * w[0] + w[1] * w[1] + w[2] * w[2], s, t, c1, c2
+
+
+def bare_woo(org, delta, bmin, bmax):
+    """Woo's ray-box test as printed in Dunn & Parberry, *3D Math Primer*, App. A.18,
+    Listing A.6 (a ray: no ``rayDelta`` bound): the parametric point of intersection and the
+    normal, or ``None``. No trace, no tolerance, no degenerate cases."""
+    inside = True
+    xt = yt = zt = -1.0
+    xn = yn = zn = 0.0
+    if org[0] < bmin[0]:
+        xt = bmin[0] - org[0]
+        if delta[0] <= 0:
+            return None
+        xt /= delta[0]
+        inside = False
+        xn = -1.0
+    elif org[0] > bmax[0]:
+        xt = bmax[0] - org[0]
+        if delta[0] >= 0:
+            return None
+        xt /= delta[0]
+        inside = False
+        xn = 1.0
+    if org[1] < bmin[1]:
+        yt = bmin[1] - org[1]
+        if delta[1] <= 0:
+            return None
+        yt /= delta[1]
+        inside = False
+        yn = -1.0
+    elif org[1] > bmax[1]:
+        yt = bmax[1] - org[1]
+        if delta[1] >= 0:
+            return None
+        yt /= delta[1]
+        inside = False
+        yn = 1.0
+    if org[2] < bmin[2]:
+        zt = bmin[2] - org[2]
+        if delta[2] <= 0:
+            return None
+        zt /= delta[2]
+        inside = False
+        zn = -1.0
+    elif org[2] > bmax[2]:
+        zt = bmax[2] - org[2]
+        if delta[2] >= 0:
+            return None
+        zt /= delta[2]
+        inside = False
+        zn = 1.0
+    if inside:
+        return 0.0, None
+    which = 0
+    t = xt
+    if yt > t:
+        which, t = 1, yt
+    if zt > t:
+        which, t = 2, zt
+    if which == 0:
+        y = org[1] + delta[1] * t
+        if y < bmin[1] or y > bmax[1]:
+            return None
+        z = org[2] + delta[2] * t
+        if z < bmin[2] or z > bmax[2]:
+            return None
+        return t, (xn, 0.0, 0.0)
+    if which == 1:
+        x = org[0] + delta[0] * t
+        if x < bmin[0] or x > bmax[0]:
+            return None
+        z = org[2] + delta[2] * t
+        if z < bmin[2] or z > bmax[2]:
+            return None
+        return t, (0.0, yn, 0.0)
+    x = org[0] + delta[0] * t
+    if x < bmin[0] or x > bmax[0]:
+        return None
+    y = org[1] + delta[1] * t
+    if y < bmin[1] or y > bmax[1]:
+        return None
+    return t, (0.0, 0.0, zn)
+
+
+def bare_badouel(org, delta, p0, p1, p2):
+    """Badouel's ray-triangle test as printed in Dunn & Parberry, App. A.16, Listing A.4, both
+    faces (a ray: no ``minT``): ``(t, normal)`` or ``None``. No trace, no degenerate cases."""
+    e1 = (p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2])
+    e2 = (p2[0] - p1[0], p2[1] - p1[1], p2[2] - p1[2])
+    n = (e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
+         e1[0] * e2[1] - e1[1] * e2[0])
+    dot = n[0] * delta[0] + n[1] * delta[1] + n[2] * delta[2]
+    if not (dot != 0):
+        return None
+    d = n[0] * p0[0] + n[1] * p0[1] + n[2] * p0[2]
+    t = d - (n[0] * org[0] + n[1] * org[1] + n[2] * org[2])
+    if dot < 0:
+        if not (t <= 0):
+            return None
+    elif not (t >= 0):
+        return None
+    t /= dot
+    p = (org[0] + delta[0] * t, org[1] + delta[1] * t, org[2] + delta[2] * t)
+    ax, ay, az = abs(n[0]), abs(n[1]), abs(n[2])
+    if ax > ay:
+        if ax > az:
+            u0, u1, u2 = p[1] - p0[1], p1[1] - p0[1], p2[1] - p0[1]
+            v0, v1, v2 = p[2] - p0[2], p1[2] - p0[2], p2[2] - p0[2]
+        else:
+            u0, u1, u2 = p[0] - p0[0], p1[0] - p0[0], p2[0] - p0[0]
+            v0, v1, v2 = p[1] - p0[1], p1[1] - p0[1], p2[1] - p0[1]
+    elif ay > az:
+        u0, u1, u2 = p[0] - p0[0], p1[0] - p0[0], p2[0] - p0[0]
+        v0, v1, v2 = p[2] - p0[2], p1[2] - p0[2], p2[2] - p0[2]
+    else:
+        u0, u1, u2 = p[0] - p0[0], p1[0] - p0[0], p2[0] - p0[0]
+        v0, v1, v2 = p[1] - p0[1], p1[1] - p0[1], p2[1] - p0[1]
+    temp = u1 * v2 - v1 * u2
+    if not (temp != 0):
+        return None
+    temp = 1.0 / temp
+    alpha = (u0 * v2 - v0 * u2) * temp
+    if not (alpha >= 0):
+        return None
+    beta = (u1 * v0 - v1 * u0) * temp
+    if not (beta >= 0):
+        return None
+    if not (1.0 - alpha - beta >= 0):
+        return None
+    m = math.sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2])
+    s = 1.0 / m if dot < 0 else -1.0 / m
+    return t, (n[0] * s, n[1] * s, n[2] * s)
+
+
+def numpy_ericson(p1, q1, p2, q2):
+    """The 20-line numpy vectorisation of Ericson §5.1.9 (no degenerate or parallel care):
+    the floor ``bench batch`` compares :func:`algorithms.batch.segment_segment` with."""
+    import numpy as np
+
+    d1, d2, r = q1 - p1, q2 - p2, p1 - p2
+    a = np.einsum("ij,ij->i", d1, d1)
+    e = np.einsum("ij,ij->i", d2, d2)
+    f = np.einsum("ij,ij->i", d2, r)
+    c = np.einsum("ij,ij->i", d1, r)
+    b = np.einsum("ij,ij->i", d1, d2)
+    denom = a * e - b * b
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = np.where(denom != 0, np.clip((b * f - c * e) / denom, 0, 1), 0.0)
+        t = (b * s + f) / e
+        s = np.where(t < 0, np.clip(-c / a, 0, 1), np.where(t > 1, np.clip((b - c) / a, 0, 1), s))
+    t = np.clip(t, 0, 1)
+    w = p1 + d1 * s[:, None] - p2 - d2 * t[:, None]
+    return np.sqrt(np.einsum("ij,ij->i", w, w))
+
+
+# ----------------------------------------------------------------------------- timing
+
+
+def interleaved(funcs: dict, rounds: int) -> dict:
+    """Seconds per call of each ``name -> (callable, calls per run)``: the best of
+    ``rounds`` runs, interleaved round by round so a loaded machine slows each alike (the
+    best, not the median: on a machine shared with other jobs the slow runs measure the
+    others; the ``timeit`` module's advice)."""
+    times = {name: [] for name in funcs}
+    for fn, _calls in funcs.values():
+        fn()  # warm up, untimed: imports, the registry's first lookups, caches
+    for _ in range(rounds):
+        for name, (fn, calls) in funcs.items():
+            t0 = time.perf_counter()
+            fn()
+            times[name].append((time.perf_counter() - t0) / calls)
+    return {name: min(v) for name, v in times.items()}
+
+
+def _us(sec: float) -> str:
+    return f"{sec * 1e6:.2f} us"
+
+
+def _ns(sec: float) -> str:
+    return f"{sec * 1e9:.1f} ns"
+
+
+def _ratio(x: float, base: float) -> float:
+    return x / base if base > 0 else float("nan")
+
+
+# ----------------------------------------------------------------------------- inputs
+
+
+def _rv(rng, s=1.0):
+    return tuple(rng.uniform(-s, s) for _ in range(3))
+
+
+def _kernel_cases(rng, count):
+    """Fixed random inputs: segment pairs, rays with boxes and triangles (about half hit)."""
+    from algorithms import AABB, Ray, Segment, Triangle
+
+    segs = []
+    for _ in range(count):
+        p1, q1, p2, q2 = (_rv(rng) for _ in range(4))
+        segs.append(((p1, q1, p2, q2), (Segment(p1, q1), Segment(p2, q2))))
+    boxes, tris = [], []
+    for _ in range(count):
+        o = tuple(3 * x for x in _rv(rng))
+        target = _rv(rng, 0.8)
+        d = tuple(t - x + 0.3 * e for t, x, e in zip(target, o, _rv(rng)))
+        lo = tuple(x - 0.5 for x in _rv(rng, 0.3))
+        hi = tuple(x + 1.0 for x in lo)
+        boxes.append(((o, d, lo, hi), (Ray(o, d), AABB(lo, hi))))
+        v = (_rv(rng), _rv(rng), _rv(rng))
+        tris.append(((o, d) + v, (Ray(o, d), Triangle(v))))
+    return segs, boxes, tris
+
+
+def _solid_cases(rng, count):
+    from algorithms import OBB, Capsule, Cylinder
+
+    caps, cyls, tois = [], [], []
+    for _ in range(count):
+        caps.append((Capsule(_rv(rng), _rv(rng), 0.2), Capsule(_rv(rng, 2), _rv(rng, 2), 0.3)))
+        cyls.append((Cylinder(_rv(rng), _rv(rng), 0.3, 0.8),
+                     Cylinder(tuple(1.0 + x for x in _rv(rng, 0.3)), _rv(rng), 0.4, 1.0)))
+        c, s = math.cos(0.4), math.sin(0.4)
+        tois.append((OBB(_rv(rng), ((c, s, 0.0), (-s, c, 0.0), (0.0, 0.0, 1.0)), (0.5, 0.3, 0.4)),
+                     Cylinder(tuple(3 + x for x in _rv(rng)), (0.0, 0.0, 1.0), 0.4, 1.0),
+                     (-4.0, 0.5, 0.2)))
+    return caps, cyls, tois
+
+
+# ----------------------------------------------------------------------------- bench kernels
+
+
+def run_kernels(rounds: int = 7, count: int = 64, solids: int = 4, seed: int = 12) -> dict:
+    """The figures of ``bench kernels`` (seconds per call)."""
+    from algorithms import query
+    from algorithms.kernels.filters import careful_only
+
+    rng = random.Random(seed)
+    segs, boxes, tris = _kernel_cases(rng, count)
+
+    def loop(fn, cases):
+        return lambda: [fn(*c) for c in cases]
+
+    def careful(f):
+        def run():
+            with careful_only():
+                f()
+        return run
+
+    seg_args = [c[0] for c in segs]
+    seg_prims = [c[1] for c in segs]
+    box_args = [c[0] for c in boxes]
+    box_prims = [c[1] for c in boxes]
+    tri_args = [c[0] for c in tris]
+    tri_prims = [c[1] for c in tris]
+    q_seg = loop(lambda a, b: query("distance", a, b), seg_prims)
+    q_box = loop(lambda a, b: query("hits", a, b), box_prims)
+    q_tri = loop(lambda a, b: query("hits", a, b), tri_prims)
+    figures = interleaved({
+        "segment_segment_baseline": (loop(ericson_segment_segment, seg_args), count),
+        "segment_segment": (q_seg, count),
+        "segment_segment_careful": (careful(q_seg), count),
+        "ray_aabb_baseline": (loop(bare_woo, box_args), count),
+        "ray_aabb": (q_box, count),
+        "ray_aabb_careful": (careful(q_box), count),
+        "ray_triangle_baseline": (loop(bare_badouel, tri_args), count),
+        "ray_triangle": (q_tri, count),
+        "ray_triangle_careful": (careful(q_tri), count),
+    }, rounds)
+    hits = sum(bare_woo(*a) is not None for a in box_args)
+    figures["ray_aabb_hit_fraction"] = hits / count
+    figures["ray_triangle_hit_fraction"] = sum(bare_badouel(*a) is not None
+                                               for a in tri_args) / count
+    if solids:
+        caps, cyls, tois = _solid_cases(rng, solids)
+        q_cap = loop(lambda a, b: query("distance", a, b), caps)
+        q_cyl = loop(lambda a, b: query("distance", a, b), cyls)
+        q_toi = loop(lambda a, b, m: query("toi", a, b, m), tois)
+        figures.update(interleaved({
+            "capsule_capsule": (q_cap, solids),
+            "capsule_capsule_careful": (careful(q_cap), solids),
+            "cylinder_cylinder": (q_cyl, solids),
+            "cylinder_cylinder_careful": (careful(q_cyl), solids),
+            "obb_cylinder_toi": (q_toi, solids),
+            "obb_cylinder_toi_careful": (careful(q_toi), solids),
+        }, max(1, rounds // 2)))
+    return figures
+
+
+#: compiled figures the issue quotes (not measured here; printed for context)
+REFERENCE = {"segment_segment": "Geometric Tools C++ 24 ns", "ray_aabb": "Geometric Tools 31 ns",
+             "capsule_capsule": "coal 0.93 us", "cylinder_cylinder": "coal 2.4 us",
+             "obb_cylinder_toi": "fcl 6.1 us"}
+
+
+def kernels_main(args) -> int:
+    quick = getattr(args, "quick", False)
+    f = run_kernels(rounds=1 if quick else args.rounds, count=4 if quick else 64,
+                    solids=1 if quick else 4)
+    print(f"bench kernels: best of {1 if quick else args.rounds} interleaved rounds; "
+          "'careful' = the same query with every filter off (algorithms.kernels.filters)")
+    rows = [("segment_segment", "segment-segment query('distance')",
+             "plain Python Ericson RTCD 5.1.9", 3.0),
+            ("ray_aabb", "ray-AABB query('hits')", "bare Woo, Primer A.18", 2.0),
+            ("ray_triangle", "ray-triangle query('hits')", "bare Badouel, Primer A.16", 2.0)]
+    out = {}
+    for key, what, base, target in rows:
+        t, b, c = f[key], f[key + "_baseline"], f[key + "_careful"]
+        r = _ratio(t, b)
+        out[key] = {"us": round(t * 1e6, 3), "baseline_us": round(b * 1e6, 3),
+                    "careful_us": round(c * 1e6, 3), "ratio": round(r, 2), "target": target}
+        extra = ""
+        if key + "_hit_fraction" in f:
+            extra = f" ({f[key + '_hit_fraction']:.0%} of the rays hit)"
+        print(f"{what}: {_us(t)}; baseline {base}: {_us(b)}; ratio {r:.1f} "
+              f"(target <= {target:g}); careful path {_us(c)} "
+              f"(filters gain {_ratio(c, t):.1f}x){extra}")
+    for key, what in (("capsule_capsule", "capsule-capsule query('distance')"),
+                      ("cylinder_cylinder", "cylinder-cylinder query('distance')"),
+                      ("obb_cylinder_toi", "moving OBB-cylinder query('toi')")):
+        if key in f:
+            t, c = f[key], f[key + "_careful"]
+            out[key] = {"us": round(t * 1e6, 3), "careful_us": round(c * 1e6, 3),
+                        "speedup": round(_ratio(c, t), 2), "target_speedup": 10.0}
+            print(f"{what}: {_us(t)}; careful path {_us(c)}: filters gain "
+                  f"{_ratio(c, t):.1f}x (target 10x over the issue's figure); "
+                  f"compiled reference: {REFERENCE[key]} (not measured here)")
+    print(json.dumps(out))
+    return 0
+
+
+# ----------------------------------------------------------------------------- bench batch
+
+
+def _batch_inputs(n, seed=3):
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    g = rng.normal
+    lo = g(size=(n, 3))
+    hi = lo + rng.uniform(0.2, 2.0, size=(n, 3))
+    return {"p0": g(size=(n, 3)), "p1": g(size=(n, 3)), "q0": g(size=(n, 3)),
+            "q1": g(size=(n, 3)), "o": 3 * g(size=(n, 3)), "d": g(size=(n, 3)), "lo": lo,
+            "hi": hi, "c": g(size=(n, 3)), "r": rng.uniform(0.1, 1.0, size=n),
+            "v0": 2 * g(size=(n, 3)), "v1": 2 * g(size=(n, 3)), "v2": 2 * g(size=(n, 3)),
+            "m": 3 * g(size=(n, 3))}
+
+
+def _batch_jobs(x):
+    """``name -> (batch call, scalar call of row i)`` for every function of algorithms.batch."""
+    import numpy as np
+
+    from algorithms import AABB, Point, Ray, Segment, Sphere, Triangle, batch, query
+
+    def rot(n):
+        # rotation matrices from normalised quaternions, rows the box axes
+        rng = np.random.default_rng(7)
+        q = rng.normal(size=(n, 4))
+        q /= np.linalg.norm(q, axis=1)[:, None]
+        w, a, b, c = q.T
+        rows = ((1 - 2 * (b * b + c * c), 2 * (a * b + c * w), 2 * (a * c - b * w)),
+                (2 * (a * b - c * w), 1 - 2 * (a * a + c * c), 2 * (b * c + a * w)),
+                (2 * (a * c + b * w), 2 * (b * c - a * w), 1 - 2 * (a * a + b * b)))
+        return np.stack([np.stack(row, 1) for row in rows], 1)
+
+    n = len(x["o"])
+    ax0, ax1 = rot(n), rot(n)[::-1].copy()
+    ext = np.abs(x["lo"]) * 0.5 + 0.1
+    from algorithms import OBB
+
+    def T(v):  # noqa: N802 - a row as the tuple the scalar primitives take
+        return tuple(float(c) for c in v)
+
+    return {
+        "segment_segment": (lambda: batch.segment_segment(x["p0"], x["p1"], x["q0"], x["q1"]),
+                            lambda i: query("distance", Segment(T(x["p0"][i]), T(x["p1"][i])),
+                                            Segment(T(x["q0"][i]), T(x["q1"][i])))),
+        "ray_aabb": (lambda: batch.linear_aabb(x["o"], x["d"], x["lo"], x["hi"]),
+                     lambda i: query("hits", Ray(T(x["o"][i]), T(x["d"][i])),
+                                     AABB(T(x["lo"][i]), T(x["hi"][i])))),
+        "ray_sphere": (lambda: batch.linear_sphere(x["o"], x["d"], x["c"], x["r"]),
+                       lambda i: query("hits", Ray(T(x["o"][i]), T(x["d"][i])),
+                                       Sphere(T(x["c"][i]), float(x["r"][i])))),
+        "ray_triangle": (lambda: batch.linear_triangle(x["o"], x["d"], x["v0"], x["v1"], x["v2"]),
+                         lambda i: query("hits", Ray(T(x["o"][i]), T(x["d"][i])),
+                                         Triangle((T(x["v0"][i]), T(x["v1"][i]),
+                                                   T(x["v2"][i]))))),
+        "obb_obb": (lambda: batch.obb_obb(x["c"], ax0, ext, x["p0"], ax1, ext[::-1]),
+                    lambda i: query("separating_axis", OBB(T(x["c"][i]), ax0[i], T(ext[i])),
+                                    OBB(T(x["p0"][i]), ax1[i], T(ext[::-1][i])))),
+        "sphere_aabb": (lambda: batch.sphere_aabb(x["c"], x["r"], x["lo"], x["hi"]),
+                        lambda i: query("intersects", Sphere(T(x["c"][i]), float(x["r"][i])),
+                                        AABB(T(x["lo"][i]), T(x["hi"][i])))),
+        "point_aabb": (lambda: batch.point_aabb(x["o"], x["lo"], x["hi"]),
+                       lambda i: query("distance", Point(T(x["o"][i])),
+                                       AABB(T(x["lo"][i]), T(x["hi"][i])))),
+        "point_triangle": (lambda: batch.point_triangle(x["o"], x["v0"], x["v1"], x["v2"]),
+                           lambda i: query("distance", Point(T(x["o"][i])),
+                                           Triangle((T(x["v0"][i]), T(x["v1"][i]),
+                                                     T(x["v2"][i]))))),
+        "moving_spheres": (lambda: batch.moving_spheres(x["c"], x["r"], x["p0"], x["r"][::-1],
+                                                        x["m"]),
+                           lambda i: query("toi", Sphere(T(x["c"][i]), float(x["r"][i])),
+                                           Sphere(T(x["p0"][i]), float(x["r"][::-1][i])),
+                                           T(x["m"][i]))),
+        "moving_aabbs": (lambda: batch.moving_aabbs(x["lo"], x["hi"], x["c"], x["c"] + ext,
+                                                    x["m"]),
+                         lambda i: query("toi", AABB(T(x["lo"][i]), T(x["hi"][i])),
+                                         AABB(T(x["c"][i]), T(x["c"][i] + ext[i])), T(x["m"][i]))),
+    }
+
+
+def run_batch(n: int = 200_000, loop: int = 500, rounds: int = 3, only=None) -> dict:
+    """Seconds per pair of each batch function at ``n`` rows and of the scalar loop."""
+    x = _batch_inputs(n)
+    jobs = _batch_jobs(x)
+    out = {}
+    for name, (vec, scalar) in jobs.items():
+        if only and name not in only:
+            continue
+        k = min(loop, n)
+        funcs = {"batch": (vec, n), "loop": (lambda: [scalar(i) for i in range(k)], k)}
+        if name == "segment_segment":
+            funcs["numpy_ericson"] = (lambda: numpy_ericson(x["p0"], x["p1"], x["q0"], x["q1"]), n)
+        f = interleaved(funcs, rounds)
+        res = vec()
+        f["careful_rows"] = int(res.careful.sum())
+        out[name] = f
+    return out
+
+
+def batch_main(args) -> int:
+    quick = getattr(args, "quick", False)
+    n = 256 if quick else args.n
+    f = run_batch(n=n, loop=16 if quick else args.loop, rounds=1 if quick else args.rounds)
+    print(f"bench batch: {n} rows per call (algorithms.batch), against a Python loop over the "
+          f"scalar query on {min(n, 16 if quick else args.loop)} of them; best of "
+          f"interleaved rounds")
+    out = {}
+    for name, v in f.items():
+        r = _ratio(v["loop"], v["batch"])
+        out[name] = {"batch_ns": round(v["batch"] * 1e9, 2), "loop_us": round(v["loop"] * 1e6, 3),
+                     "speedup": round(r, 1), "careful_rows": v["careful_rows"]}
+        extra = ""
+        if "numpy_ericson" in v:
+            e = v["numpy_ericson"]
+            out[name]["numpy_ericson_ns"] = round(e * 1e9, 2)
+            out[name]["ratio_to_numpy_ericson"] = round(_ratio(v["batch"], e), 2)
+            extra = (f"; baseline 20-line numpy Ericson (no filter, no degenerate care): "
+                     f"{_ns(e)}, ratio {_ratio(v['batch'], e):.2f}; target ~75 ns a pair "
+                     f"(3x Geometric Tools, not measured here)")
+        print(f"{name}: batch {_ns(v['batch'])} a pair; scalar loop {_us(v['loop'])} a pair; "
+              f"{r:.0f}x faster; {v['careful_rows']} of {n} rows by the careful scalar "
+              f"path{extra}")
+    print(json.dumps(out))
+    return 0
+
+
+# ----------------------------------------------------------------------------- bench eval
+
+_KINDS = ("point", "segment", "ray", "line", "plane", "triangle", "sphere", "aabb", "obb",
+          "cylinder", "capsule")
+
+
+def mixed_scene(queries: int = 5000, objects: int = 120, seed: int = 5,
+                moving: float = 0.1) -> dict:
+    """A scene-v1 document: ``objects`` objects of every type at random, ``queries`` random
+    pairs among them (``moving`` of the objects have a motion)."""
+    rng = random.Random(seed)
+
+    def v(s=2.0):
+        return [round(rng.uniform(-s, s), 3) for _ in range(3)]
+
+    def unit():
+        while True:
+            w = v(1.0)
+            if sum(x * x for x in w) > 0.1:
+                return w
+
+    objs = []
+    for i in range(objects):
+        kind = _KINDS[i % len(_KINDS)]
+        o = {"id": f"o{i}", "type": kind}
+        c = v(4.0)
+        if kind == "point":
+            o["position"] = c
+        elif kind in ("segment",):
+            o.update(p0=c, p1=[a + b for a, b in zip(c, v(1.0))])
+        elif kind in ("ray", "line"):
+            o.update(origin=c, direction=unit())
+        elif kind == "plane":
+            o.update(normal=unit(), d=round(rng.uniform(-2, 2), 3))
+        elif kind == "triangle":
+            o["vertices"] = [[a + b for a, b in zip(c, v(1.0))] for _ in range(3)]
+        elif kind == "sphere":
+            o.update(center=c, radius=round(rng.uniform(0.1, 1.0), 3))
+        elif kind == "aabb":
+            e = [abs(x) + 0.1 for x in v(0.8)]
+            o.update(min=[a - b for a, b in zip(c, e)], max=[a + b for a, b in zip(c, e)])
+        elif kind == "obb":
+            ca, sa = math.cos(0.3 * i), math.sin(0.3 * i)
+            o.update(center=c, axes=[[ca, sa, 0.0], [-sa, ca, 0.0], [0.0, 0.0, 1.0]],
+                     extents=[abs(x) + 0.1 for x in v(0.8)])
+        elif kind == "cylinder":
+            o.update(center=c, axis=unit(), radius=round(rng.uniform(0.1, 0.8), 3),
+                     height=round(rng.uniform(0.2, 1.5), 3))
+        else:
+            o.update(p0=c, p1=[a + b for a, b in zip(c, v(1.0))],
+                     radius=round(rng.uniform(0.1, 0.6), 3))
+        if rng.random() < moving:
+            o["motion"] = v(3.0)
+        objs.append(o)
+    qs = []
+    for _ in range(queries):
+        a, b = rng.sample(range(objects), 2)
+        qs.append({"a": f"o{a}", "b": f"o{b}"})
+    return {"format": "intersection-explorer-scene", "version": 1, "name": "bench eval",
+            "objects": objs, "queries": qs}
+
+
+def run_eval(queries: int = 5000, rounds: int = 1) -> dict:
+    """Seconds of ``explorer eval`` (load, evaluate, write) on :func:`mixed_scene`."""
+    import tempfile
+    from contextlib import redirect_stdout
+    from pathlib import Path
+
+    from explorer.cli import main as cli_main
+
+    doc = mixed_scene(queries)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "bench_eval.json"
+        path.write_text(json.dumps(doc))
+        times = []
+        for _ in range(rounds):
+            buf = io.StringIO()
+            t0 = time.perf_counter()
+            with redirect_stdout(buf):
+                rc = cli_main(["eval", str(path)])
+            times.append(time.perf_counter() - t0)
+            if rc != 0:
+                raise RuntimeError(f"explorer eval exited {rc}")
+        results = json.loads(buf.getvalue())["results"]
+        # the serialisation alone, both ways (issue 12: json.dumps instead of json.dump)
+        t0 = time.perf_counter()
+        json.dump({"results": results}, io.StringIO(), allow_nan=False)
+        t_dump = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        io.StringIO().write(json.dumps({"results": results}, allow_nan=False))
+        t_dumps = time.perf_counter() - t0
+    errors = sum(1 for r in results if "error" in r)
+    return {"seconds": statistics.median(times), "queries": len(results), "errors": errors,
+            "json_dump_s": t_dump, "json_dumps_s": t_dumps}
+
+
+def eval_main(args) -> int:
+    quick = getattr(args, "quick", False)
+    q = 40 if quick else args.queries
+    f = run_eval(q, rounds=1 if quick else args.rounds)
+    qps = f["queries"] / f["seconds"]
+    out = {"queries": f["queries"], "seconds": round(f["seconds"], 4),
+           "queries_per_s": round(qps, 1), "target_queries_per_s": 10000,
+           "ratio_to_target": round(qps / 10000, 3), "errors": f["errors"],
+           "json_dump_s": round(f["json_dump_s"], 4), "json_dumps_s": round(f["json_dumps_s"], 4)}
+    print(f"bench eval: explorer eval on a generated mixed scene (every type, "
+          f"{f['queries']} queries): {f['seconds']:.3f} s, {qps:,.0f} queries/s "
+          f"(target 10,000: ratio {qps / 10000:.2f}); {f['errors']} results with an error")
+    print(f"writing the JSON: json.dump {f['json_dump_s'] * 1e3:.1f} ms, json.dumps "
+          f"{f['json_dumps_s'] * 1e3:.1f} ms (same run)")
+    print(json.dumps(out))
+    return 0
+
+
+def hundred_scene(count: int = 100, seed: int = 100) -> dict:
+    """The shipped ``scenes/gui_hundred.json``: ``count`` objects of ten types on a 10 x 10
+    grid (2.5 apart), each queried against its right and upper neighbours and one at random
+    (about 2 ``count`` queries); every tenth object moves. Regenerate with
+    ``python -c "import json; from explorer.benchmarks import hundred_scene;
+    print(json.dumps(hundred_scene(), indent=1))" > scenes/gui_hundred.json``."""
+    rng = random.Random(seed)
+    kinds = ("sphere", "aabb", "obb", "cylinder", "capsule", "triangle", "segment", "aabb",
+             "point", "sphere")  # no rays or lines: the view frames the objects, not infinity
+    side = int(math.ceil(math.sqrt(count)))
+    objs = []
+
+    def r(x):
+        return round(x, 3)
+
+    for i in range(count):
+        gx, gy = i % side, i // side
+        c = [r(2.5 * gx - 11.25 + rng.uniform(-0.4, 0.4)),
+             r(2.5 * gy - 11.25 + rng.uniform(-0.4, 0.4)), r(rng.uniform(0.2, 1.5))]
+        kind = kinds[(gx + gy) % len(kinds)]
+        o = {"id": f"{kind[:2]}{i}", "type": kind, "label": f"{kind} {i}"}
+        if kind == "sphere":
+            o.update(center=c, radius=r(rng.uniform(0.3, 0.8)))
+        elif kind == "aabb":
+            e = [r(rng.uniform(0.3, 0.7)) for _ in range(3)]
+            o.update(min=[r(a - b) for a, b in zip(c, e)], max=[r(a + b) for a, b in zip(c, e)])
+        elif kind == "obb":
+            a = rng.uniform(0, math.pi)
+            ca, sa = math.cos(a), math.sin(a)
+            o.update(center=c, axes=[[ca, sa, 0.0], [-sa, ca, 0.0], [0.0, 0.0, 1.0]],
+                     extents=[r(rng.uniform(0.3, 0.7)) for _ in range(3)])
+        elif kind == "cylinder":
+            o.update(center=c, axis=[r(rng.uniform(-0.3, 0.3)), r(rng.uniform(-0.3, 0.3)), 1.0],
+                     radius=r(rng.uniform(0.3, 0.6)), height=r(rng.uniform(0.6, 1.4)))
+        elif kind == "capsule":
+            o.update(p0=[r(c[0] - 0.6), c[1], c[2]], p1=[r(c[0] + 0.6), r(c[1] + 0.3), c[2]],
+                     radius=r(rng.uniform(0.2, 0.4)))
+        elif kind == "triangle":
+            o["vertices"] = [[r(c[0] + rng.uniform(-0.9, 0.9)), r(c[1] + rng.uniform(-0.9, 0.9)),
+                              r(c[2] + rng.uniform(-0.5, 0.5))] for _ in range(3)]
+        elif kind == "segment":
+            o.update(p0=[r(c[0] - 0.8), r(c[1] - 0.5), c[2]], p1=[r(c[0] + 0.8), r(c[1] + 0.5),
+                                                                  r(c[2] + 0.4)])
+        elif kind == "ray":
+            o.update(origin=c, direction=[1.0, r(rng.uniform(-0.3, 0.3)),
+                                          r(rng.uniform(-0.1, 0.1))])
+        else:
+            o["position"] = c
+        if i % 10 == 9:
+            o["motion"] = [r(rng.uniform(-2, 2)), r(rng.uniform(-2, 2)), 0.0]
+        objs.append(o)
+    queries = []
+    for i in range(count):
+        gx, gy = i % side, i // side
+        for j in ([i + 1] if gx + 1 < side else []) + ([i + side] if gy + 1 < side else []):
+            if j < count:
+                queries.append({"a": objs[i]["id"], "b": objs[j]["id"]})
+    return {"format": "intersection-explorer-scene", "version": 1,
+            "name": f"{count} objects (the 100-object drag benchmark's scene)",
+            "objects": objs, "queries": queries, "view": {}}
+
+
+# ----------------------------------------------------------------------------- answers
+
+#: (case, the single default query it builds on, A, B): issue 10's "each pair solved once"
+ANSWER_CASES = [
+    ("segment-segment", "distance", ((0, 0, 0), (1, 0, 0)), ((0.3, 1, 0.2), (0.7, -0.5, 1.1))),
+    ("ray-aabb hit", "hits", ((-2, 0.5, 0.5), (1, 0.1, 0.05)), ((0, 0, 0), (1, 1, 1))),
+    ("ray-aabb miss", "distance", ((-2, 3, 0.5), (1, 0.1, 0.05)), ((0, 0, 0), (1, 1, 1))),
+    ("ray-triangle", "hits", ((0.2, 0.2, -1), (0.05, 0.02, 1)),
+     ((0, 0, 0), (1, 0, 0), (0, 1, 0))),
+]
+
+
+def _answer_case(name, a, b):
+    from algorithms import AABB, Ray, Segment, Triangle
+
+    if name == "segment-segment":
+        return Segment(*a), Segment(*b)
+    if name.startswith("ray-aabb"):
+        return Ray(*a), AABB(*b)
+    return Ray(*a), Triangle(b)
+
+
+def run_answers(rounds: int = 15) -> list[dict]:
+    """``evaluate_pair`` (every key of the pair) against the single default query it builds
+    on, interleaved in the same run; issue 10's target is at most 1.3x."""
+    from algorithms import evaluate_pair, query
+
+    rows = []
+    for name, q, a, b in ANSWER_CASES:
+        pa, pb = _answer_case(name, a, b)
+        calls = 50
+
+        def single(q=q, pa=pa, pb=pb):
+            for _ in range(calls):
+                query(q, pa, pb)
+
+        def answer(pa=pa, pb=pb):
+            for _ in range(calls):
+                evaluate_pair(pa, pb)
+
+        best = interleaved({"single": (single, calls), "answer": (answer, calls)}, rounds)
+        rows.append({"case": name, "baseline": f'query("{q}")', "baseline_s": best["single"],
+                     "evaluate_pair_s": best["answer"],
+                     "ratio": _ratio(best["answer"], best["single"]), "target": 1.3})
+    return rows
+
+
+def answers_main(args) -> int:
+    quick = getattr(args, "quick", False)
+    rows = run_answers(rounds=1 if quick else args.rounds)
+    print(f"bench answers: evaluate_pair against the single default query it builds on; best "
+          f"of {1 if quick else args.rounds} interleaved rounds (target <= 1.3x)")
+    for r in rows:
+        print(f"  {r['case']:16s} evaluate_pair {_us(r['evaluate_pair_s'])}  "
+              f"{r['baseline']:18s} {_us(r['baseline_s'])}  ratio {r['ratio']:.2f}")
+    print(json.dumps({"answers": [{k: v for k, v in r.items()} for r in rows]}))
+    return 0

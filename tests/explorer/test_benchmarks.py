@@ -1,0 +1,53 @@
+"""The bench verbs print their figures beside a baseline measured in the same run, in the
+documented format (a tiny run: this checks the output, never a time)."""
+
+import json
+import re
+
+import pytest
+
+from explorer.cli import main
+
+
+@pytest.mark.parametrize("verb,keys", [
+    ("kernels", {"segment_segment", "ray_aabb", "ray_triangle", "capsule_capsule",
+                 "cylinder_cylinder", "obb_cylinder_toi"}),
+    ("batch", {"segment_segment", "ray_aabb", "ray_sphere", "ray_triangle", "obb_obb",
+               "sphere_aabb", "point_aabb", "point_triangle", "moving_spheres",
+               "moving_aabbs"}),
+    ("eval", {"queries", "queries_per_s", "seconds", "errors"}),
+])
+def test_bench_output_format(verb, keys, capsys):
+    assert main(["bench", verb, "--quick"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    figures = json.loads(lines[-1])
+    assert keys <= set(figures)
+    text = "\n".join(lines[:-1])
+    if verb == "kernels":
+        for key in ("segment_segment", "ray_aabb", "ray_triangle"):
+            f = figures[key]
+            assert f["us"] > 0 and f["baseline_us"] > 0 and f["careful_us"] > 0
+            assert f["ratio"] == pytest.approx(f["us"] / f["baseline_us"], rel=0.02, abs=0.01)
+        assert "baseline plain Python Ericson RTCD 5.1.9" in text and "bare Woo" in text
+        assert "bare Badouel" in text
+    elif verb == "batch":
+        for f in figures.values():
+            assert f["batch_ns"] > 0 and f["loop_us"] > 0 and f["careful_rows"] >= 0
+        assert "numpy_ericson_ns" in figures["segment_segment"]
+        assert len(re.findall(r"faster", text)) == len(figures)
+    else:
+        assert figures["queries"] == 40 and figures["errors"] == 0
+        assert figures["queries_per_s"] == pytest.approx(40 / figures["seconds"], rel=0.01)
+        assert "json.dump" in text
+
+
+def test_bench_answers_prints_each_case_with_its_ratio(capsys):
+    assert main(["bench", "answers", "--quick"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    rows = json.loads(lines[-1])["answers"]
+    assert [r["case"] for r in rows] == ["segment-segment", "ray-aabb hit", "ray-aabb miss",
+                                         "ray-triangle"]
+    for r in rows:
+        assert r["baseline_s"] > 0 and r["evaluate_pair_s"] > 0 and r["target"] == 1.3
+        assert r["ratio"] == pytest.approx(r["evaluate_pair_s"] / r["baseline_s"])
+    assert len(lines) == 1 + len(rows) + 1 and "ratio" in lines[1]
