@@ -295,6 +295,18 @@ class Plane(Primitive):
 
     def _validate(self):
         _nonzero(self.normal, "normal")
+        if not self.exact:
+            # the plane's distance from the origin, |d| / |normal|, must be a float: a tiny
+            # normal with a large d puts the plane beyond 1.8e308
+            m = max(abs(n) for n in self.normal)
+            try:
+                far = not math.isfinite(abs(self.d) / m)
+            except OverflowError:
+                far = True
+            if far:
+                raise GeometryError("d", f"d / |normal| is beyond the float range "
+                                    f"(d = {_show(self.d)}, largest normal component "
+                                    f"{_show(m)})", self.d)
 
     def translated(self, offset) -> "Plane":
         shift = sum(n * o for n, o in zip(self.normal, offset))

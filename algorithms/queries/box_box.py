@@ -33,12 +33,13 @@ import math
 from fractions import Fraction
 
 from algorithms.core import vec as V
+from algorithms.core.tolerance import SAT_PARALLEL_SIN, TOUCH_REL, unit
 from algorithms.primitives import AABB, OBB
 from algorithms.registry import register
 from algorithms.results import DistanceResult, IntersectionResult, SeparationResult
 
 #: relative threshold ``|a x b| / (|a| |b|)`` under which a cross axis is skipped (floats only)
-PARALLEL_TOL = 1e-8
+PARALLEL_TOL = SAT_PARALLEL_SIN
 
 
 # ----------------------------------------------------------------------------- registration
@@ -57,13 +58,8 @@ def rescaled(v):
     return tuple(c / m for c in v)
 
 
-def safe_unit(v):
-    """The unit vector of ``v`` as floats (via :func:`rescaled`), or ``None`` for zero."""
-    w = rescaled(v)
-    n = V.norm(w)
-    if n == 0 or not math.isfinite(n):
-        return None
-    return tuple(float(c) / n + 0.0 for c in w)
+#: the unit vector of ``v`` or ``None`` (the package's one helper, :func:`tolerance.unit`)
+safe_unit = unit
 
 
 def round_separation(P, Q, intersects: bool, project_a, project_b, name: str, method: str,
@@ -232,6 +228,8 @@ def run_sat(A: Convex, B: Convex, candidates, method: str, skipped=(), extra_tra
     entries = []
     best = None
     least = None
+    if exact is None:
+        exact = A.exact and B.exact
     for name, L in candidates:
         s = V.norm(L)
         if s == 0 or not math.isfinite(s):
@@ -241,7 +239,10 @@ def run_sat(A: Convex, B: Convex, candidates, method: str, skipped=(), extra_tra
         ca, ra = A.project(L)
         cb, rb = B.project(L)
         dist = abs(cb - ca)
-        separating = bool(dist > ra + rb)
+        # exact input: separating iff dist > r_A + r_B; floats: by more than the touching band
+        # of the compared magnitudes (core.tolerance: a margin of rounding noise is touching)
+        band = 0 if exact else TOUCH_REL * (abs(float(ca)) + abs(float(cb)) + float(ra + rb))
+        separating = bool(dist - (ra + rb) > band)
         s = V.norm(L)
         unit = tuple(float(c) / s + 0.0 for c in L)
         margin = float(dist - ra - rb) / s

@@ -117,7 +117,9 @@ def distance_plane_plane(a, b) -> DistanceResult:
         ob_a = ob if float(ua @ ub) > 0 else -ob  # B's offset along u_A
         gap = ob_a - oa
         pa = oa * ua
-        pb = pa + gap * ua
+        # the foot of pa on B (B's own normal: "parallel" allows a sine up to PARALLEL_SIN,
+        # and pa + gap u_A would leave B by |pa| times that sine)
+        pb = pa - (float(ub @ pa) - ob) * ub
         dist = abs(gap)
         if dist <= TOUCH_REL * (abs(oa) + abs(ob)):
             dist = 0.0
@@ -128,15 +130,16 @@ def distance_plane_plane(a, b) -> DistanceResult:
         return DistanceResult(method=METHOD_PLANE, trace=trace, distance=dist,
                               sqr_distance=dist * dist, closest=(_lst(pa), _lst(pb)),
                               parameter=(None, None))
-    na, nb = np.asarray(a.normal, float), np.asarray(b.normal, float)
-    da, db = float(a.d), float(b.d)
-    aa, bb, ab = float(na @ na), float(nb @ nb), float(na @ nb)
-    denom = aa * bb - ab * ab
-    x = ((da * bb - db * ab) * na + (db * aa - da * ab) * nb) / denom
-    direction = np.cross(na, nb)
+    # on the unit normals (so neither tiny nor huge normals under- or overflow), the point of
+    # the line nearest the origin is the meeting point with the plane c . x = 0 through the
+    # origin, c = u_A x u_B (three planes, Cramer by triple products, A.11):
+    # x = (o_A (u_B x c) + o_B (c x u_A)) / (c . c). The cross products keep their accuracy
+    # for nearly parallel planes, where aa bb - ab^2 cancels to 0
+    c = np.cross(ua, ub)
+    cc = float(c @ c)
+    x = (oa * np.cross(ub, c) + ob * np.cross(c, ua)) / cc
     trace = {"case": "crossing", "line_point": _lst(x),
-             "line_direction": _lst(direction / np.linalg.norm(direction)),
-             "sin_angle": math.sqrt(max(denom, 0.0) / (aa * bb))}
+             "line_direction": _lst(c / math.sqrt(cc)), "sin_angle": math.sqrt(cc)}
     return DistanceResult(method=METHOD_PLANE, trace=trace, distance=0.0, sqr_distance=0.0,
                           closest=(_lst(x), _lst(x)), parameter=(None, None))
 

@@ -1,0 +1,235 @@
+"""The ``evaluate_pair`` fuzzer of issue 15 part 4: all 66 pairs, both orders, every scale.
+
+Each case is a random pair of shapes (``tests.algorithms.test_all_pairs.make``) scaled by a
+factor between ``2**-1000`` and ``2**1000`` (an exact power of two, or a power of two times a
+random factor), optionally moved off the origin, optionally moved into contact (B shifted by
+the difference of the unit-scale closest points, so it touches A up to rounding: the hard
+case for consistency), optionally moving. The checks are issue 15 part 1's invariants:
+
+* no ``error`` key and no warning (numpy must not print to stderr);
+* ``distance`` finite and ``>= 0``, and ``distance == 0`` iff ``intersects``;
+* no ``separating_axis`` for intersecting shapes, and a returned axis separates the closed-form
+  projections (``kernels.support.support_interval``) of bounded shapes;
+* the closest points lie on their shapes (the independent ``dist_to`` of test_all_pairs, on
+  the unscaled shapes so the oracle itself cannot overflow) and are ``distance`` apart;
+* ``toi`` is in ``[0, 1]``, and ``0`` when the shapes intersect at ``t = 0``;
+* a segment or ray that intersects has a ``first_t``; a plane pair's ``side`` is ``0`` iff it
+  intersects;
+* swapping the arguments gives the same ``intersects`` and ``distance``.
+
+Runs
+----
+* the normal test command runs a short hypothesis version (``FUZZ_EXAMPLES``, default 400;
+  ``CI=true`` derandomises it, see tests/conftest.py);
+* the long version on demand: ``FUZZ_LONG=20000 pytest tests/algorithms/test_fuzz_pairs.py
+  -s`` or ``python -m tests.algorithms.test_fuzz_pairs 20000`` runs that many random cases
+  (numpy seeds, not hypothesis), prints ``tried N found M`` with the failures by class and
+  one example each, and fails when ``M > 0``.
+"""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import math
+import os
+import sys
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from algorithms import evaluate_pair
+from algorithms.kernels.support import BOUNDED_KINDS, support_interval
+from algorithms.primitives import (AABB, OBB, Capsule, Cylinder, Line, Plane, Point, Ray,
+                                   Segment, Sphere, Triangle)
+from tests.algorithms.test_all_pairs import KINDS, dist_to, make
+
+PAIRS = list(itertools.combinations_with_replacement(KINDS, 2))
+assert len(PAIRS) == 66
+#: exponents of the scale factor: unit scale, moderate, and the ends of the float range
+EXPONENTS = (0, 0, 0, -3, 3, -60, 60, -150, 150, -300, 300, -700, 700, -990, 990, -1000, 1000)
+#: closest points within this of their (unscaled, size ~1) shapes; iterative methods
+#: (GJK on cylinders, golden-section rim searches) are accurate to about 1e-8
+ON_SHAPE = 1e-7
+
+
+def scaled(p, s: float, off):
+    """``p`` with every length times ``s``, then moved by ``off`` (directions kept)."""
+    k = p.kind
+    f = lambda v: tuple(float(x) * s + o for x, o in zip(v, off))  # noqa: E731
+    g = lambda v: tuple(float(x) * s for x in v)  # noqa: E731
+    if k == "point":
+        return Point(f(p.position))
+    if k == "segment":
+        return Segment(f(p.p0), f(p.p1))
+    if k in ("ray", "line"):
+        return (Ray if k == "ray" else Line)(f(p.origin), p.direction)
+    if k == "plane":
+        return Plane(p.normal, p.d * s + float(np.dot(p.normal, off)))
+    if k == "triangle":
+        return Triangle([f(v) for v in p.vertices])
+    if k == "sphere":
+        return Sphere(f(p.center), p.radius * s)
+    if k == "aabb":
+        return AABB(f(p.min), f(p.max))
+    if k == "obb":
+        return OBB(f(p.center), p.axes, g(p.extents))
+    if k == "cylinder":
+        return Cylinder(f(p.center), p.axis, p.radius * s, p.height * s)
+    if k == "capsule":
+        return Capsule(f(p.p0), f(p.p1), p.radius * s)
+    raise AssertionError(k)
+
+
+def build_case(ka, kb, seed, exponent, factor, offset, touch, moving):
+    """``(a, b, motion_b, unscale)``: the shapes at scale ``2**exponent * factor``, and a
+    function mapping a point back to the unit-scale shapes (for the oracle)."""
+    rng = np.random.default_rng(seed)
+    a0, b0 = make(ka, rng), make(kb, rng)
+    if touch:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r0 = evaluate_pair(a0, b0)
+        shift = np.asarray(r0["closest"][0]) - np.asarray(r0["closest"][1])
+        if touch == 2:
+            shift = np.round(shift * 64) / 64  # dyadic: touching or 1/128 apart
+        b0 = b0.translated(tuple(float(c) for c in shift))
+    s = math.ldexp(factor, exponent)
+    off = tuple(float(c) * s for c in rng.uniform(-3, 3, 3)) if offset else (0.0, 0.0, 0.0)
+    motion = tuple(float(c) * s for c in rng.normal(size=3) * 3) if moving else None
+    offv = np.asarray(off, dtype=float)
+
+    def unscale(p):
+        with np.errstate(all="ignore"):
+            return (np.asarray(p, dtype=float) - offv) / s
+
+    unscale.scale = s
+    return (a0, b0), (scaled(a0, s, off), scaled(b0, s, off)), motion, unscale
+
+
+def violations(a, b, a0, b0, motion, unscale) -> list[str]:
+    """The invariants that ``evaluate_pair(a, b, motion_b=motion)`` breaks (module notes)."""
+    out = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        r = evaluate_pair(a, b, motion_b=motion)
+        swapped = evaluate_pair(b, a, motion_a=motion)
+    if caught:
+        out.append(f"warning: {caught[0].message}")
+    for res in (r, swapped):
+        if "error" in res:
+            out.append(f"error: {res['error'][:160]}")
+    if out:
+        return out
+    d, hit = r["distance"], r["intersects"]
+    if d is None or not (math.isfinite(d) and d >= 0):
+        return [f"distance {d!r}"]
+    if (d == 0) != (hit is True):
+        out.append(f"distance {d!r} but intersects {hit!r}")
+    axis = r["separating_axis"]
+    if hit and axis is not None:
+        out.append("separating axis for intersecting shapes")
+    if axis is not None and a.kind in BOUNDED_KINDS and b.kind in BOUNDED_KINDS:
+        la, ha = support_interval(a, axis)
+        lb, hb = support_interval(b, axis)
+        if not max(lb - ha, la - hb) > 0:
+            out.append(f"axis does not separate: overlap {min(ha, hb) - max(la, lb):.3g}")
+    if r["closest"] is None:
+        out.append("closest null")
+    else:
+        pa, pb = r["closest"]
+        if None in pa or None in pb:
+            out.append("closest has null")
+        else:
+            for shape, p, name in ((a0, pa, "A"), (b0, pb, "B")):
+                gap = dist_to(shape, unscale(p))
+                if not gap <= ON_SHAPE:
+                    out.append(f"closest[{name}] off its shape by {gap:.3g} (unit scale)")
+            with np.errstate(all="ignore"):
+                sep = float(np.linalg.norm(unscale(pa) - unscale(pb)))
+                d_unit = float(d / unscale.scale)  # d in unit-scale lengths
+            if math.isfinite(d_unit) and abs(sep - d_unit) > ON_SHAPE * (1 + d_unit):
+                out.append(f"closest points {sep:.6g} apart, distance {d_unit:.6g} (unit)")
+    if motion is not None:
+        t = r["toi"]
+        if t is not None and not 0 <= t <= 1:
+            out.append(f"toi {t!r} outside [0, 1]")
+        if hit and t != 0:
+            out.append(f"intersecting at t = 0 but toi {t!r}")
+    if hit and a.kind in ("segment", "ray") and r["first_t"] is None:
+        out.append("intersects but first_t null")
+    if r["side"] is not None and (r["side"] == 0) != bool(hit):
+        out.append(f"side {r['side']} but intersects {hit!r}")
+    if swapped["intersects"] != hit:
+        out.append(f"swapped intersects {swapped['intersects']!r} vs {hit!r}")
+    ds = swapped["distance"]
+    if ds is None or abs(ds - d) > 1e-9 * max(d, ds or 0.0) + (1e-300 if d else 0.0):
+        if not (ds is not None and abs(ds - d) <= 1e-7 * max(d, ds)):
+            out.append(f"swapped distance {ds!r} vs {d!r}")
+    return out
+
+
+def check_case(ka, kb, seed, exponent, factor, offset, touch, moving, swap) -> list[str]:
+    (a0, b0), (a, b), motion, unscale = build_case(ka, kb, seed, exponent, factor, offset,
+                                                    touch, moving)
+    if swap:
+        a0, b0, a, b = b0, a0, b, a
+        motion = None if motion is None else tuple(-m for m in motion)
+    return violations(a, b, a0, b0, motion, unscale)
+
+
+# ----------------------------------------------------------------------------- short (CI)
+
+
+@settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "400")), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(pair=st.sampled_from(PAIRS), seed=st.integers(0, 2 ** 32 - 1),
+       exponent=st.sampled_from(EXPONENTS), factor=st.sampled_from([1.0, 1.0, 1.3, 1.9]),
+       offset=st.booleans(), touch=st.sampled_from([0, 1, 1, 2]), moving=st.booleans(),
+       swap=st.booleans())
+def test_evaluate_pair_never_contradicts_itself(pair, seed, exponent, factor, offset, touch,
+                                                moving, swap):
+    found = check_case(*pair, seed, exponent, factor, offset, touch, moving, swap)
+    assert not found, found
+
+
+# ----------------------------------------------------------------------------- long (on demand)
+
+
+def run_long(n: int, seed: int = 0, out=sys.stdout) -> tuple[int, collections.Counter, dict]:
+    """``n`` random cases (every pair in turn, both orders); returns (tried, counts, examples)."""
+    rng = np.random.default_rng(seed)
+    counts: collections.Counter = collections.Counter()
+    examples: dict = {}
+    tried = 0
+    for i in range(n):
+        ka, kb = PAIRS[i % len(PAIRS)]
+        args = (int(rng.integers(2 ** 32)), int(rng.choice(EXPONENTS)),
+                float(rng.choice([1.0, 1.0, 1.3, 1.9])), bool(rng.random() < 0.3),
+                int(rng.choice([0, 1, 1, 2])), bool(rng.random() < 0.5), bool(i // 66 % 2))
+        tried += 1
+        for msg in check_case(ka, kb, *args):
+            key = (f"{kb}-{ka}" if args[-1] else f"{ka}-{kb}", msg.split(":")[0][:48])
+            counts[key] += 1
+            examples.setdefault(key, (msg, (ka, kb) + args))
+    found = sum(counts.values())
+    print(f"evaluate_pair fuzzer: tried {tried} found {found}", file=out)
+    for key, c in counts.most_common():
+        print(f"  {c:5d} {key[0]}: {examples[key][0]}  case {examples[key][1]}", file=out)
+    return tried, counts, examples
+
+
+@pytest.mark.skipif(not os.environ.get("FUZZ_LONG"), reason="set FUZZ_LONG=N for N cases")
+def test_evaluate_pair_fuzzer_long():
+    tried, counts, _ = run_long(int(os.environ["FUZZ_LONG"]),
+                                int(os.environ.get("FUZZ_SEED", "0")))
+    assert not counts, f"{sum(counts.values())} violations in {tried} cases"
+
+
+if __name__ == "__main__":  # python -m tests.algorithms.test_fuzz_pairs [N [SEED]]
+    _tried, _counts, _ = run_long(int(sys.argv[1]) if len(sys.argv) > 1 else 2000,
+                                  int(sys.argv[2]) if len(sys.argv) > 2 else 0)
+    sys.exit(1 if _counts else 0)
