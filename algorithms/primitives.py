@@ -48,6 +48,8 @@ from typing import ClassVar
 
 import numpy as np
 
+from algorithms.core.tolerance import unit_np
+
 ORTHONORMAL_TOLERANCE = 1e-6
 
 
@@ -427,8 +429,7 @@ class Cylinder(Primitive):
 
     @property
     def unit_axis(self) -> np.ndarray:
-        a = np.asarray(self.axis, dtype=float)
-        return a / np.linalg.norm(a)
+        return unit_np(self.axis)
 
     @property
     def end_points(self) -> tuple[np.ndarray, np.ndarray]:

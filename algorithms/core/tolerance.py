@@ -79,6 +79,10 @@ ITERATIVE_REL = 2.0 ** -33
 PARALLEL_SIN = 1e-12
 #: relative sine under which a separating-axis test skips the cross axis of two edges
 SAT_PARALLEL_SIN = 1e-8
+#: reconcile verifies a separating axis against the closed-form projections when the shapes
+#: are within this of touching (relative to pair_scale): farther apart, the direction between
+#: closest points that are accurate to ITERATIVE_REL cannot fail to separate them
+VERIFY_REL = 2.0 ** -20
 #: machine epsilon of float64
 EPS = 2.0 ** -52
 #: queries run rescaled when a length or direction lies outside [2**-SAFE, 2**SAFE]
@@ -125,11 +129,21 @@ def max_abs(*vectors) -> float:
     for v in vectors:
         if v is None:
             continue
-        if isinstance(v, (int, float, Fraction)):
-            m = max(m, abs(float(v)))
+        if isinstance(v, (tuple, list)):
+            for x in v:
+                a = abs(float(x))
+                if a > m or a != a:
+                    m = a if a == a else math.inf  # NaN counts as out of range
             continue
-        for x in v:
-            m = max(m, abs(float(x)))
+        if hasattr(v, "__len__"):  # numpy arrays
+            for x in v:
+                a = abs(float(x))
+                if a > m or a != a:
+                    m = a if a == a else math.inf
+            continue
+        a = abs(float(v))
+        if a > m or a != a:
+            m = a if a == a else math.inf
     return m
 
 
@@ -153,6 +167,14 @@ def unit(v) -> Optional[tuple]:
     """``v / |v|`` as floats, ``None`` for a zero or non-finite ``v`` (the one zero-vector
     behaviour of the package). Computed on ``v / max |v_i|``: exact scaling by the largest
     component keeps ``1e-300`` and ``1e300`` vectors from underflowing or overflowing."""
+    if len(v) == 3:  # the common case, unrolled (drag updates call this per pair)
+        x, y, z = float(v[0]), float(v[1]), float(v[2])
+        m = max(abs(x), abs(y), abs(z))
+        if m == 0 or not m < math.inf:  # zero, infinite or NaN
+            return None
+        x, y, z = x / m, y / m, z / m
+        n = math.sqrt(x * x + y * y + z * z)
+        return (x / n + 0.0, y / n + 0.0, z / n + 0.0)
     m = max_abs(v)
     if m == 0 or not math.isfinite(m):
         return None
@@ -187,11 +209,24 @@ def pair_scale(*prims, points=()) -> float:
     At least the smallest positive float, so a band is never exactly 0 on float input."""
     m = 0.0
     for p in prims:
-        for v in _length_values(p):
-            m = max(m, max_abs(v))
+        m = max(m, _sizes(p)[1])
     for q in points:
         m = max(m, max_abs(q))
     return m if m > 0 else 5e-324
+
+
+def _sizes(p) -> tuple:
+    """``(exact, largest length value, direction in the safe range)`` of a primitive, computed
+    once and kept on the (frozen, immutable) instance: every query of every pair asks."""
+    cached = p.__dict__.get("_tolerance_sizes")
+    if cached is None:
+        exact = p.exact
+        m = max_abs(*_length_values(p)) if not exact else 0.0
+        name = "normal" if p.kind == "plane" else _DIRECTION.get(p.kind)
+        direction_ok = exact or name is None or _safe(max_abs(getattr(p, name)))
+        cached = (exact, m, direction_ok)
+        object.__setattr__(p, "_tolerance_sizes", cached)  # not a field: eq/hash unchanged
+    return cached
 
 
 def _length_values(p):
@@ -275,17 +310,12 @@ def _rescale_prim(p, e: int):
 
 def needs_rescaling(a, b, motion=None) -> bool:
     """True when a length or a direction of the pair lies outside the safe range."""
-    if getattr(a, "exact", False) or getattr(b, "exact", False):
+    ea, ma, da = _sizes(a)
+    eb, mb, db = _sizes(b)
+    if ea or eb:
         return False
-    m = max(max_abs(*_length_values(a)), max_abs(*_length_values(b)),
-            0.0 if motion is None else max_abs(motion))
-    if not _safe(m):
-        return True
-    for p in (a, b):
-        name = "normal" if p.kind == "plane" else _DIRECTION.get(p.kind)
-        if name is not None and not _safe(max_abs(getattr(p, name))):
-            return True
-    return False
+    m = max(ma, mb, 0.0 if motion is None else max_abs(motion))
+    return not (_safe(m) and da and db)
 
 
 def call_rescaled(func, name: str, a, b, args=(), kwargs=None):
@@ -296,8 +326,7 @@ def call_rescaled(func, name: str, a, b, args=(), kwargs=None):
     motion = args[0] if (name == "toi" and args) else kwargs.get("motion")
     if not needs_rescaling(a, b, motion):
         return _settle(name, func(a, b, *args, **kwargs))
-    m = max(max_abs(*_length_values(a)), max_abs(*_length_values(b)),
-            0.0 if motion is None else max_abs(motion))
+    m = max(_sizes(a)[1], _sizes(b)[1], 0.0 if motion is None else max_abs(motion))
     e = _exponent(m) if m > 0 else 0
     a2, de_a = _rescale_prim(a, e)
     b2, de_b = _rescale_prim(b, e)
@@ -461,14 +490,29 @@ def reconcile(a, b, *, intersects, distance, closest, separating_axis=None, firs
        or ray without hits touches at its closest point (``first_t`` = its parameter).
     3. Apart: a ``separating_axis`` must separate the closed-form projections by more than
        the band (:func:`separates`); one that does not is replaced by the direction between
-       the closest points when that one separates, else dropped (``None``).
+       the closest points when that one separates, else dropped (``None``). The check runs
+       when the shapes are within ``VERIFY_REL`` (``2**-20``) of :func:`pair_scale` of
+       touching; farther apart no method's rounding can tilt an axis enough to fail.
     4. ``toi`` is clamped into ``[0, 1]`` by :func:`clamp_time`.
 
     Returns the dict of the (possibly changed) values under the same names, plus
     ``"notes"``: a list of what was changed and why (for the trace).
     """
     notes = []
-    exact = a.exact and b.exact
+    exact_a, size_a, _ = _sizes(a)
+    exact_b, size_b, _ = _sizes(b)
+    exact = exact_a and exact_b
+    if (intersects is not True and first_t is None and side != 0 and distance
+            and closest is not None and (toi is None or 0 <= toi <= 1)):
+        # the common case, clearly apart: nothing to reconcile (a drag step asks per pair)
+        scale = max(size_a, size_b)
+        for p in closest:
+            scale = max(scale, abs(p[0]), abs(p[1]), abs(p[2]))
+        if distance > VERIFY_REL * scale:
+            return {"intersects": False if intersects is not None or distance is not None
+                    else None, "distance": distance, "closest": closest,
+                    "separating_axis": separating_axis, "first_t": first_t, "side": side,
+                    "toi": toi, "notes": notes}
     hit = intersects is True
     if distance is not None and not hit:
         scale = pair_scale(a, b, points=closest or ())
@@ -508,7 +552,9 @@ def reconcile(a, b, *, intersects, distance, closest, separating_axis=None, firs
             first_t = float(parameter[0])
             notes.append("first_t from the closest point")
     else:
-        if separating_axis is not None and not separates(a, b, separating_axis):
+        near = distance is None or exact or distance <= VERIFY_REL * pair_scale(
+            a, b, points=closest or ())
+        if separating_axis is not None and near and not separates(a, b, separating_axis):
             replacement = None
             if closest is not None and None not in closest:
                 d = unit(tuple(float(q) - float(p) for p, q in zip(closest[0], closest[1])))

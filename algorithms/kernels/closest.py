@@ -37,6 +37,7 @@ import math
 
 from algorithms.core import vec as V
 from algorithms.core.minimize import golden_section
+from algorithms.core.tolerance import unit as tolerance_unit
 from algorithms.primitives import AABB, OBB, Cylinder, Line, Plane, Ray, Segment, Sphere, Triangle
 
 INF = math.inf
@@ -432,12 +433,8 @@ def is_zero_vector(v) -> bool:
     return all(c == 0 for c in v)
 
 
-def unit(v):
-    """``v / |v|`` as floats, or ``None`` for the zero vector."""
-    n = V.norm(v)
-    if n == 0 or not math.isfinite(n):
-        return None
-    return tuple(float(c) / n + 0.0 for c in v)
+#: ``v / |v|`` as floats, or ``None`` for the zero vector: the package's one unit-vector helper
+unit = tolerance_unit
 
 
 def solid_hits(o, d, lo, hi, t_in, t_out, n_in, n_out, method, trace):

@@ -15,7 +15,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from algorithms.core.tolerance import parallel
+from algorithms.core.tolerance import parallel, unit_np
 from algorithms.primitives import Primitive, Segment
 
 #: relative tolerance under which two plane normals count as parallel (|n1 x n2| <= eps |n1||n2|)
@@ -69,9 +69,6 @@ def moving_point_path(p, motion) -> Segment:
     return Segment(p, tuple(a + float(m) for a, m in zip(p, motion)))
 
 
-def _unit(v: np.ndarray) -> np.ndarray:
-    n = float(np.linalg.norm(v))
-    return v / n if n > 0 else v
 
 
 def extent_along(prim: Primitive, n) -> tuple:
@@ -111,7 +108,7 @@ def extent_along(prim: Primitive, n) -> tuple:
         return float((c - off) @ n), tuple(c - off), float((c + off) @ n), tuple(c + off)
     if k in ("sphere", "capsule"):
         r = float(prim.radius)
-        u = _unit(n)
+        u = unit_np(n)  # n is nonzero: an extent needs a direction
         lo, plo, hi, phi = pts([prim.center] if k == "sphere" else [prim.p0, prim.p1])
         nn = float(np.linalg.norm(n))
         plo = tuple(np.asarray(plo) - r * u)

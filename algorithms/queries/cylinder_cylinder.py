@@ -68,6 +68,7 @@ import math
 import random
 
 from algorithms.core.minimize import golden_section
+from algorithms.core.tolerance import perpendicular_unit, unit
 from algorithms.core.vec import add3 as _add
 from algorithms.core.vec import cross as _cross
 from algorithms.core.vec import dot3 as _dot
@@ -102,15 +103,9 @@ def _norm(u):
     return math.sqrt(_dot(u, u))
 
 
-def _unit(u):
-    n = _norm(u)
-    return None if n == 0.0 or not math.isfinite(n) else _mul(1.0 / n, u)
-
-
-def _perp_unit(w):
-    """Some unit vector perpendicular to the unit vector ``w``."""
-    a = (1.0, 0.0, 0.0) if abs(w[0]) < 0.6 else (0.0, 1.0, 0.0)
-    return _unit(_cross(w, a))
+#: the unit vector or None, and a unit perpendicular (algorithms.core.tolerance)
+_unit = unit
+_perp_unit = perpendicular_unit
 
 
 class _Cyl:

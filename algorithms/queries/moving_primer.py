@@ -28,7 +28,7 @@ import math
 
 import numpy as np
 
-from algorithms.core.tolerance import T_END, TIME_SLACK, pair_scale, touch_tolerance
+from algorithms.core.tolerance import T_END, TIME_SLACK, pair_scale, touch_tolerance, unit_np
 from algorithms.kernels.motion import a6_trace, extent_along
 from algorithms.primitives import TYPES
 from algorithms.registry import register
@@ -45,9 +45,8 @@ def _t(v):
     return None if v is None else tuple(float(c) for c in v)
 
 
-def _unit(v: np.ndarray):
-    n = float(np.linalg.norm(v))
-    return v / n if n > 0 else None
+#: the unit vector or None (the package's one helper, algorithms.core.tolerance)
+_unit = unit_np
 
 
 # ----------------------------------------------------------------------------- A.13 spheres

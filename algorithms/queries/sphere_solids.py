@@ -32,8 +32,8 @@ from algorithms.results import DistanceResult, IntersectionResult, SeparationRes
 # ----------------------------------------------------------------------------- helpers
 
 
-def _unit(v):
-    return safe_unit(v)
+#: the unit vector or None (algorithms.core.tolerance.unit)
+_unit = safe_unit
 
 
 def _round_distance(C, r, Q, sq, method, trace, params=(None, None)):

@@ -343,11 +343,17 @@ def test_reconcile_rules():
                     separating_axis=(1, 0, 0), toi=0.3, moving=True)
     assert r["intersects"] is True and r["distance"] == 0 and r["separating_axis"] is None
     assert r["toi"] == 0 and r["closest"][0] == r["closest"][1] and r["notes"]
-    # an axis that does not separate the projections is replaced by the closest-point
-    # direction (here (1, 0, 0): the spheres' intervals [-1, 1] and [2, 4] are 1 apart)
-    r = T.reconcile(a, b, intersects=False, distance=1.0, closest=((1, 0, 0), (2, 0, 0)),
+    # near contact, an axis that does not separate the projections is replaced by the
+    # closest-point direction: spheres 1e-9 apart, their intervals on (1, 0, 0) are [-1, 1]
+    # and [1 + 1e-9, 3 + 1e-9]; on (0, 1, 0) both are [-1, 1]
+    c = Sphere((2 + 1e-9, 0, 0), 1)
+    r = T.reconcile(a, c, intersects=False, distance=1e-9, closest=((1, 0, 0), (1 + 1e-9, 0, 0)),
                     separating_axis=(0, 1, 0))
     assert r["separating_axis"] == (1.0, 0.0, 0.0) and r["intersects"] is False
+    # ... and dropped when the closest points give no separating direction either
+    r = T.reconcile(a, c, intersects=False, distance=1e-9, closest=((1, 0, 0), (1, 1e-9, 0)),
+                    separating_axis=(0, 1, 0))
+    assert r["separating_axis"] is None and r["distance"] == 1e-9
     # nothing to change: no notes
     r = T.reconcile(a, b, intersects=False, distance=1.0, closest=((1, 0, 0), (2, 0, 0)),
                     separating_axis=(1, 0, 0), toi=0.5, moving=True)
