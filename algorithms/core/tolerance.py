@@ -1,58 +1,75 @@
-"""The one tolerance policy of :mod:`algorithms`, the unit-vector helpers, and exact rescaling.
+"""The one tolerance policy of :mod:`algorithms`, the unit-vector helper, and exact rescaling.
 
-Every pair module decides "touching", "parallel" and "zero" through this module, so that one
-pair's ``intersects``, ``distance``, ``separating_axis``, ``side`` and ``toi`` never contradict
-each other or another pair's.
+Every pair module decides "touching", "parallel" and "zero" through the names defined here, so
+that one pair's ``intersects``, ``distance``, ``separating_axis``, ``side``, ``first_t`` and
+``toi`` never contradict each other (scene-v1: touching counts as intersecting).
 
 The policy
 ----------
 1. **Exact where the inputs decide it.** Primitives built with ``exact=True`` (Fractions) use
-   tolerance ``0`` everywhere: :func:`touch_tolerance` and :func:`rel_zero` return exact
-   comparisons. On floats, a predicate whose arithmetic is exact on the given numbers is not
-   blurred either: comparisons of coordinates (box overlap, a lattice point on a plane), and
-   every margin of a separating-axis test or distance that comes out exactly ``0`` is
-   touching. When a float formula is only *near* a decision, the deciding comparison is
-   redone in rational arithmetic on the very same float inputs (:func:`exact_sign`,
-   :func:`exact_dot`): a point exactly inside a triangle is inside, a triangle touching another
-   one's plane touches it, whatever ``1e-16`` the float formula left.
+   tolerance ``0`` everywhere (:func:`touch_tolerance`, :func:`rel_zero`, :func:`parallel`).
+   On floats, a decision whose arithmetic is exact on the given numbers stays exact: box
+   overlap compares coordinates; a margin or distance that comes out exactly ``0`` is
+   touching.
 
-2. **Elsewhere, one documented relative tolerance.** A float gap ``g >= 0`` between two shapes
-   counts as touching when ``g <= TOUCH_REL * scale`` where ``scale`` is the largest absolute
-   coordinate of the pair's own defining points and lengths *measured from the pair's own
-   origin* (:func:`pair_scale`: positions, radii, heights, extents, a plane's ``|d| / |n|``;
-   never the length of a ray's or line's direction, which the spec allows to be anything).
-   ``TOUCH_REL = 2**-40`` (about ``9.1e-13``): some ``2**12`` times the rounding of the closed
-   forms, so a touching configuration given in decimal (``0.1 + 0.2``) is still touching, and
-   far below anything a user can place by hand. Iterative methods (GJK on cylinders, the
-   golden-section rim searches) stop at ``ITERATIVE_REL = 2**-33`` (about ``1.2e-10``) of the
-   same scale and say so in their traces; their *decisions* are then re-checked against the
-   closed-form projections (:func:`projections_overlap`) so that no axis is called separating
-   on which the projections overlap.
+2. **Elsewhere, one relative tolerance.** A float gap ``g >= 0`` between two shapes counts as
+   touching when ``g <= TOUCH_REL * scale``, ``TOUCH_REL = 2**-40`` (about ``9.1e-13``), where
+   ``scale`` is :func:`pair_scale`: the largest absolute coordinate (from the world origin) of
+   the pair's defining points and lengths (positions, ends, vertices, centres, box corners,
+   radii, heights, extents, a plane's ``|d| / |n|``) and of the closest points; never the
+   length of a ray's or line's direction, which the spec leaves free. That is some ``2**12``
+   times the rounding of the closed forms (a touching configuration typed in decimal, such as
+   a point ``(1/3, 1/3, 0)`` in a triangle, is touching) and far below anything placed by
+   hand (a unit scene resolves gaps down to ``1e-12``). A separating-axis test uses the same
+   band on the numbers it compares: an axis separates when ``|c_B - c_A| - (r_A + r_B)`` exceeds
+   ``TOUCH_REL (|c_A| + |c_B| + r_A + r_B)``. :func:`reconcile` applies the band once more to
+   the finished answer of a pair, so every key agrees.
 
-   Parallelism is a relative sine: ``|u x v| <= PARALLEL_SIN |u| |v|`` with
-   ``PARALLEL_SIN = 1e-12`` (planes, lines, motion along a face); the separating-axis tests skip
-   a cross axis of nearly parallel edges below ``SAT_PARALLEL_SIN = 1e-8`` (see
-   :mod:`algorithms.pairs.sat_boxes` for why that is safe).
+   Other thresholds, each named here and imported where it is used:
 
-3. **Every scale.** Coordinates from ``1e-300`` to ``1e300`` are valid. :func:`call_rescaled`
-   (used by :func:`algorithms.registry.query` for every query) multiplies all lengths of a pair
-   by one exact power of two, and each direction (a ray's or line's direction, a plane's
-   normal with its ``d``, a cylinder's axis) by its own power of two, whenever they lie outside
-   ``[2**-SAFE_EXPONENT, 2**SAFE_EXPONENT]`` (about ``[6e-8, 1.7e7]``), runs the query at
-   unit scale and scales the answer back (distances, points, intervals, ray parameters, the
-   separating-axis candidates' lengths). Power-of-two scaling is exact,
-   so the answer is the one the unit-scale computation gives; the trace of a rescaled query
-   is in the scaled units and says so (``trace["rescaled_by"]``: multiply its lengths by it).
-   Lengths below ``2**-1074`` times the pair's scale round to zero: a sphere of radius
-   ``1e-300`` at ``1e300`` is a point, as in any floating-point program.
+   ====================  =======  ============================================================
+   ``TOUCH_REL``         2**-40   touching band (closed forms, SAT margins, GJK, plane-solid,
+                                  cylinder-cylinder margins, :func:`reconcile`)
+   ``ITERATIVE_REL``     1e-10    the accuracy of GJK on curved shapes (cylinder-cylinder
+                                  stops and calls a pair touching below it)
+   ``PARALLEL_SIN``      1e-12    two directions are parallel when ``|u x v| <= sin |u||v|``
+                                  (planes, motion along a face, a collinear triangle)
+   ``SAT_PARALLEL_SIN``  1e-8     a separating-axis test skips the cross axis of two nearly
+                                  parallel edges (:mod:`algorithms.queries.box_box` says why
+                                  that is safe)
+   ``TIME_SLACK``        2**-40   a contact time computed up to this beyond ``[0, 1]`` is at
+                                  the period's end (a contact exactly at ``t = 1`` computes as
+                                  ``1 + 2**-52``; a graze at one instant enters an ulp after
+                                  it leaves)
+   ``VERIFY_REL``        2**-20   :func:`reconcile` checks a separating axis against the
+                                  closed-form projections within this of touching
+   ====================  =======  ============================================================
+
+   The kernels keep their own rounding guards below these (``8 eps`` in the st-plane
+   minimiser, the stopping rules of GJK and the golden-section searches); they make the float
+   answers accurate, while the decisions above make them agree.
+
+3. **Every scale.** Coordinates from ``1e-300`` to ``1e300`` are valid JSON and valid
+   geometry. :func:`call_rescaled`, which :func:`algorithms.registry.query` uses for every
+   query, multiplies all lengths of a pair by one exact power of two, and each direction (a
+   ray's or line's direction, a plane's normal with its ``d``, a cylinder's axis) by its own
+   power of two, whenever the largest length lies outside ``[2**-24, 2**24]`` (about
+   ``[6e-8, 1.7e7]``) or a direction's largest component does; it runs the query at unit scale
+   and scales the answer back (distances, points, intervals, ray parameters, the separating
+   axis candidates' lengths). Scaling by a power of two is exact, so the answer is the one the
+   unit-scale computation gives, and ordinary scenes never take this path. A rescaled query's
+   trace is in the scaled units and says so: ``trace["rescaled_by"]`` (multiply its lengths by
+   it). Lengths below ``2**-1074`` times the pair's scale round to zero (a sphere of radius
+   ``1e-300`` at ``1e300`` is a point, as in any floating-point program), and a plane whose
+   ``|d| / |n|`` is beyond the float range is refused by :class:`~algorithms.primitives.Plane`.
 
 Zero vectors
 ------------
 :func:`unit` is the one unit-vector helper: ``v / |v|`` as a tuple of floats, computed on
 ``v / max |v_i|`` so that neither tiny nor huge components underflow or overflow, and ``None``
 for the zero vector (and for a non-finite one). Callers that need a fallback direction say
-which one (``unit(v) or (1.0, 0.0, 0.0)``). :func:`unit_np` is the same for numpy arrays
-(returns an array or ``None``).
+which one (``unit(v) or (1.0, 0.0, 0.0)``). :func:`unit_np` is the same for numpy arrays (an
+array or ``None``), :func:`perpendicular_unit` gives some unit vector perpendicular to ``w``.
 
 Examples
 --------
@@ -62,6 +79,8 @@ Examples
 True
 >>> touch_tolerance(10.0) == 10.0 * 2 ** -40
 True
+>>> clamp_time(1 + 2 ** -52)
+1.0
 """
 
 from __future__ import annotations
@@ -74,7 +93,7 @@ from typing import Optional
 #: touching band of closed-form float computations, relative to :func:`pair_scale`
 TOUCH_REL = 2.0 ** -40
 #: accuracy of the iterative methods (GJK on curved shapes, golden-section searches)
-ITERATIVE_REL = 2.0 ** -33
+ITERATIVE_REL = 1e-10
 #: relative sine under which two directions are parallel (planes, lines, motions)
 PARALLEL_SIN = 1e-12
 #: relative sine under which a separating-axis test skips the cross axis of two edges

@@ -15,11 +15,11 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from algorithms.core.tolerance import parallel, unit_np
+from algorithms.core.tolerance import PARALLEL_SIN, parallel, unit_np
 from algorithms.primitives import Primitive, Segment
 
 #: relative tolerance under which two plane normals count as parallel (|n1 x n2| <= eps |n1||n2|)
-PARALLEL_EPS = 1e-12
+PARALLEL_EPS = PARALLEL_SIN  # core.tolerance: 1e-12
 
 
 def relative_motion(motion_a: Optional[Sequence[float]],

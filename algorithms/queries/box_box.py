@@ -23,8 +23,11 @@ plane perpendicular to that edge, whose separating directions are the remaining 
 A and B; for an angle ``theta <= 1e-8`` a separation missed by skipping is at most about
 ``theta`` times the box size (the configuration is within that of the parallel one).
 
-Touching counts as intersecting (``margin == 0`` is not separating), unlike Listing A.5 of the
-Primer (App. A.17), which treats touching AABBs as disjoint.
+Touching counts as intersecting, unlike Listing A.5 of the Primer (App. A.17), which treats
+touching AABBs as disjoint: exact input separates on ``margin > 0``; float input on a margin
+above the touching band ``TOUCH_REL (|c_A| + |c_B| + r_A + r_B)`` of the compared projections
+(:mod:`algorithms.core.tolerance`), so a margin of rounding noise (two triangles whose exact
+margin is 0, boxes sharing a face) is touching, as the distance says.
 """
 
 from __future__ import annotations
@@ -220,8 +223,9 @@ def run_sat(A: Convex, B: Convex, candidates, method: str, skipped=(), extra_tra
             exact=None) -> SeparationResult:
     """Test every candidate ``(name, L)``; trace each; pick the most separating axis.
 
-    The decision per axis is exact on the unnormalised ``L``: separating iff
-    ``|c_B - c_A| > r_A + r_B``. Trace values are divided by ``|L|`` (floats). The chosen axis
+    The decision per axis is made on the unnormalised ``L``: separating iff
+    ``|c_B - c_A| - (r_A + r_B)`` exceeds the touching band (``0`` on exact input, so exact
+    there; module notes). Trace values are divided by ``|L|`` (floats). The chosen axis
     (largest normalised margin among the separating ones) is returned unit, oriented from A
     to B, with both projection intervals on it.
     """

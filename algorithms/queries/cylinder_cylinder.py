@@ -68,7 +68,7 @@ import math
 import random
 
 from algorithms.core.minimize import golden_section
-from algorithms.core.tolerance import perpendicular_unit, unit
+from algorithms.core.tolerance import ITERATIVE_REL, TOUCH_REL, perpendicular_unit, unit
 from algorithms.core.vec import add3 as _add
 from algorithms.core.vec import cross as _cross
 from algorithms.core.vec import dot3 as _dot
@@ -83,10 +83,10 @@ METHOD_SEP = (f"cylinder-cylinder separating axes w0, w1, w0 x w1, planes perpen
 METHOD_DIST = f"cylinder-cylinder distance, certified GJK on exact cylinder supports ({SECTION})"
 
 #: a separating margin must exceed this times ``scale`` (rounding of the margin is ~1e-15)
-SEP_TOL = 1e-13
+SEP_TOL = TOUCH_REL  # core.tolerance: 2**-40, the band every separating-axis test uses
 #: a witness within this times ``scale`` of both cylinders counts as touching (GJK also stops
 #: when its distance upper bound ``|v|`` drops below it)
-TOUCH = 1e-10
+TOUCH = ITERATIVE_REL  # core.tolerance: 1e-10, the accuracy of GJK on curved shapes
 #: a witness within this times ``scale`` of both cylinders is a common point (rounding)
 COMMON = 1e-15
 #: GJK stops when (upper - lower) <= REL_TOL * upper

@@ -17,7 +17,7 @@ Where the arithmetic allows it the decision is exact for exact (Fraction) input:
 for points, segments, triangles, boxes, OBBs and the plane pair; squared comparisons
 ``f(c)^2 > r^2 |n|^2`` for spheres and capsules. Cylinders use floats. For float input a
 value of ``f`` within the rounding band of
-:func:`~algorithms.queries.plane_solids.touch_tolerance` (``1e-13`` relative) counts as
+:func:`~algorithms.queries.plane_solids.touch_tolerance` (``2**-40`` relative, :mod:`algorithms.core.tolerance`) counts as
 touching, the same band the plane distance uses, so ``side == 0`` exactly when
 ``distance == 0``.
 

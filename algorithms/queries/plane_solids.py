@@ -10,7 +10,8 @@ Listing A.2; for a sphere ``u . c -+ r`` as in A.15):
 * ``hi < o``: behind; distance ``o - hi`` at ``s_S(u)``;
 * otherwise ``S`` touches or straddles the plane: distance 0 and a common point, found on the
   segment from ``s_S(-u)`` to ``s_S(u)`` (which lies in ``S``) where it crosses the plane.
-  Gaps within the rounding band ``1e-13 (|o| + |c| + r_eff)`` count as touching.
+  Gaps within the rounding band ``TOUCH_REL (|o| + |c| + r_eff)`` (``TOUCH_REL = 2**-40``,
+  :mod:`algorithms.core.tolerance`) count as touching.
 
 Two planes: parallel (``|n_A x n_B| <= 1e-12 |n_A| |n_B|``, exactly 0 for exact input) planes
 are ``|o_A - o_B'|`` apart (``o_B'`` the offset of B along ``u_A``); coincident or crossing
@@ -29,18 +30,19 @@ import math
 
 import numpy as np
 
+from algorithms.core import tolerance
 from algorithms.kernels.support import centre, support, support_interval
 from algorithms.registry import register
 from algorithms.results import DistanceResult
 
-PARALLEL_SIN = 1e-12
+PARALLEL_SIN = tolerance.PARALLEL_SIN  # 1e-12 (core.tolerance)
 METHOD_SOLID = ("plane-solid distance: support points along -n and +n "
                 "(Dunn & Parberry, 3D Math Primer, A.10 Listing A.2 minD/maxD; A.15)")
 METHOD_PLANE = "plane-plane distance: parallel offsets or the line of intersection (A.11)"
 
 
 #: gaps below ``TOUCH_REL * (|d|/|n| + |c| + r_eff)`` are rounding: the solid touches
-TOUCH_REL = 1e-13
+TOUCH_REL = tolerance.TOUCH_REL  # 2**-40 (core.tolerance)
 
 
 def touch_tolerance(offset: float, c, r_eff: float) -> float:

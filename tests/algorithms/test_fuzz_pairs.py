@@ -43,8 +43,19 @@ from hypothesis import strategies as st
 
 from algorithms import evaluate_pair
 from algorithms.kernels.support import BOUNDED_KINDS, support_interval
-from algorithms.primitives import (AABB, OBB, Capsule, Cylinder, Line, Plane, Point, Ray,
-                                   Segment, Sphere, Triangle)
+from algorithms.primitives import (
+    AABB,
+    OBB,
+    Capsule,
+    Cylinder,
+    Line,
+    Plane,
+    Point,
+    Ray,
+    Segment,
+    Sphere,
+    Triangle,
+)
 from tests.algorithms.test_all_pairs import KINDS, dist_to, make
 
 PAIRS = list(itertools.combinations_with_replacement(KINDS, 2))

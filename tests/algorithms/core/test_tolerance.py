@@ -17,10 +17,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from algorithms import evaluate_pair
-from algorithms.core import tolerance as T
+from algorithms.core import tolerance as tol
 from algorithms.kernels.support import support_interval
-from algorithms.primitives import (AABB, Capsule, Cylinder, GeometryError, Line, Plane, Point,
-                                   Ray, Segment, Sphere, Triangle)
+from algorithms.primitives import (
+    AABB,
+    Capsule,
+    Cylinder,
+    GeometryError,
+    Line,
+    Plane,
+    Point,
+    Ray,
+    Segment,
+    Sphere,
+    Triangle,
+)
 from algorithms.registry import query
 from tests.algorithms.test_all_pairs import make
 
@@ -45,35 +56,35 @@ def apart(a, b, axis) -> float:
 
 
 def test_unit_one_zero_vector_behaviour():
-    assert T.unit((0, 0, 0)) is None
-    assert T.unit((0.0, -0.0, 0.0)) is None
-    assert T.unit((math.inf, 0, 0)) is None
+    assert tol.unit((0, 0, 0)) is None
+    assert tol.unit((0.0, -0.0, 0.0)) is None
+    assert tol.unit((math.inf, 0, 0)) is None
     # (3, 4, 0) / 5, at any scale: the components are rescaled by the largest before squaring
     for s in (1.0, 1e-300, 1e300, 5e-324):
-        u = T.unit((3 * s, 4 * s, 0.0)) if s != 5e-324 else T.unit((s, 0.0, 0.0))
+        u = tol.unit((3 * s, 4 * s, 0.0)) if s != 5e-324 else tol.unit((s, 0.0, 0.0))
         assert u == ((0.6, 0.8, 0.0) if s != 5e-324 else (1.0, 0.0, 0.0))
-    assert T.unit_np(np.zeros(3)) is None
-    assert T.unit_np(np.array([0.0, 0.0, -2.0])).tolist() == [0.0, 0.0, -1.0]
+    assert tol.unit_np(np.zeros(3)) is None
+    assert tol.unit_np(np.array([0.0, 0.0, -2.0])).tolist() == [0.0, 0.0, -1.0]
 
 
 def test_perpendicular_unit():
     for w in ((0, 0, 1), (1, 0, 0), (1e-300, 1e-300, 0), (3, -2, 7)):
-        p = T.perpendicular_unit(w)
-        assert abs(float(np.dot(p, T.unit(w)))) <= 1e-15
+        p = tol.perpendicular_unit(w)
+        assert abs(float(np.dot(p, tol.unit(w)))) <= 1e-15
         assert abs(float(np.linalg.norm(p)) - 1) <= 1e-15
 
 
 def test_band_and_parallel():
-    assert T.touch_tolerance(8.0) == 8.0 * 2 ** -40
-    assert T.touch_tolerance(8.0, exact=True) == 0
-    assert T.is_touching(0.0, 1.0, exact=True) and not T.is_touching(1e-300, 1.0, exact=True)
-    assert T.is_touching(2 ** -41, 1.0) and not T.is_touching(2 ** -39, 1.0)
+    assert tol.touch_tolerance(8.0) == 8.0 * 2 ** -40
+    assert tol.touch_tolerance(8.0, exact=True) == 0
+    assert tol.is_touching(0.0, 1.0, exact=True) and not tol.is_touching(1e-300, 1.0, exact=True)
+    assert tol.is_touching(2 ** -41, 1.0) and not tol.is_touching(2 ** -39, 1.0)
     # sin = 1e-13 < PARALLEL_SIN; sin = 1e-11 is not; tiny and huge vectors alike
     for s in (1.0, 1e-300, 1e300):
-        assert T.parallel((s, 0, 0), (s, 1e-13 * s, 0))
-        assert not T.parallel((s, 0, 0), (s, 1e-11 * s, 0))
-    assert T.clamp_time(1 + 2 ** -52) == 1.0 and T.clamp_time(-2 ** -52) == 0.0
-    assert T.clamp_time(1 + 1e-9) is None and T.clamp_time(None) is None
+        assert tol.parallel((s, 0, 0), (s, 1e-13 * s, 0))
+        assert not tol.parallel((s, 0, 0), (s, 1e-11 * s, 0))
+    assert tol.clamp_time(1 + 2 ** -52) == 1.0 and tol.clamp_time(-2 ** -52) == 0.0
+    assert tol.clamp_time(1 + 1e-9) is None and tol.clamp_time(None) is None
 
 
 # ----------------------------------------------------------------------------- part 1
@@ -339,7 +350,7 @@ def _scaled_any(p, s):
 def test_reconcile_rules():
     a, b = Sphere((0, 0, 0), 1), Sphere((3, 0, 0), 1)
     # a distance inside the band is touching: intersects, 0, midpoint, no axis, toi 0
-    r = T.reconcile(a, b, intersects=False, distance=1e-17, closest=((1, 0, 0), (1, 0, 2e-17)),
+    r = tol.reconcile(a, b, intersects=False, distance=1e-17, closest=((1, 0, 0), (1, 0, 2e-17)),
                     separating_axis=(1, 0, 0), toi=0.3, moving=True)
     assert r["intersects"] is True and r["distance"] == 0 and r["separating_axis"] is None
     assert r["toi"] == 0 and r["closest"][0] == r["closest"][1] and r["notes"]
@@ -347,14 +358,14 @@ def test_reconcile_rules():
     # closest-point direction: spheres 1e-9 apart, their intervals on (1, 0, 0) are [-1, 1]
     # and [1 + 1e-9, 3 + 1e-9]; on (0, 1, 0) both are [-1, 1]
     c = Sphere((2 + 1e-9, 0, 0), 1)
-    r = T.reconcile(a, c, intersects=False, distance=1e-9, closest=((1, 0, 0), (1 + 1e-9, 0, 0)),
+    r = tol.reconcile(a, c, intersects=False, distance=1e-9, closest=((1, 0, 0), (1 + 1e-9, 0, 0)),
                     separating_axis=(0, 1, 0))
     assert r["separating_axis"] == (1.0, 0.0, 0.0) and r["intersects"] is False
     # ... and dropped when the closest points give no separating direction either
-    r = T.reconcile(a, c, intersects=False, distance=1e-9, closest=((1, 0, 0), (1, 1e-9, 0)),
+    r = tol.reconcile(a, c, intersects=False, distance=1e-9, closest=((1, 0, 0), (1, 1e-9, 0)),
                     separating_axis=(0, 1, 0))
     assert r["separating_axis"] is None and r["distance"] == 1e-9
     # nothing to change: no notes
-    r = T.reconcile(a, b, intersects=False, distance=1.0, closest=((1, 0, 0), (2, 0, 0)),
+    r = tol.reconcile(a, b, intersects=False, distance=1.0, closest=((1, 0, 0), (2, 0, 0)),
                     separating_axis=(1, 0, 0), toi=0.5, moving=True)
     assert r["notes"] == [] and r["toi"] == 0.5
