@@ -52,9 +52,13 @@ def touch_tolerance(offset: float, c, r_eff: float) -> float:
 
 
 def _unit_plane(plane):
+    """``(n / |n|, d / |n|)``: the unit normal (:func:`algorithms.core.tolerance.unit_np`)
+    and the plane's signed offset from the origin along it, ``|n|`` taken on ``n / max|n_i|``
+    so that neither under- nor overflows."""
     n = np.asarray(plane.normal, dtype=float)
-    length = float(np.linalg.norm(n))
-    return n / length, float(plane.d) / length
+    m = float(np.abs(n).max())
+    length = float(np.linalg.norm(n / m))
+    return tolerance.unit_np(n), float(plane.d) / m / length
 
 
 def _lst(v):

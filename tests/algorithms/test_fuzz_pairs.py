@@ -4,7 +4,9 @@ Each case is a random pair of shapes (``tests.algorithms.test_all_pairs.make``) 
 factor between ``2**-1000`` and ``2**1000`` (an exact power of two, or a power of two times a
 random factor), optionally moved off the origin, optionally moved into contact (B shifted by
 the difference of the unit-scale closest points, so it touches A up to rounding: the hard
-case for consistency), optionally moving. The checks are issue 15 part 1's invariants:
+case for consistency), optionally degenerate (zero radius or height, flat boxes, zero-length
+segments, collinear triangles), optionally moving. The checks are issue 15 part 1's
+invariants:
 
 * no ``error`` key and no warning (numpy must not print to stderr);
 * ``distance`` finite and ``>= 0``, and ``distance == 0`` iff ``intersects``;
@@ -15,7 +17,8 @@ case for consistency), optionally moving. The checks are issue 15 part 1's invar
 * ``toi`` is in ``[0, 1]``, and ``0`` when the shapes intersect at ``t = 0``;
 * a segment or ray that intersects has a ``first_t``; a plane pair's ``side`` is ``0`` iff it
   intersects;
-* swapping the arguments gives the same ``intersects`` and ``distance``.
+* swapping the arguments gives the same ``intersects`` and ``distance``;
+* a unit-size pair moved up to ``2**1000`` apart is apart, with a positive distance.
 
 Runs
 ----
@@ -95,11 +98,42 @@ def scaled(p, s: float, off):
     raise AssertionError(k)
 
 
-def build_case(ka, kb, seed, exponent, factor, offset, touch, moving):
+def degenerate(p, rng):
+    """A degenerate but valid version of ``p`` (scene-v1 allows them all): zero radius or
+    height, a flat or point box, a zero-length segment or capsule core, a collinear triangle."""
+    k = p.kind
+    if k == "segment":
+        return Segment(p.p0, p.p0)
+    if k == "triangle":
+        a, b, _ = (np.asarray(v) for v in p.vertices)
+        return Triangle([tuple(a), tuple(b), tuple(a + rng.uniform(-1, 2) * (b - a))])
+    if k == "sphere":
+        return Sphere(p.center, 0.0)
+    if k == "aabb":
+        lo, hi = np.asarray(p.min), np.asarray(p.max)
+        i = int(rng.integers(3))
+        hi[i] = lo[i]
+        return AABB(tuple(lo), tuple(hi if rng.random() < 0.7 else lo))
+    if k == "obb":
+        e = np.asarray(p.extents)
+        e[int(rng.integers(3))] = 0.0
+        return OBB(p.center, p.axes, tuple(e))
+    if k == "cylinder":
+        return Cylinder(p.center, p.axis, *((0.0, p.height) if rng.random() < 0.5
+                                            else (p.radius, 0.0)))
+    if k == "capsule":
+        return Capsule(p.p0, p.p0, p.radius) if rng.random() < 0.5 else \
+            Capsule(p.p0, p.p1, 0.0)
+    return p
+
+
+def build_case(ka, kb, seed, exponent, factor, offset, touch, moving, flat=False):
     """``(a, b, motion_b, unscale)``: the shapes at scale ``2**exponent * factor``, and a
     function mapping a point back to the unit-scale shapes (for the oracle)."""
     rng = np.random.default_rng(seed)
     a0, b0 = make(ka, rng), make(kb, rng)
+    if flat:
+        a0, b0 = degenerate(a0, rng), degenerate(b0, rng)
     if touch:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -183,9 +217,34 @@ def violations(a, b, a0, b0, motion, unscale) -> list[str]:
     return out
 
 
-def check_case(ka, kb, seed, exponent, factor, offset, touch, moving, swap) -> list[str]:
+def far_violations(a, b) -> list[str]:
+    """A unit-size pair with B moved ``|T|`` up to ``2**1000`` away: apart, at about ``|T|``
+    (issue 15: cylinders 1e300 apart intersected, a segment 1e200 away hit a sphere)."""
+    out = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        r = evaluate_pair(a, b)
+    if caught:
+        out.append(f"warning: {caught[0].message}")
+    if "error" in r:
+        return out + [f"error: {r['error'][:160]}"]
+    if r["intersects"] is not False or not r["distance"]:
+        out.append(f"far apart but intersects {r['intersects']!r}, distance {r['distance']!r}")
+    return out
+
+
+def check_case(ka, kb, seed, exponent, factor, offset, touch, moving, swap, flat=False,
+               far=0) -> list[str]:
     (a0, b0), (a, b), motion, unscale = build_case(ka, kb, seed, exponent, factor, offset,
-                                                    touch, moving)
+                                                    touch, moving, flat)
+    if far and "plane" not in (ka, kb) and not ({ka, kb} & {"line"} and ka != kb or
+                                                 ka == kb == "line"):
+        # B moved 2**far away along a random direction (a line or plane reaches everywhere)
+        rng = np.random.default_rng(seed + 1)
+        t = rng.normal(size=3)
+        t = tuple(float(c) for c in t / np.abs(t).max() * math.ldexp(1.0, far))
+        a, b = a0, b0.translated(t)
+        return far_violations(b, a) if swap else far_violations(a, b)
     if swap:
         a0, b0, a, b = b0, a0, b, a
         motion = None if motion is None else tuple(-m for m in motion)
@@ -200,10 +259,11 @@ def check_case(ka, kb, seed, exponent, factor, offset, touch, moving, swap) -> l
 @given(pair=st.sampled_from(PAIRS), seed=st.integers(0, 2 ** 32 - 1),
        exponent=st.sampled_from(EXPONENTS), factor=st.sampled_from([1.0, 1.0, 1.3, 1.9]),
        offset=st.booleans(), touch=st.sampled_from([0, 1, 1, 2]), moving=st.booleans(),
-       swap=st.booleans())
+       swap=st.booleans(), flat=st.sampled_from([False, False, False, True]),
+       far=st.sampled_from([0] * 6 + [60, 200, 600, 1000]))
 def test_evaluate_pair_never_contradicts_itself(pair, seed, exponent, factor, offset, touch,
-                                                moving, swap):
-    found = check_case(*pair, seed, exponent, factor, offset, touch, moving, swap)
+                                                moving, swap, flat, far):
+    found = check_case(*pair, seed, exponent, factor, offset, touch, moving, swap, flat, far)
     assert not found, found
 
 
@@ -220,10 +280,11 @@ def run_long(n: int, seed: int = 0, out=sys.stdout) -> tuple[int, collections.Co
         ka, kb = PAIRS[i % len(PAIRS)]
         args = (int(rng.integers(2 ** 32)), int(rng.choice(EXPONENTS)),
                 float(rng.choice([1.0, 1.0, 1.3, 1.9])), bool(rng.random() < 0.3),
-                int(rng.choice([0, 1, 1, 2])), bool(rng.random() < 0.5), bool(i // 66 % 2))
+                int(rng.choice([0, 1, 1, 2])), bool(rng.random() < 0.5), bool(i // 66 % 2),
+                bool(rng.random() < 0.25), int(rng.choice([0] * 6 + [60, 200, 600, 1000])))
         tried += 1
         for msg in check_case(ka, kb, *args):
-            key = (f"{kb}-{ka}" if args[-1] else f"{ka}-{kb}", msg.split(":")[0][:48])
+            key = (f"{kb}-{ka}" if args[6] else f"{ka}-{kb}", msg.split(":")[0][:48])
             counts[key] += 1
             examples.setdefault(key, (msg, (ka, kb) + args))
     found = sum(counts.values())
