@@ -44,7 +44,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from algorithms import evaluate_pair
+from algorithms.report import evaluate_json
 from algorithms.kernels.support import BOUNDED_KINDS, support_interval
 from algorithms.primitives import (
     AABB,
@@ -137,7 +137,7 @@ def build_case(ka, kb, seed, exponent, factor, offset, touch, moving, flat=False
     if touch:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            r0 = evaluate_pair(a0, b0)
+            r0 = evaluate_json(a0, b0)
         shift = np.asarray(r0["closest"][0]) - np.asarray(r0["closest"][1])
         if touch == 2:
             shift = np.round(shift * 64) / 64  # dyadic: touching or 1/128 apart
@@ -156,12 +156,14 @@ def build_case(ka, kb, seed, exponent, factor, offset, touch, moving, flat=False
 
 
 def violations(a, b, a0, b0, motion, unscale) -> list[str]:
-    """The invariants that ``evaluate_pair(a, b, motion_b=motion)`` breaks (module notes)."""
+    """The invariants (module notes) that the scene-v1 result of ``evaluate_pair(a, b,
+    motion_b=motion)`` breaks (``report.evaluate_json``: the typed answer as ``explorer eval``
+    writes it)."""
     out = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        r = evaluate_pair(a, b, motion_b=motion)
-        swapped = evaluate_pair(b, a, motion_a=motion)
+        r = evaluate_json(a, b, motion_b=motion)
+        swapped = evaluate_json(b, a, motion_a=motion)
     if caught:
         out.append(f"warning: {caught[0].message}")
     for res in (r, swapped):
@@ -223,7 +225,7 @@ def far_violations(a, b) -> list[str]:
     out = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        r = evaluate_pair(a, b)
+        r = evaluate_json(a, b)
     if caught:
         out.append(f"warning: {caught[0].message}")
     if "error" in r:

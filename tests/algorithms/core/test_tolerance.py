@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from algorithms import evaluate_pair
+from algorithms.report import evaluate_json
 from algorithms.core import tolerance as tol
 from algorithms.kernels.support import support_interval
 from algorithms.primitives import (
@@ -37,10 +37,11 @@ from tests.algorithms.test_all_pairs import make
 
 
 def answer(a, b, **kw):
-    """``evaluate_pair`` with every warning an error (numpy must not print to stderr)."""
+    """The scene-v1 result (``evaluate_pair`` written by ``report.result_json``, what
+    ``explorer eval`` prints) with every warning an error (numpy must not print to stderr)."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        r = evaluate_pair(a, b, **kw)
+        r = evaluate_json(a, b, **kw)
     assert "error" not in r, r["error"]
     return r
 
