@@ -13,7 +13,8 @@ invariants:
 * no ``separating_axis`` for intersecting shapes, and a returned axis separates the closed-form
   projections (``kernels.support.support_interval``) of bounded shapes;
 * the closest points lie on their shapes (the independent ``dist_to`` of test_all_pairs, on
-  the unscaled shapes so the oracle itself cannot overflow) and are ``distance`` apart;
+  the unscaled shapes so the oracle itself cannot overflow) and are ``distance`` apart, and
+  no sampled point of one shape is nearer the other than ``distance``;
 * ``toi`` is in ``[0, 1]``, and ``0`` when the shapes intersect at ``t = 0``;
 * a segment or ray that intersects has a ``first_t``; a plane pair's ``side`` is ``0`` iff it
   intersects;
@@ -59,7 +60,7 @@ from algorithms.primitives import (
     Sphere,
     Triangle,
 )
-from tests.algorithms.test_all_pairs import KINDS, dist_to, make
+from tests.algorithms.test_all_pairs import KINDS, dist_to, make, samples
 
 PAIRS = list(itertools.combinations_with_replacement(KINDS, 2))
 assert len(PAIRS) == 66
@@ -200,6 +201,14 @@ def violations(a, b, a0, b0, motion, unscale) -> list[str]:
                 d_unit = float(d / unscale.scale)  # d in unit-scale lengths
             if math.isfinite(d_unit) and abs(sep - d_unit) > ON_SHAPE * (1 + d_unit):
                 out.append(f"closest points {sep:.6g} apart, distance {d_unit:.6g} (unit)")
+            # not too large: no sampled point of one shape is nearer the other (the oracle of
+            # test_all_pairs, on the unit-scale shapes)
+            rng = np.random.default_rng(len(out))
+            for x, y, name in ((a0, b0, "A"), (b0, a0, "B")):
+                near = min(dist_to(y, p) for p in samples(x, rng, n=24))
+                if math.isfinite(d_unit) and near < d_unit - ON_SHAPE * (1 + d_unit):
+                    out.append(f"a point of {name} is {near:.6g} from the other, distance "
+                               f"{d_unit:.6g} (unit)")
     if motion is not None:
         t = r["toi"]
         if t is not None and not 0 <= t <= 1:
