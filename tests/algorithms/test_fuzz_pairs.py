@@ -278,6 +278,24 @@ def test_evaluate_pair_never_contradicts_itself(pair, seed, exponent, factor, of
     assert not found, found
 
 
+#: cases the long runs found, kept (check_case arguments; what each did before its fix)
+FOUND = [
+    # a radius-0 sphere against a flat OBB at 2**990: the box frame's round trip put the
+    # closest point on the centre with a positive squared distance (TypeError)
+    ("sphere", "obb", 4024189450, 990, 1.0, False, 1, False, False, True, 0),
+    ("sphere", "obb", 2624593336, 300, 1.3, True, 1, False, True, True, 0),
+    # a collinear triangle scaled by 1.3 * 2**150: a rounding-noise "face" region gave a
+    # closest point 15 times farther than the nearest edge, and its axis did not separate
+    ("triangle", "sphere", 960688238, 150, 1.3, False, 2, False, True, True, 0),
+    ("triangle", "sphere", 289371032, 60, 1.9, False, 2, True, False, True, 0),
+]
+
+
+@pytest.mark.parametrize("case", FOUND, ids=[f"{c[0]}-{c[1]}-{c[2]}" for c in FOUND])
+def test_cases_the_fuzzer_found(case):
+    assert check_case(*case) == []
+
+
 # ----------------------------------------------------------------------------- long (on demand)
 
 
