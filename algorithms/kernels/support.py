@@ -30,7 +30,7 @@ import math
 
 import numpy as np
 
-from algorithms.core.tolerance import unit_np
+from algorithms.core.tolerance import PARALLEL_SIN, unit_np
 from algorithms.primitives import Primitive
 
 #: kinds with a support function
@@ -67,7 +67,7 @@ def _cylinder_rim(center, w, radius, height, d: np.ndarray) -> np.ndarray:
     pn = math.sqrt(float(perp @ perp))  # subtraction leaves rounding noise with a w part
     # |perp| tiny relative to |d| means d is (numerically) along the axis: the whole end disk
     # is a maximiser and its centre is the stable choice (it loses at most r |perp|).
-    if radius > 0 and pn > 1e-12 * math.sqrt(float(d @ d)):
+    if radius > 0 and pn > PARALLEL_SIN * math.sqrt(float(d @ d)):  # d not along the axis
         p = p + (radius / pn) * perp
     return p
 

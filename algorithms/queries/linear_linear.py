@@ -24,10 +24,10 @@ API (plain functions)
 from __future__ import annotations
 
 import math
-import sys
 from dataclasses import dataclass
 from typing import Optional
 
+from algorithms.core import tolerance
 from algorithms.core import vec as V
 from algorithms.core.once import shared
 from algorithms.kernels.stplane import DOMAINS, METHOD, clamp, linear_form, minimize, point_at
@@ -35,7 +35,7 @@ from algorithms.primitives import Line
 from algorithms.registry import register
 from algorithms.results import DistanceResult, Hit, HitResult, IntersectionResult
 
-EPS = sys.float_info.epsilon
+EPS = tolerance.EPS  # 2**-52
 #: touching tolerance in units of ``eps * scale`` (see the module docstring)
 TOUCH_ULPS = 8
 
