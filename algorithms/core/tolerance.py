@@ -295,7 +295,18 @@ def _scale_vec(v, e: int) -> tuple:
 
 def _rescale_prim(p, e: int):
     """``p`` with every length divided by ``2**e`` and each direction by its own power of two;
-    returns ``(p', direction exponent or None)``."""
+    returns ``(p', direction exponent or None)``. The copy is kept on ``p`` (for the same
+    ``e``), so the queries of one pair get the same rescaled objects and share their analysis
+    (:mod:`algorithms.core.once` compares arguments by identity)."""
+    cached = p.__dict__.get("_tolerance_rescaled")
+    if cached is not None and cached[0] == e:
+        return cached[1], cached[2]
+    q, de = _rescaled_copy(p, e)
+    object.__setattr__(p, "_tolerance_rescaled", (e, q, de))
+    return q, de
+
+
+def _rescaled_copy(p, e: int):
     k = p.kind
     ls = lambda x: math.ldexp(float(x), -e)  # noqa: E731
     de = None
