@@ -47,6 +47,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from algorithms.report import evaluate_json
+from algorithms.core.tolerance import ITERATIVE_REL
 from algorithms.kernels.support import BOUNDED_KINDS, support_interval
 from algorithms.primitives import (
     AABB,
@@ -223,9 +224,10 @@ def violations(a, b, a0, b0, motion, unscale) -> list[str]:
     if swapped["intersects"] != hit:
         out.append(f"swapped intersects {swapped['intersects']!r} vs {hit!r}")
     ds = swapped["distance"]
-    if ds is None or abs(ds - d) > 1e-9 * max(d, ds or 0.0) + (1e-300 if d else 0.0):
-        if not (ds is not None and abs(ds - d) <= 1e-7 * max(d, ds)):
-            out.append(f"swapped distance {ds!r} vs {d!r}")
+    # the orders agree to 1e-9 relative, or to GJK's accuracy on curved shapes (ITERATIVE_REL
+    # of the coordinate scale: the shapes' coordinates are a few units times s)
+    if ds is None or abs(ds - d) > 1e-9 * max(d, ds) + 8 * ITERATIVE_REL * unscale.scale:
+        out.append(f"swapped distance {ds!r} vs {d!r}")
     return out
 
 
@@ -290,6 +292,9 @@ FOUND = [
     # closest point 15 times farther than the nearest edge, and its axis did not separate
     ("triangle", "sphere", 960688238, 150, 1.3, False, 2, False, True, True, 0),
     ("triangle", "sphere", 289371032, 60, 1.9, False, 2, True, False, True, 0),
+    # near-touching cylinders at 1.3 * 2**300: the two orders' GJK distances differ by
+    # 2e73 = 8e-18 of the scale (within GJK's accuracy; the fuzzer's tolerance was too tight)
+    ("cylinder", "cylinder", 4257045247, 300, 1.3, False, 1, False, True, False, 0),
 ]
 
 
