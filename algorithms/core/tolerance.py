@@ -7,7 +7,7 @@ that one pair's ``intersects``, ``distance``, ``separating_axis``, ``side``, ``f
 The policy
 ----------
 1. **Exact where the inputs decide it.** Primitives built with ``exact=True`` (Fractions) use
-   tolerance ``0`` everywhere (:func:`touch_tolerance`, :func:`rel_zero`, :func:`parallel`).
+   tolerance ``0`` everywhere (:func:`touch_tolerance`, :func:`is_touching`, :func:`parallel`).
    On floats, a decision whose arithmetic is exact on the given numbers stays exact: box
    overlap compares coordinates; a margin or distance that comes out exactly ``0`` is
    touching.
@@ -87,7 +87,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from fractions import Fraction
 from typing import Optional
 
 #: touching band of closed-form float computations, relative to :func:`pair_scale`
@@ -121,13 +120,6 @@ def touch_tolerance(scale: float, exact: bool = False, rel: float = TOUCH_REL) -
 def is_touching(gap, scale: float, exact: bool = False, rel: float = TOUCH_REL) -> bool:
     """``gap <= rel * scale`` (``gap <= 0`` on exact input): the shapes touch or overlap."""
     return gap <= touch_tolerance(scale, exact, rel)
-
-
-def rel_zero(x, scale, exact: bool = False, rel: float = TOUCH_REL) -> bool:
-    """``|x| <= rel * scale`` on floats, ``x == 0`` on exact input."""
-    if exact:
-        return x == 0
-    return abs(float(x)) <= rel * float(scale)
 
 
 def parallel(u, v, exact: bool = False, sin: float = PARALLEL_SIN) -> bool:
@@ -164,15 +156,6 @@ def max_abs(*vectors) -> float:
         if a > m or a != a:
             m = a if a == a else math.inf
     return m
-
-
-def exact_dot(u, v) -> Fraction:
-    """``u . v`` in rational arithmetic on the exact values of the floats (no rounding)."""
-    return sum((Fraction(a) * Fraction(b) for a, b in zip(u, v)), Fraction(0))
-
-
-def exact_sign(x) -> int:
-    return (x > 0) - (x < 0)
 
 
 # ----------------------------------------------------------------------------- unit vectors
