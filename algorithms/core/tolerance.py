@@ -331,6 +331,17 @@ def needs_rescaling(a, b, motion=None) -> bool:
     return not (_safe(m) and da and db)
 
 
+def rescaled_pair(a, b):
+    """``(a, b)`` scaled by the exact powers of two of :func:`call_rescaled` when
+    :func:`needs_rescaling` says so (else the objects themselves): for scale-free predicates
+    (containment, a classification) that answer the same for the scaled pair."""
+    if not needs_rescaling(a, b):
+        return a, b
+    m = max(_sizes(a)[1], _sizes(b)[1])
+    e = _exponent(m) if m > 0 else 0
+    return _rescale_prim(a, e)[0], _rescale_prim(b, e)[0]
+
+
 def call_rescaled(func, name: str, a, b, args=(), kwargs=None):
     """``func(a, b, *args, **kwargs)`` for query ``name``, run on the pair rescaled by exact
     powers of two when :func:`needs_rescaling` says so, with the answer scaled back (module
