@@ -96,6 +96,9 @@ class PairAnswer:
     #: a pair in the z = 0 plane seen in 2D: lines as ``a x + b y = d`` (App. A.1, A.7;
     #: :func:`algorithms.extras.planes.plane2d_of`)
     plane2d: Optional[dict] = None
+    #: what :func:`algorithms.core.tolerance.reconcile` changed so that no key contradicts
+    #: another (touching within the band, an axis that did not separate, a clamped toi)
+    reconciled: tuple = ()
     #: the methods that produced the answer, in the order they ran (each with its section)
     methods: tuple = ()
     #: what failed or is not available for this pair (empty when all answered)

@@ -22,7 +22,6 @@ meanings allow:
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 from typing import Optional, Sequence
 
@@ -31,6 +30,7 @@ import numpy as np
 from algorithms import registry
 from algorithms.answer import PairAnswer, Records
 from algorithms.core.once import one_analysis
+from algorithms.core.tolerance import reconcile, unit
 from algorithms.extras.containment import contains
 from algorithms.extras.planes import classify_linear_pair, plane2d_of
 from algorithms.kernels.motion import relative_motion, toi_world
@@ -154,10 +154,9 @@ def _evaluate(a, b, motion_a, motion_b, id_a, id_b) -> PairAnswer:
     axis_from_closest = False
     if both_separable and separating_axis is None and intersects is False:
         if dist is not None and distance > 0:
-            d = np.asarray(closest[1]) - np.asarray(closest[0])
-            n = float(np.linalg.norm(d))
-            if n > 0 and math.isfinite(n):
-                separating_axis = _vec(d / n)
+            u = unit(np.asarray(closest[1]) - np.asarray(closest[0]))
+            if u is not None:  # (tolerance.unit: |d|^2 cannot overflow at 1e200)
+                separating_axis = u
                 axis_from_closest = True
 
     hits = first_t = None
@@ -183,11 +182,29 @@ def _evaluate(a, b, motion_a, motion_b, id_a, id_b) -> PairAnswer:
             if contact.normal is not None:
                 normal = _vec(contact.normal)
 
+    # one consistent answer from the separately computed keys (algorithms.core.tolerance)
+    settled = reconcile(a, b, intersects=intersects, distance=distance, closest=closest,
+                        separating_axis=separating_axis, first_t=first_t, side=side, toi=toi,
+                        parameter=dist.parameter if dist is not None else (None, None),
+                        moving=rel is not None)
+    reconciled = tuple(settled["notes"])
+    if reconciled:
+        intersects, distance = settled["intersects"], settled["distance"]
+        separating_axis, first_t = settled["separating_axis"], settled["first_t"]
+        side, toi = settled["side"], settled["toi"]
+        if settled["closest"] is not None:
+            closest = (_vec(settled["closest"][0]), _vec(settled["closest"][1]))
+        if separating_axis is None:
+            axis_from_closest = False
+        else:
+            separating_axis = _vec(separating_axis)
+
     return PairAnswer(
         a=id_a, b=id_b, pair=f"{a.kind}-{b.kind}", intersects=intersects, distance=distance,
         closest=closest, first_t=first_t, separating_axis=separating_axis, side=side, toi=toi,
         contact_point=point, contact_normal=normal, relative_motion=rel,
         distance_rounding=distance_rounding, axis_from_closest=axis_from_closest,
+        reconciled=reconciled,
         methods=tuple(methods), errors=tuple(errors),
         records=Records(distance=dist, intersection=inter, hits=hits, separation=sep,
                         side=side_rec, contact=contact))

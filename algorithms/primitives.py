@@ -49,6 +49,8 @@ from typing import ClassVar
 
 import numpy as np
 
+from algorithms.core.tolerance import unit_np
+
 ORTHONORMAL_TOLERANCE = 1e-6
 
 
@@ -297,6 +299,18 @@ class Plane(Primitive):
 
     def _validate(self):
         _nonzero(self.normal, "normal")
+        if not self.exact:
+            # the plane's distance from the origin, |d| / |normal|, must be a float: a tiny
+            # normal with a large d puts the plane beyond 1.8e308
+            m = max(abs(n) for n in self.normal)
+            try:
+                far = not math.isfinite(abs(self.d) / m)
+            except OverflowError:
+                far = True
+            if far:
+                raise GeometryError("d", f"d / |normal| is beyond the float range "
+                                    f"(d = {_show(self.d)}, largest normal component "
+                                    f"{_show(m)})", self.d)
 
     def translated(self, offset) -> "Plane":
         shift = sum(n * o for n, o in zip(self.normal, offset))
@@ -417,8 +431,7 @@ class Cylinder(Primitive):
 
     @property
     def unit_axis(self) -> np.ndarray:
-        a = np.asarray(self.axis, dtype=float)
-        return a / np.linalg.norm(a)
+        return unit_np(self.axis)
 
     @property
     def end_points(self) -> tuple[np.ndarray, np.ndarray]:

@@ -44,6 +44,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Callable, Optional
 
+from algorithms.core.tolerance import call_rescaled
 from algorithms.primitives import Primitive
 
 QUERIES = ("distance", "intersects", "hits", "separating_axis", "side", "toi")
@@ -260,14 +261,15 @@ def query(name: str, a: Primitive, b: Primitive, *args, method: str | None = Non
         what = f" with method {method!r}" if method else ""
         raise QueryNotAvailable(f"no {name} query for {a.kind}-{b.kind}{what}")
     if not flip:
-        return entry.func(a, b, *args, **kwargs)
+        return call_rescaled(entry.func, name, a, b, args, kwargs)
     if name != "toi":
-        return entry.func(b, a, *args, **kwargs).flipped()
+        return call_rescaled(entry.func, name, b, a, args, kwargs).flipped()
     # B moving by m against a still A is A moving by -m against a still B (Primer A.6). The
     # answer comes in B's frame; B has moved by toi * m by the contact, so the contact point
     # moves by that much into A's frame (the normal is reversed by flipped()).
     motion = tuple(float(m) for m in (args[0] if args else kwargs.pop("motion")))
-    result = entry.func(b, a, tuple(-m for m in motion), *args[1:], **kwargs).flipped()
+    result = call_rescaled(entry.func, name, b, a, (tuple(-m for m in motion), *args[1:]),
+                           kwargs).flipped()
     if result.point is not None and result.toi is not None:
         result = replace(result, point=tuple(float(p) + float(result.toi) * m
                                              for p, m in zip(result.point, motion)))

@@ -43,6 +43,8 @@ def trace_of(answer: PairAnswer) -> dict:
         trace["distance_rounding"] = answer.distance_rounding
     if answer.axis_from_closest:
         trace.setdefault("separating_axis", {"from": "closest points"})
+    if answer.reconciled:
+        trace["reconciled"] = list(answer.reconciled)
     if rec.hits is not None:
         trace["hits"] = {**rec.hits.trace, "hits": rec.hits.hits}
     if rec.side is not None:

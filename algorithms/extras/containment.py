@@ -27,6 +27,7 @@ import math
 
 import numpy as np
 
+from algorithms.core.tolerance import rescaled_pair
 from algorithms.core import vec as V
 from algorithms.kernels.support import BOUNDED_KINDS, support_value
 from algorithms.primitives import AABB, Plane, Sphere
@@ -202,6 +203,7 @@ def contains(a, b, hollow_a: bool = False, hollow_b: bool = False):
     """
     if frozenset((a.kind, b.kind)) not in CONTAINS_PAIRS:
         return None
+    a, b = rescaled_pair(a, b)  # exact powers of two: no overflow of the squares at 1e200
     if _holds(a, b) and not hollow_a:
         return "a"
     if _holds(b, a) and not hollow_b:

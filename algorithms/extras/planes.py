@@ -24,10 +24,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Optional
 
+from algorithms.core.tolerance import PARALLEL_SIN
 from algorithms.core import vec as V
 from algorithms.primitives import Plane
 
-DEFAULT_TOL = 1e-12
+DEFAULT_TOL = PARALLEL_SIN  # 1e-12, algorithms.core.tolerance
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ import math
 
 import numpy as np
 
+from algorithms.core.tolerance import T_END
 from algorithms.kernels.gjk import closest_on_simplex
 from algorithms.kernels.motion import a6_trace
 from algorithms.kernels.support import BOUNDED_KINDS, centre, core, support
@@ -109,7 +110,7 @@ def gjk_ray_cast(a, b, motion, *, eps_rel: float = EPS_REL, max_iter: int = MAX_
                 return _done(trace, None, it)
             lam = lam - vw / vd
             trace["iterations"].append({"t": lam, "v": v, "v_dot_w": vw})
-            if lam > 1:
+            if lam > T_END:
                 trace["case"] = "the ray reaches the separating plane after t = 1"
                 return _done(trace, None, it)
             x = lam * d

@@ -37,6 +37,8 @@ import math
 
 from algorithms.core import vec as V
 from algorithms.core.minimize import golden_section
+from algorithms.core.tolerance import SAT_PARALLEL_SIN
+from algorithms.core.tolerance import unit as tolerance_unit
 from algorithms.primitives import AABB, OBB, Cylinder, Line, Plane, Ray, Segment, Sphere, Triangle
 
 INF = math.inf
@@ -255,8 +257,24 @@ def closest_point_triangle(q, tri: Triangle):
     denom = va + vb + vc
     if denom > 0:
         v, w = vb / denom, vc / denom
-        return V.add(a, V.add(V.scale(v, ab), V.scale(w, ac))), (one - v - w, v, w), "face"
+        face = V.add(a, V.add(V.scale(v, ab), V.scale(w, ac))), (one - v - w, v, w), "face"
+        if zero == 0.0 and type(zero) is float:
+            # a float sliver (|ab x ac| <= SAT_PARALLEL_SIN |ab| |ac|): its "face" region is
+            # rounding noise and the barycentric point may be far from the nearest; keep the
+            # face point only if no edge is nearer
+            cr = V.cross(ab, ac)
+            if V.dot(cr, cr) <= SAT_PARALLEL_SIN ** 2 * V.dot(ab, ab) * V.dot(ac, ac):
+                edge = _nearest_edge(q, tri, zero, one)
+                if edge[0] < V.sqr_dist(face[0], q):
+                    return edge[1], edge[2], edge[3]
+        return face
     # collinear triangle (or rounding on a sliver): the nearest of the three edges
+    _, p, bary, name = _nearest_edge(q, tri, zero, one)
+    return p, bary, name
+
+
+def _nearest_edge(q, tri: Triangle, zero, one):
+    """``(squared distance, point, barycentrics, region)`` of the nearest of the three edges."""
     best = None
     for i, j, name in ((0, 1, "edge 01"), (0, 2, "edge 02"), (1, 2, "edge 12")):
         p, t = closest_point_segment(q, tri.vertices[i], tri.vertices[j])
@@ -265,7 +283,7 @@ def closest_point_triangle(q, tri: Triangle):
             bary = [zero, zero, zero]
             bary[i], bary[j] = one - t, t
             best = (dd, p, tuple(bary), name + " (degenerate triangle)")
-    return best[1], best[2], best[3]
+    return best
 
 
 # ----------------------------------------------------------------------------- cylinder
@@ -432,12 +450,8 @@ def is_zero_vector(v) -> bool:
     return all(c == 0 for c in v)
 
 
-def unit(v):
-    """``v / |v|`` as floats, or ``None`` for the zero vector."""
-    n = V.norm(v)
-    if n == 0 or not math.isfinite(n):
-        return None
-    return tuple(float(c) / n + 0.0 for c in v)
+#: ``v / |v|`` as floats, or ``None`` for the zero vector: the package's one unit-vector helper
+unit = tolerance_unit
 
 
 def solid_hits(o, d, lo, hi, t_in, t_out, n_in, n_out, method, trace):

@@ -59,6 +59,7 @@ import math
 
 import numpy as np
 
+from algorithms.core.tolerance import TOUCH_REL
 from algorithms.core.vec import dot3 as _dot
 from algorithms.core.vec import sub3 as _sub
 from algorithms.kernels.support import BOUNDED_KINDS, centre, core, support
@@ -68,7 +69,7 @@ from algorithms.results import DistanceResult
 
 METHOD = "GJK distance (Gilbert-Johnson-Keerthi), exact support functions"
 #: relative size of ``|v|`` (to the largest support point) below which shapes touch
-TOUCH = 1e-12
+TOUCH = TOUCH_REL  # core.tolerance: 2**-40 of the scale
 DEFAULT_TOL = 1e-13
 MAX_ITERATIONS = 500
 

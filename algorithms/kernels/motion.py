@@ -15,10 +15,11 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from algorithms.core.tolerance import PARALLEL_SIN, parallel, unit_np
 from algorithms.primitives import Primitive, Segment
 
 #: relative tolerance under which two plane normals count as parallel (|n1 x n2| <= eps |n1||n2|)
-PARALLEL_EPS = 1e-12
+PARALLEL_EPS = PARALLEL_SIN  # core.tolerance: 1e-12
 
 
 def relative_motion(motion_a: Optional[Sequence[float]],
@@ -68,9 +69,6 @@ def moving_point_path(p, motion) -> Segment:
     return Segment(p, tuple(a + float(m) for a, m in zip(p, motion)))
 
 
-def _unit(v: np.ndarray) -> np.ndarray:
-    n = float(np.linalg.norm(v))
-    return v / n if n > 0 else v
 
 
 def extent_along(prim: Primitive, n) -> tuple:
@@ -110,7 +108,7 @@ def extent_along(prim: Primitive, n) -> tuple:
         return float((c - off) @ n), tuple(c - off), float((c + off) @ n), tuple(c + off)
     if k in ("sphere", "capsule"):
         r = float(prim.radius)
-        u = _unit(n)
+        u = unit_np(n)  # n is nonzero: an extent needs a direction
         lo, plo, hi, phi = pts([prim.center] if k == "sphere" else [prim.p0, prim.p1])
         nn = float(np.linalg.norm(n))
         plo = tuple(np.asarray(plo) - r * u)
@@ -122,11 +120,18 @@ def extent_along(prim: Primitive, n) -> tuple:
         h = float(prim.height) / 2
         r = float(prim.radius)
         wn = float(w @ n)
-        perp = n - wn * w
-        pn = float(np.linalg.norm(perp))
         sw = 1.0 if wn >= 0 else -1.0
-        off = sw * h * w + (r * perp / pn if pn > 0 else 0.0)
-        return float((c - off) @ n), tuple(c - off), float((c + off) @ n), tuple(c + off)
+        # the rim point is along the part of n perpendicular to the axis; for an axis parallel
+        # to n that part is rounding noise of any direction (its "unit" vector would swing the
+        # interval by r): then the end disk's centre is the support point (GTCG 11.12.9)
+        off = sw * h * w
+        if not parallel(w, n):
+            perp = n - wn * w
+            off = off + r * (perp / float(np.linalg.norm(perp)))
+        # the extent from the closed form h |w.n| + r |w x n| (accurate also near parallel)
+        reach = h * abs(wn) + r * float(np.linalg.norm(np.cross(w, n)))
+        cn = float(c @ n)
+        return cn - reach, tuple(c - off), cn + reach, tuple(c + off)
     if k in ("ray", "line"):
         o = np.asarray(prim.origin, float)
         v = float(np.asarray(prim.direction, float) @ n)

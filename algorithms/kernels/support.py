@@ -30,6 +30,7 @@ import math
 
 import numpy as np
 
+from algorithms.core.tolerance import PARALLEL_SIN, unit_np
 from algorithms.primitives import Primitive
 
 #: kinds with a support function
@@ -41,10 +42,10 @@ def _f(v) -> np.ndarray:
 
 
 def _unit_or_zero(d: np.ndarray) -> np.ndarray:
-    n = math.sqrt(float(d @ d))
-    if n == 0.0 or not math.isfinite(n):
-        return np.zeros(3)
-    return d / n
+    """The unit ``d`` (:func:`algorithms.core.tolerance.unit_np`), or ``0`` for a zero ``d``:
+    a round shape's support point is then its core's (every point maximises ``0 . x``)."""
+    u = unit_np(d)
+    return np.zeros(3) if u is None else u
 
 
 def _farthest(points: np.ndarray, d: np.ndarray) -> np.ndarray:
@@ -66,7 +67,7 @@ def _cylinder_rim(center, w, radius, height, d: np.ndarray) -> np.ndarray:
     pn = math.sqrt(float(perp @ perp))  # subtraction leaves rounding noise with a w part
     # |perp| tiny relative to |d| means d is (numerically) along the axis: the whole end disk
     # is a maximiser and its centre is the stable choice (it loses at most r |perp|).
-    if radius > 0 and pn > 1e-12 * math.sqrt(float(d @ d)):
+    if radius > 0 and pn > PARALLEL_SIN * math.sqrt(float(d @ d)):  # d not along the axis
         p = p + (radius / pn) * perp
     return p
 

@@ -23,8 +23,11 @@ plane perpendicular to that edge, whose separating directions are the remaining 
 A and B; for an angle ``theta <= 1e-8`` a separation missed by skipping is at most about
 ``theta`` times the box size (the configuration is within that of the parallel one).
 
-Touching counts as intersecting (``margin == 0`` is not separating), unlike Listing A.5 of the
-Primer (App. A.17), which treats touching AABBs as disjoint.
+Touching counts as intersecting, unlike Listing A.5 of the Primer (App. A.17), which treats
+touching AABBs as disjoint: exact input separates on ``margin > 0``; float input on a margin
+above the touching band ``TOUCH_REL (|c_A| + |c_B| + r_A + r_B)`` of the compared projections
+(:mod:`algorithms.core.tolerance`), so a margin of rounding noise (two triangles whose exact
+margin is 0, boxes sharing a face) is touching, as the distance says.
 """
 
 from __future__ import annotations
@@ -33,12 +36,13 @@ import math
 from fractions import Fraction
 
 from algorithms.core import vec as V
+from algorithms.core.tolerance import SAT_PARALLEL_SIN, TOUCH_REL, unit
 from algorithms.primitives import AABB, OBB
 from algorithms.registry import register
 from algorithms.results import DistanceResult, IntersectionResult, SeparationResult
 
 #: relative threshold ``|a x b| / (|a| |b|)`` under which a cross axis is skipped (floats only)
-PARALLEL_TOL = 1e-8
+PARALLEL_TOL = SAT_PARALLEL_SIN
 
 
 # ----------------------------------------------------------------------------- registration
@@ -57,13 +61,8 @@ def rescaled(v):
     return tuple(c / m for c in v)
 
 
-def safe_unit(v):
-    """The unit vector of ``v`` as floats (via :func:`rescaled`), or ``None`` for zero."""
-    w = rescaled(v)
-    n = V.norm(w)
-    if n == 0 or not math.isfinite(n):
-        return None
-    return tuple(float(c) / n + 0.0 for c in w)
+#: the unit vector of ``v`` or ``None`` (the package's one helper, :func:`tolerance.unit`)
+safe_unit = unit
 
 
 def round_separation(P, Q, intersects: bool, project_a, project_b, name: str, method: str,
@@ -224,14 +223,17 @@ def run_sat(A: Convex, B: Convex, candidates, method: str, skipped=(), extra_tra
             exact=None) -> SeparationResult:
     """Test every candidate ``(name, L)``; trace each; pick the most separating axis.
 
-    The decision per axis is exact on the unnormalised ``L``: separating iff
-    ``|c_B - c_A| > r_A + r_B``. Trace values are divided by ``|L|`` (floats). The chosen axis
+    The decision per axis is made on the unnormalised ``L``: separating iff
+    ``|c_B - c_A| - (r_A + r_B)`` exceeds the touching band (``0`` on exact input, so exact
+    there; module notes). Trace values are divided by ``|L|`` (floats). The chosen axis
     (largest normalised margin among the separating ones) is returned unit, oriented from A
     to B, with both projection intervals on it.
     """
     entries = []
     best = None
     least = None
+    if exact is None:
+        exact = A.exact and B.exact
     for name, L in candidates:
         s = V.norm(L)
         if s == 0 or not math.isfinite(s):
@@ -241,7 +243,10 @@ def run_sat(A: Convex, B: Convex, candidates, method: str, skipped=(), extra_tra
         ca, ra = A.project(L)
         cb, rb = B.project(L)
         dist = abs(cb - ca)
-        separating = bool(dist > ra + rb)
+        # exact input: separating iff dist > r_A + r_B; floats: by more than the touching band
+        # of the compared magnitudes (core.tolerance: a margin of rounding noise is touching)
+        band = 0 if exact else TOUCH_REL * (abs(float(ca)) + abs(float(cb)) + float(ra + rb))
+        separating = bool(dist - (ra + rb) > band)
         s = V.norm(L)
         unit = tuple(float(c) / s + 0.0 for c in L)
         margin = float(dist - ra - rb) / s

@@ -54,8 +54,8 @@ def _exact(p) -> bool:
     return all(isinstance(c, Fraction) for c in p)
 
 
-def _unit(v):
-    return safe_unit(v)
+#: the unit vector or None (algorithms.core.tolerance.unit)
+_unit = safe_unit
 
 
 def _round_round(P, Q, ra, rb, sq, params, method, trace) -> DistanceResult:

@@ -68,6 +68,7 @@ import math
 import random
 
 from algorithms.core.minimize import golden_section
+from algorithms.core.tolerance import ITERATIVE_REL, TOUCH_REL, perpendicular_unit, unit
 from algorithms.core.vec import add3 as _add
 from algorithms.core.vec import cross as _cross
 from algorithms.core.vec import dot3 as _dot
@@ -82,10 +83,10 @@ METHOD_SEP = (f"cylinder-cylinder separating axes w0, w1, w0 x w1, planes perpen
 METHOD_DIST = f"cylinder-cylinder distance, certified GJK on exact cylinder supports ({SECTION})"
 
 #: a separating margin must exceed this times ``scale`` (rounding of the margin is ~1e-15)
-SEP_TOL = 1e-13
+SEP_TOL = TOUCH_REL  # core.tolerance: 2**-40, the band every separating-axis test uses
 #: a witness within this times ``scale`` of both cylinders counts as touching (GJK also stops
 #: when its distance upper bound ``|v|`` drops below it)
-TOUCH = 1e-10
+TOUCH = ITERATIVE_REL  # core.tolerance: 1e-10, the accuracy of GJK on curved shapes
 #: a witness within this times ``scale`` of both cylinders is a common point (rounding)
 COMMON = 1e-15
 #: GJK stops when (upper - lower) <= REL_TOL * upper
@@ -102,15 +103,9 @@ def _norm(u):
     return math.sqrt(_dot(u, u))
 
 
-def _unit(u):
-    n = _norm(u)
-    return None if n == 0.0 or not math.isfinite(n) else _mul(1.0 / n, u)
-
-
-def _perp_unit(w):
-    """Some unit vector perpendicular to the unit vector ``w``."""
-    a = (1.0, 0.0, 0.0) if abs(w[0]) < 0.6 else (0.0, 1.0, 0.0)
-    return _unit(_cross(w, a))
+#: the unit vector or None, and a unit perpendicular (algorithms.core.tolerance)
+_unit = unit
+_perp_unit = perpendicular_unit
 
 
 class _Cyl:

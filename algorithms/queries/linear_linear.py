@@ -10,8 +10,8 @@ Touching tolerance
 ------------------
 In float arithmetic two segments that cross cleanly (say at ``(0.5, 0.5, 0)``) leave a rounding
 residue of a few ulps. :func:`touch_tolerance` is ``TOUCH_ULPS * eps * scale`` with ``scale``
-the largest absolute coordinate of the inputs and of the closest points (and the direction
-components); a computed distance at or below it is reported as ``0`` with one common point (the
+the largest absolute coordinate of the inputs' points and of the closest points (never a
+direction's length, which the spec leaves free); a computed distance at or below it is reported as ``0`` with one common point (the
 midpoint of the two closest points) as both closest points, and ``intersects`` is true. Exact
 (``Fraction``) inputs use tolerance 0. The raw distance stays in ``trace["distance_raw"]``.
 
@@ -24,10 +24,10 @@ API (plain functions)
 from __future__ import annotations
 
 import math
-import sys
 from dataclasses import dataclass
 from typing import Optional
 
+from algorithms.core import tolerance
 from algorithms.core import vec as V
 from algorithms.core.once import shared
 from algorithms.kernels.stplane import DOMAINS, METHOD, clamp, linear_form, minimize, point_at
@@ -35,7 +35,7 @@ from algorithms.primitives import Line
 from algorithms.registry import register
 from algorithms.results import DistanceResult, Hit, HitResult, IntersectionResult
 
-EPS = sys.float_info.epsilon
+EPS = tolerance.EPS  # 2**-52
 #: touching tolerance in units of ``eps * scale`` (see the module docstring)
 TOUCH_ULPS = 8
 
@@ -66,13 +66,18 @@ def _max_abs(*vectors) -> float:
 
 def touch_tolerance(prim0, prim1, *points) -> float:
     """``TOUCH_ULPS * eps * scale`` (0 for exact inputs); ``scale`` = largest absolute
-    coordinate among the components' defining points and directions and ``points``."""
+    coordinate among the components' defining points (a segment's ends, a ray's or line's
+    origin) and ``points``. Never the direction: the spec allows a ray's direction to have any
+    length, and the rounding of a closest point ``B + t m`` is already bounded by the size of
+    the points (``|t m| <= |B| + |closest point|``)."""
     if _is_exact(prim0, prim1):
         return 0.0
     vecs = []
     for p in (prim0, prim1):
-        _, B, m = linear_form(p)
-        vecs += [B, m]
+        kind, B, m = linear_form(p)
+        vecs.append(B)
+        if kind == "segment":
+            vecs.append(p.p1)
     return TOUCH_ULPS * EPS * _max_abs(*vecs, *points)
 
 

@@ -26,6 +26,7 @@ from fractions import Fraction
 
 from algorithms.core import vec as V
 from algorithms.core.once import shared
+from algorithms.core.tolerance import PARALLEL_SIN
 from algorithms.kernels.closest import (INF, closest_point_triangle, golden_section_distance,
                                         intersects_from_hits, is_zero_vector,
                                         linear_features_distance, linear_parts,
@@ -40,7 +41,7 @@ LINEAR = ("segment", "ray", "line")
 A16 = "ray-triangle, Badouel, Dunn & Parberry, 3D Math Primer App. A.16, Listing A.4"
 MT = "ray-triangle, Moller-Trumbore (1997)"
 REGIONS = "closest point on a triangle, Ericson RTCD §5.1.5 (GTCG §10.3.2 regions)"
-DEGENERATE_TOL = 1e-12  # relative: a collinear triangle is a segment, touched within this
+DEGENERATE_TOL = PARALLEL_SIN  # 1e-12 (core.tolerance); relative: a collinear triangle is a segment, touched within this
 
 
 # ----------------------------------------------------------------------------- shared cases

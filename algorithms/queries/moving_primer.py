@@ -28,6 +28,7 @@ import math
 
 import numpy as np
 
+from algorithms.core.tolerance import T_END, TIME_SLACK, pair_scale, touch_tolerance, unit_np
 from algorithms.kernels.motion import a6_trace, extent_along
 from algorithms.primitives import TYPES
 from algorithms.registry import register
@@ -44,9 +45,8 @@ def _t(v):
     return None if v is None else tuple(float(c) for c in v)
 
 
-def _unit(v: np.ndarray):
-    n = float(np.linalg.norm(v))
-    return v / n if n > 0 else None
+#: the unit vector or None (the package's one helper, algorithms.core.tolerance)
+_unit = unit_np
 
 
 # ----------------------------------------------------------------------------- A.13 spheres
@@ -87,6 +87,12 @@ def toi_sphere_sphere(a, b, motion) -> ContactResult:
     ed = float(e @ d_hat)
     disc = ed * ed + r * r - ee
     trace.update({"d_hat": d_hat, "e_dot_d": ed, "discriminant": disc})
+    # a graze: the centre line passes at h = sqrt(ee - ed^2) from c_s; within the touching
+    # band (h <= r + tol) the radicand is 0 up to rounding: disc >= -(2 r tol + tol^2)
+    tol = touch_tolerance(pair_scale(a, b))
+    if -(2 * r * tol + tol * tol) <= disc < 0:
+        trace["graze"] = disc
+        disc = 0.0
     if disc < 0:
         trace["case"] = "negative radicand: the line of motion misses"
         return ContactResult(method=method, trace=trace, toi=None)
@@ -97,7 +103,7 @@ def toi_sphere_sphere(a, b, motion) -> ContactResult:
         return ContactResult(method=method, trace=trace, toi=None)
     t = (ee - r * r) / (ed + s)  # = ed - s, the smaller root, without cancellation
     trace["t"] = t
-    if t > l:
+    if t > l * T_END:
         trace["case"] = "t > l: contact after the period"
         return ContactResult(method=method, trace=trace, toi=None)
     toi = min(1.0, t / l)
@@ -163,7 +169,7 @@ def _plane_interval_toi(plane, lo, p_lo, hi, p_hi, motion, trace, x=None):
         return None, None, None
     t = gap / nd  # A.9 ray-plane: (d - p0 . n) / (d . n)
     trace["t"] = t
-    if t < 0 or t > 1:
+    if t < 0 or t > T_END:
         trace["case"] = "moving away (t < 0)" if t < 0 else "contact after the period (t > 1)"
         return None, None, None
     trace["case"] = "ray-plane from the first point (A.9)"
@@ -210,7 +216,7 @@ def toi_plane_sphere(plane, sph, motion) -> ContactResult:
     t = num / dn
     trace["t"] = t
     trace["t_book"] = t * float(np.linalg.norm(d))  # along the unit direction, 0..l
-    if t < 0 or t > 1:
+    if t < 0 or t > T_END:
         trace["case"] = "moving away (t < 0)" if t < 0 else "contact after the period (t > 1)"
         return ContactResult(method=method, trace=trace, toi=None)
     trace["case"] = "ray-plane from p0 (A.9)"
@@ -306,10 +312,12 @@ def toi_aabb_aabb(a, b, motion) -> ContactResult:
              "interval": (t_enter, t_leave)}
     method = ("moving AABBs, intersection of per-axis [t_enter, t_leave] (Dunn & Parberry, "
               "3D Math Primer, App. A.17, Listing A.5)")
-    if t_enter > t_leave:
+    # a contact exactly at t = 1, or a graze at one instant (t_enter == t_leave on two axes),
+    # may compute t_enter an ulp or two above t_leave: within TIME_SLACK it is a contact
+    if t_enter > t_leave + TIME_SLACK:
         trace["case"] = "empty intersection of the intervals: no contact in [0, 1]"
         return ContactResult(method=method, trace=trace, toi=None)
-    toi = t_enter
+    toi = min(t_enter, 1.0)
     lo = np.maximum(s_min, m_min + toi * d)
     hi = np.minimum(s_max, m_max + toi * d)
     point = (lo + hi) / 2
@@ -330,7 +338,7 @@ def toi_aabb_aabb(a, b, motion) -> ContactResult:
 def _slab_entry(o, v, lo, hi):
     """First ``t`` in ``[0, 1]`` with ``o + t v`` in the box ``[lo, hi]`` (slabs) and the axis
     whose slab is entered last, or None."""
-    t0, t1 = 0.0, 1.0
+    t0, t1 = 0.0, T_END
     axis = None
     for i in range(3):
         if v[i] == 0:
@@ -410,7 +418,7 @@ def toi_sphere_aabb(sph, box, motion) -> ContactResult:
                 if c_ <= 0:
                     continue  # entered (if at all) through an end disk: a corner sphere
                 t = _smaller_root(a_, b_, c_)
-                if t is None or t > 1:
+                if t is None or t > T_END:
                     continue
                 along = c[i] + t * v[i]
                 if lo[i] <= along <= hi[i]:
@@ -422,7 +430,7 @@ def toi_sphere_aabb(sph, box, motion) -> ContactResult:
                 C = np.array([corners[sx][0], corners[sy][1], corners[sz][2]])
                 w = c - C
                 t = _smaller_root(float(v @ v), float(w @ v), float(w @ w) - r * r)
-                if t is not None and t <= 1:
+                if t is not None and t <= T_END:
                     candidates.append((t, 3, "corner", {"corner": C}))
     trace["candidates"] = [{"t": t, "feature": name, **info} for t, _, name, info in candidates]
     if not candidates:

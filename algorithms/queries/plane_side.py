@@ -17,7 +17,7 @@ Where the arithmetic allows it the decision is exact for exact (Fraction) input:
 for points, segments, triangles, boxes, OBBs and the plane pair; squared comparisons
 ``f(c)^2 > r^2 |n|^2`` for spheres and capsules. Cylinders use floats. For float input a
 value of ``f`` within the rounding band of
-:func:`~algorithms.queries.plane_solids.touch_tolerance` (``1e-13`` relative) counts as
+:func:`~algorithms.queries.plane_solids.touch_tolerance` (``2**-40`` relative, :mod:`algorithms.core.tolerance`) counts as
 touching, the same band the plane distance uses, so ``side == 0`` exactly when
 ``distance == 0``.
 
@@ -32,6 +32,7 @@ import math
 
 import numpy as np
 
+from algorithms.core.tolerance import unit_np
 from algorithms.core.vec import dot, norm
 from algorithms.queries.plane_solids import planes_parallel, touch_tolerance
 from algorithms.registry import register
@@ -274,8 +275,7 @@ def side_plane_capsule(plane, cap):
 def side_plane_cylinder(plane, cyl):
     """``r_eff = (h/2) |u . w| + r |u x w|`` (unit normal ``u``, unit axis ``w``; GTCG
     §11.12.9, projection of a cylinder on a line), against ``f(c)/|n|``."""
-    u = np.asarray(plane.normal, float)
-    u = u / np.linalg.norm(u)
+    u = unit_np(plane.normal)
     w = cyl.unit_axis
     uw = float(u @ w)
     r_eff = float(cyl.height) / 2 * abs(uw) + float(cyl.radius) * float(np.linalg.norm(np.cross(u, w)))

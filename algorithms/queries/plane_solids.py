@@ -10,7 +10,8 @@ Listing A.2; for a sphere ``u . c -+ r`` as in A.15):
 * ``hi < o``: behind; distance ``o - hi`` at ``s_S(u)``;
 * otherwise ``S`` touches or straddles the plane: distance 0 and a common point, found on the
   segment from ``s_S(-u)`` to ``s_S(u)`` (which lies in ``S``) where it crosses the plane.
-  Gaps within the rounding band ``1e-13 (|o| + |c| + r_eff)`` count as touching.
+  Gaps within the rounding band ``TOUCH_REL (|o| + |c| + r_eff)`` (``TOUCH_REL = 2**-40``,
+  :mod:`algorithms.core.tolerance`) count as touching.
 
 Two planes: parallel (``|n_A x n_B| <= 1e-12 |n_A| |n_B|``, exactly 0 for exact input) planes
 are ``|o_A - o_B'|`` apart (``o_B'`` the offset of B along ``u_A``); coincident or crossing
@@ -29,18 +30,19 @@ import math
 
 import numpy as np
 
+from algorithms.core import tolerance
 from algorithms.kernels.support import centre, support, support_interval
 from algorithms.registry import register
 from algorithms.results import DistanceResult
 
-PARALLEL_SIN = 1e-12
+PARALLEL_SIN = tolerance.PARALLEL_SIN  # 1e-12 (core.tolerance)
 METHOD_SOLID = ("plane-solid distance: support points along -n and +n "
                 "(Dunn & Parberry, 3D Math Primer, A.10 Listing A.2 minD/maxD; A.15)")
 METHOD_PLANE = "plane-plane distance: parallel offsets or the line of intersection (A.11)"
 
 
 #: gaps below ``TOUCH_REL * (|d|/|n| + |c| + r_eff)`` are rounding: the solid touches
-TOUCH_REL = 1e-13
+TOUCH_REL = tolerance.TOUCH_REL  # 2**-40 (core.tolerance)
 
 
 def touch_tolerance(offset: float, c, r_eff: float) -> float:
@@ -50,9 +52,13 @@ def touch_tolerance(offset: float, c, r_eff: float) -> float:
 
 
 def _unit_plane(plane):
+    """``(n / |n|, d / |n|)``: the unit normal (:func:`algorithms.core.tolerance.unit_np`)
+    and the plane's signed offset from the origin along it, ``|n|`` taken on ``n / max|n_i|``
+    so that neither under- nor overflows."""
     n = np.asarray(plane.normal, dtype=float)
-    length = float(np.linalg.norm(n))
-    return n / length, float(plane.d) / length
+    m = float(np.abs(n).max())
+    length = float(np.linalg.norm(n / m))
+    return tolerance.unit_np(n), float(plane.d) / m / length
 
 
 def _lst(v):
@@ -117,7 +123,9 @@ def distance_plane_plane(a, b) -> DistanceResult:
         ob_a = ob if float(ua @ ub) > 0 else -ob  # B's offset along u_A
         gap = ob_a - oa
         pa = oa * ua
-        pb = pa + gap * ua
+        # the foot of pa on B (B's own normal: "parallel" allows a sine up to PARALLEL_SIN,
+        # and pa + gap u_A would leave B by |pa| times that sine)
+        pb = pa - (float(ub @ pa) - ob) * ub
         dist = abs(gap)
         if dist <= TOUCH_REL * (abs(oa) + abs(ob)):
             dist = 0.0
@@ -128,15 +136,16 @@ def distance_plane_plane(a, b) -> DistanceResult:
         return DistanceResult(method=METHOD_PLANE, trace=trace, distance=dist,
                               sqr_distance=dist * dist, closest=(_lst(pa), _lst(pb)),
                               parameter=(None, None))
-    na, nb = np.asarray(a.normal, float), np.asarray(b.normal, float)
-    da, db = float(a.d), float(b.d)
-    aa, bb, ab = float(na @ na), float(nb @ nb), float(na @ nb)
-    denom = aa * bb - ab * ab
-    x = ((da * bb - db * ab) * na + (db * aa - da * ab) * nb) / denom
-    direction = np.cross(na, nb)
+    # on the unit normals (so neither tiny nor huge normals under- or overflow), the point of
+    # the line nearest the origin is the meeting point with the plane c . x = 0 through the
+    # origin, c = u_A x u_B (three planes, Cramer by triple products, A.11):
+    # x = (o_A (u_B x c) + o_B (c x u_A)) / (c . c). The cross products keep their accuracy
+    # for nearly parallel planes, where aa bb - ab^2 cancels to 0
+    c = np.cross(ua, ub)
+    cc = float(c @ c)
+    x = (oa * np.cross(ub, c) + ob * np.cross(c, ua)) / cc
     trace = {"case": "crossing", "line_point": _lst(x),
-             "line_direction": _lst(direction / np.linalg.norm(direction)),
-             "sin_angle": math.sqrt(max(denom, 0.0) / (aa * bb))}
+             "line_direction": _lst(c / math.sqrt(cc)), "sin_angle": math.sqrt(cc)}
     return DistanceResult(method=METHOD_PLANE, trace=trace, distance=0.0, sqr_distance=0.0,
                           closest=(_lst(x), _lst(x)), parameter=(None, None))
 

@@ -32,8 +32,8 @@ from algorithms.results import DistanceResult, IntersectionResult, SeparationRes
 # ----------------------------------------------------------------------------- helpers
 
 
-def _unit(v):
-    return safe_unit(v)
+#: the unit vector or None (algorithms.core.tolerance.unit)
+_unit = safe_unit
 
 
 def _round_distance(C, r, Q, sq, method, trace, params=(None, None)):
@@ -46,6 +46,10 @@ def _round_distance(C, r, Q, sq, method, trace, params=(None, None)):
         dc = math.sqrt(float(sq))
         dist = dc - float(r)
         u = _unit(V.sub(Q, C))
+        if u is None:  # Q == C after rounding (a box frame's round trip): the centre touches
+            return DistanceResult(distance=0.0, sqr_distance=0.0, closest=(tuple(Q), tuple(Q)),
+                                  parameter=params, method=method,
+                                  trace={**trace, "intersects": True, "distance_raw": dist})
         on_sphere = tuple(float(c) + float(r) * ui for c, ui in zip(C, u))
         res = DistanceResult(distance=dist, sqr_distance=dist * dist,
                              closest=(on_sphere, tuple(Q)), parameter=params, method=method,

@@ -1,0 +1,598 @@
+"""The one tolerance policy of :mod:`algorithms`, the unit-vector helper, and exact rescaling.
+
+Every pair module decides "touching", "parallel" and "zero" through the names defined here, so
+that one pair's ``intersects``, ``distance``, ``separating_axis``, ``side``, ``first_t`` and
+``toi`` never contradict each other (scene-v1: touching counts as intersecting).
+
+The policy
+----------
+1. **Exact where the inputs decide it.** Primitives built with ``exact=True`` (Fractions) use
+   tolerance ``0`` everywhere (:func:`touch_tolerance`, :func:`is_touching`, :func:`parallel`).
+   On floats, a decision whose arithmetic is exact on the given numbers stays exact: box
+   overlap compares coordinates; a margin or distance that comes out exactly ``0`` is
+   touching.
+
+2. **Elsewhere, one relative tolerance.** A float gap ``g >= 0`` between two shapes counts as
+   touching when ``g <= TOUCH_REL * scale``, ``TOUCH_REL = 2**-40`` (about ``9.1e-13``), where
+   ``scale`` is :func:`pair_scale`: the largest absolute coordinate (from the world origin) of
+   the pair's defining points and lengths (positions, ends, vertices, centres, box corners,
+   radii, heights, extents, a plane's ``|d| / |n|``) and of the closest points; never the
+   length of a ray's or line's direction, which the spec leaves free. That is some ``2**12``
+   times the rounding of the closed forms (a touching configuration typed in decimal, such as
+   a point ``(1/3, 1/3, 0)`` in a triangle, is touching) and far below anything placed by
+   hand (a unit scene resolves gaps down to ``1e-12``). A separating-axis test uses the same
+   band on the numbers it compares: an axis separates when ``|c_B - c_A| - (r_A + r_B)`` exceeds
+   ``TOUCH_REL (|c_A| + |c_B| + r_A + r_B)``. :func:`reconcile` applies the band once more to
+   the finished answer of a pair, so every key agrees.
+
+   Other thresholds, each named here and imported where it is used:
+
+   ====================  =======  ============================================================
+   ``TOUCH_REL``         2**-40   touching band (closed forms, SAT margins, GJK, plane-solid,
+                                  cylinder-cylinder margins, :func:`reconcile`)
+   ``ITERATIVE_REL``     1e-10    the accuracy of GJK on curved shapes (cylinder-cylinder
+                                  stops and calls a pair touching below it)
+   ``PARALLEL_SIN``      1e-12    two directions are parallel when ``|u x v| <= sin |u||v|``
+                                  (planes, motion along a face, a collinear triangle)
+   ``SAT_PARALLEL_SIN``  1e-8     a separating-axis test skips the cross axis of two nearly
+                                  parallel edges (:mod:`algorithms.queries.box_box` says why
+                                  that is safe)
+   ``TIME_SLACK``        2**-40   a contact time computed up to this beyond ``[0, 1]`` is at
+                                  the period's end (a contact exactly at ``t = 1`` computes as
+                                  ``1 + 2**-52``; a graze at one instant enters an ulp after
+                                  it leaves)
+   ``VERIFY_REL``        2**-20   :func:`reconcile` checks a separating axis against the
+                                  closed-form projections within this of touching
+   ====================  =======  ============================================================
+
+   The kernels keep their own rounding guards below these (``8 eps`` in the st-plane
+   minimiser, the stopping rules of GJK and the golden-section searches); they make the float
+   answers accurate, while the decisions above make them agree.
+
+3. **Every scale.** Coordinates from ``1e-300`` to ``1e300`` are valid JSON and valid
+   geometry. :func:`call_rescaled`, which :func:`algorithms.registry.query` uses for every
+   query, multiplies all lengths of a pair by one exact power of two, and each direction (a
+   ray's or line's direction, a plane's normal with its ``d``, a cylinder's axis) by its own
+   power of two, whenever the largest length lies outside ``[2**-24, 2**24]`` (about
+   ``[6e-8, 1.7e7]``) or a direction's largest component does; it runs the query at unit scale
+   and scales the answer back (distances, points, intervals, ray parameters, the separating
+   axis candidates' lengths). Scaling by a power of two is exact, so the answer is the one the
+   unit-scale computation gives, and ordinary scenes never take this path. A rescaled query's
+   trace is in the scaled units and says so: ``trace["rescaled_by"]`` (multiply its lengths by
+   it). Lengths below ``2**-1074`` times the pair's scale round to zero (a sphere of radius
+   ``1e-300`` at ``1e300`` is a point, as in any floating-point program), and a plane whose
+   ``|d| / |n|`` is beyond the float range is refused by :class:`~algorithms.primitives.Plane`.
+
+Zero vectors
+------------
+:func:`unit` is the one unit-vector helper: ``v / |v|`` as a tuple of floats, computed on
+``v / max |v_i|`` so that neither tiny nor huge components underflow or overflow, and ``None``
+for the zero vector (and for a non-finite one). Callers that need a fallback direction say
+which one (``unit(v) or (1.0, 0.0, 0.0)``). :func:`unit_np` is the same for numpy arrays (an
+array or ``None``), :func:`perpendicular_unit` gives some unit vector perpendicular to ``w``.
+
+Examples
+--------
+>>> unit((0.0, 3e-300, 4e-300))
+(0.0, 0.6, 0.8)
+>>> unit((0, 0, 0)) is None
+True
+>>> touch_tolerance(10.0) == 10.0 * 2 ** -40
+True
+>>> clamp_time(1 + 2 ** -52)
+1.0
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from typing import Optional
+
+#: touching band of closed-form float computations, relative to :func:`pair_scale`
+TOUCH_REL = 2.0 ** -40
+#: accuracy of the iterative methods (GJK on curved shapes, golden-section searches)
+ITERATIVE_REL = 1e-10
+#: relative sine under which two directions are parallel (planes, lines, motions)
+PARALLEL_SIN = 1e-12
+#: relative sine under which a separating-axis test skips the cross axis of two edges
+SAT_PARALLEL_SIN = 1e-8
+#: reconcile verifies a separating axis against the closed-form projections when the shapes
+#: are within this of touching (relative to pair_scale): farther apart, the direction between
+#: closest points that are accurate to ITERATIVE_REL cannot fail to separate them
+VERIFY_REL = 2.0 ** -20
+#: machine epsilon of float64
+EPS = 2.0 ** -52
+#: queries run rescaled when a length or direction lies outside [2**-SAFE, 2**SAFE]
+SAFE_EXPONENT = 24
+
+
+# ----------------------------------------------------------------------------- decisions
+
+
+def touch_tolerance(scale: float, exact: bool = False, rel: float = TOUCH_REL) -> float:
+    """The touching band ``rel * scale`` for a float computation, ``0`` for exact input."""
+    if exact:
+        return 0
+    return rel * float(scale)
+
+
+def is_touching(gap, scale: float, exact: bool = False, rel: float = TOUCH_REL) -> bool:
+    """``gap <= rel * scale`` (``gap <= 0`` on exact input): the shapes touch or overlap."""
+    return gap <= touch_tolerance(scale, exact, rel)
+
+
+def parallel(u, v, exact: bool = False, sin: float = PARALLEL_SIN) -> bool:
+    """``u x v == 0`` on exact input, ``|u x v| <= sin |u| |v|`` on floats (computed on the
+    directions rescaled to unit size, so neither tiny nor huge vectors misjudge)."""
+    if exact:
+        return all(c == 0 for c in _cross(u, v))
+    uu, vv = unit(u), unit(v)
+    if uu is None or vv is None:
+        return True
+    c = _cross(uu, vv)
+    return c[0] * c[0] + c[1] * c[1] + c[2] * c[2] <= sin * sin
+
+
+def max_abs(*vectors) -> float:
+    """The largest ``|x|`` over the components of ``vectors`` (scalars allowed), as a float."""
+    m = 0.0
+    for v in vectors:
+        if v is None:
+            continue
+        if isinstance(v, (tuple, list)):
+            for x in v:
+                a = abs(float(x))
+                if a > m or a != a:
+                    m = a if a == a else math.inf  # NaN counts as out of range
+            continue
+        if hasattr(v, "__len__"):  # numpy arrays
+            for x in v:
+                a = abs(float(x))
+                if a > m or a != a:
+                    m = a if a == a else math.inf
+            continue
+        a = abs(float(v))
+        if a > m or a != a:
+            m = a if a == a else math.inf
+    return m
+
+
+# ----------------------------------------------------------------------------- unit vectors
+
+
+def _cross(u, v):
+    return (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
+
+
+def unit(v) -> Optional[tuple]:
+    """``v / |v|`` as floats, ``None`` for a zero or non-finite ``v`` (the one zero-vector
+    behaviour of the package). Computed on ``v / max |v_i|``: exact scaling by the largest
+    component keeps ``1e-300`` and ``1e300`` vectors from underflowing or overflowing."""
+    if len(v) == 3:  # the common case, unrolled (drag updates call this per pair)
+        x, y, z = float(v[0]), float(v[1]), float(v[2])
+        m = max(abs(x), abs(y), abs(z))
+        if m == 0 or not m < math.inf:  # zero, infinite or NaN
+            return None
+        x, y, z = x / m, y / m, z / m
+        n = math.sqrt(x * x + y * y + z * z)
+        return (x / n + 0.0, y / n + 0.0, z / n + 0.0)
+    m = max_abs(v)
+    if m == 0 or not math.isfinite(m):
+        return None
+    w = [float(c) / m for c in v]
+    n = math.sqrt(sum(c * c for c in w))
+    return tuple(c / n + 0.0 for c in w)
+
+
+def unit_np(v):
+    """:func:`unit` for a numpy array: an array, or ``None`` for the zero vector."""
+    import numpy as np
+
+    u = unit(v)
+    return None if u is None else np.array(u)
+
+
+def perpendicular_unit(w) -> tuple:
+    """Some unit vector perpendicular to the nonzero ``w`` (the cross product with the
+    coordinate axis least aligned with ``w``)."""
+    w = unit(w)
+    a = (1.0, 0.0, 0.0) if abs(w[0]) < 0.6 else (0.0, 1.0, 0.0)
+    return unit(_cross(w, a))
+
+
+# ----------------------------------------------------------------------------- the scale
+
+
+def pair_scale(*prims, points=()) -> float:
+    """The scale of :data:`TOUCH_REL`: the largest absolute coordinate of the primitives'
+    defining points and lengths (positions, ends, vertices, centres, box corners, radii,
+    heights, extents, a plane's ``|d| / |n|``), and of ``points``; never a direction's length.
+    At least the smallest positive float, so a band is never exactly 0 on float input."""
+    m = 0.0
+    for p in prims:
+        m = max(m, _sizes(p)[1])
+    for q in points:
+        m = max(m, max_abs(q))
+    return m if m > 0 else 5e-324
+
+
+def _sizes(p) -> tuple:
+    """``(exact, largest length value, direction in the safe range)`` of a primitive, computed
+    once and kept on the (frozen, immutable) instance: every query of every pair asks."""
+    cached = p.__dict__.get("_tolerance_sizes")
+    if cached is None:
+        exact = p.exact
+        m = max_abs(*_length_values(p)) if not exact else 0.0
+        name = "normal" if p.kind == "plane" else _DIRECTION.get(p.kind)
+        direction_ok = exact or name is None or _safe(max_abs(getattr(p, name)))
+        cached = (exact, m, direction_ok)
+        object.__setattr__(p, "_tolerance_sizes", cached)  # not a field: eq/hash unchanged
+    return cached
+
+
+def _length_values(p):
+    k = p.kind
+    if k == "point":
+        return (p.position,)
+    if k in ("segment",):
+        return (p.p0, p.p1)
+    if k in ("ray", "line"):
+        return (p.origin,)
+    if k == "plane":
+        nmax = max_abs(p.normal)
+        # |d| / |n| within a factor sqrt(3), without squaring
+        return (abs(float(p.d)) / nmax if nmax > 0 and math.isfinite(nmax) else 0.0,)
+    if k == "triangle":
+        return tuple(p.vertices)
+    if k == "sphere":
+        return (p.center, p.radius)
+    if k == "aabb":
+        return (p.min, p.max)
+    if k == "obb":
+        return (p.center, p.extents)
+    if k == "cylinder":
+        return (p.center, p.radius, p.height)
+    if k == "capsule":
+        return (p.p0, p.p1, p.radius)
+    return ()
+
+
+# ----------------------------------------------------------------------------- rescaling
+
+_DIRECTION = {"ray": "direction", "line": "direction", "cylinder": "axis"}
+
+
+def _exponent(m: float) -> int:
+    """``e`` with ``m / 2**e`` in ``[0.5, 1)``."""
+    return math.frexp(m)[1]
+
+
+def _safe(m: float) -> bool:
+    return m == 0 or (2.0 ** -SAFE_EXPONENT <= m <= 2.0 ** SAFE_EXPONENT)
+
+
+def _scale_vec(v, e: int) -> tuple:
+    return tuple(math.ldexp(float(c), -e) for c in v)
+
+
+def _rescale_prim(p, e: int):
+    """``p`` with every length divided by ``2**e`` and each direction by its own power of two;
+    returns ``(p', direction exponent or None)``. The copy is kept on ``p`` (for the same
+    ``e``), so the queries of one pair get the same rescaled objects and share their analysis
+    (:mod:`algorithms.core.once` compares arguments by identity)."""
+    cached = p.__dict__.get("_tolerance_rescaled")
+    if cached is not None and cached[0] == e:
+        return cached[1], cached[2]
+    q, de = _rescaled_copy(p, e)
+    object.__setattr__(p, "_tolerance_rescaled", (e, q, de))
+    return q, de
+
+
+def _rescaled_copy(p, e: int):
+    k = p.kind
+    ls = lambda x: math.ldexp(float(x), -e)  # noqa: E731
+    de = None
+    if k == "point":
+        q = p._replace(position=_scale_vec(p.position, e))
+    elif k == "segment":
+        q = p._replace(p0=_scale_vec(p.p0, e), p1=_scale_vec(p.p1, e))
+    elif k in ("ray", "line"):
+        de = _exponent(max_abs(p.direction))
+        q = p._replace(origin=_scale_vec(p.origin, e), direction=_scale_vec(p.direction, de))
+    elif k == "plane":
+        de = _exponent(max_abs(p.normal))
+        q = p._replace(normal=_scale_vec(p.normal, de), d=math.ldexp(float(p.d), -de - e))
+    elif k == "triangle":
+        q = p._replace(vertices=tuple(_scale_vec(v, e) for v in p.vertices))
+    elif k == "sphere":
+        q = p._replace(center=_scale_vec(p.center, e), radius=ls(p.radius))
+    elif k == "aabb":
+        q = p._replace(min=_scale_vec(p.min, e), max=_scale_vec(p.max, e))
+    elif k == "obb":
+        q = p._replace(center=_scale_vec(p.center, e), extents=_scale_vec(p.extents, e))
+    elif k == "cylinder":
+        q = p._replace(center=_scale_vec(p.center, e), axis=_scale_vec(p.axis, _exponent(
+            max_abs(p.axis))), radius=ls(p.radius), height=ls(p.height))
+    elif k == "capsule":
+        q = p._replace(p0=_scale_vec(p.p0, e), p1=_scale_vec(p.p1, e), radius=ls(p.radius))
+    else:
+        return p, None
+    return q, de
+
+
+def needs_rescaling(a, b, motion=None) -> bool:
+    """True when a length or a direction of the pair lies outside the safe range."""
+    ea, ma, da = _sizes(a)
+    eb, mb, db = _sizes(b)
+    if ea or eb:
+        return False
+    m = max(ma, mb, 0.0 if motion is None else max_abs(motion))
+    return not (_safe(m) and da and db)
+
+
+def rescaled_pair(a, b):
+    """``(a, b)`` scaled by the exact powers of two of :func:`call_rescaled` when
+    :func:`needs_rescaling` says so (else the objects themselves): for scale-free predicates
+    (containment, a classification) that answer the same for the scaled pair."""
+    if not needs_rescaling(a, b):
+        return a, b
+    m = max(_sizes(a)[1], _sizes(b)[1])
+    e = _exponent(m) if m > 0 else 0
+    return _rescale_prim(a, e)[0], _rescale_prim(b, e)[0]
+
+
+def call_rescaled(func, name: str, a, b, args=(), kwargs=None):
+    """``func(a, b, *args, **kwargs)`` for query ``name``, run on the pair rescaled by exact
+    powers of two when :func:`needs_rescaling` says so, with the answer scaled back (module
+    notes, point 3). Otherwise exactly ``func(a, b, *args, **kwargs)``."""
+    kwargs = kwargs or {}
+    motion = args[0] if (name == "toi" and args) else kwargs.get("motion")
+    if not needs_rescaling(a, b, motion):
+        return _settle(name, func(a, b, *args, **kwargs))
+    m = max(_sizes(a)[1], _sizes(b)[1], 0.0 if motion is None else max_abs(motion))
+    e = _exponent(m) if m > 0 else 0
+    a2, de_a = _rescale_prim(a, e)
+    b2, de_b = _rescale_prim(b, e)
+    if motion is not None:
+        scaled_motion = _scale_vec(motion, e)
+        if name == "toi" and args:
+            args = (scaled_motion,) + tuple(args[1:])
+        else:
+            kwargs = {**kwargs, "motion": scaled_motion}
+    result = _settle(name, func(a2, b2, *args, **kwargs))
+    # a ray's point o + t d is (o' + t' d') 2**e with d' = d / 2**de: t = t' 2**(e - de)
+    pe_a = None if de_a is None or a.kind == "plane" else e - de_a
+    pe_b = None if de_b is None or b.kind == "plane" else e - de_b
+    return scale_result(result, e, pe_a, pe_b)
+
+
+def _settle(name, result):
+    """A contact time within :data:`TIME_SLACK` of the period is clamped into ``[0, 1]``."""
+    if name == "toi" and result.toi is not None:
+        t = clamp_time(result.toi)
+        if t != result.toi:
+            return replace(result, toi=t, trace={**result.trace, "toi_computed": result.toi})
+    return result
+
+
+def _ldexp(x: float, e: int) -> float:
+    try:
+        return math.ldexp(x, e)
+    except OverflowError:
+        return math.copysign(math.inf, x)
+
+
+def _up(x, e):
+    if x is None:
+        return None
+    if isinstance(x, (int, float)):
+        return math.ldexp(float(x), e)
+    return tuple(math.ldexp(float(c), e) for c in x)
+
+
+#: the length-valued keys of a separating-axis candidate (trace["axes"] entries)
+_AXIS_LENGTHS = ("r_A", "r_B", "distance", "margin", "centre_A", "centre_B")
+
+
+def _up_lengths(entry, e):
+    if not isinstance(entry, dict):
+        return entry
+    out = dict(entry)
+    for k in _AXIS_LENGTHS:
+        if isinstance(out.get(k), (int, float)) and not isinstance(out.get(k), bool):
+            out[k] = _ldexp(float(out[k]), e)
+    return out
+
+
+def _up_param(t, pe):
+    if pe is None or t is None or not isinstance(t, (int, float)):
+        return t
+    return math.ldexp(float(t), pe)
+
+
+def scale_result(result, e: int, pe_a=None, pe_b=None):
+    """A result of the pair scaled by ``2**-e`` brought back to the pair's units: lengths
+    times ``2**e``, A's ray/line parameters times ``2**pe_a`` (B's by ``pe_b``)."""
+    from algorithms.results import (
+        ContactResult,
+        DistanceResult,
+        HitResult,
+        SeparationResult,
+        SideResult,
+    )
+
+    trace = {**result.trace, "rescaled_by": math.ldexp(1.0, e)}
+    if isinstance(result, DistanceResult):
+        d = _up(result.distance, e)
+        sq = result.sqr_distance
+        sq2 = _ldexp(float(sq), 2 * e) if sq else sq
+        if d > 0 and not sq2 > 0:
+            sq2 = 5e-324  # a positive distance whose square underflows is still positive
+        closest = tuple(_up(p, e) for p in result.closest)
+        param = (_up_param(result.parameter[0], pe_a), _up_param(result.parameter[1], pe_b))
+        return replace(result, distance=d, sqr_distance=sq2, closest=closest, parameter=param,
+                       trace=trace)
+    if isinstance(result, HitResult):
+        hits = tuple(replace(h, t=_up_param(h.t, pe_a), point=_up(h.point, e))
+                     for h in result.hits)
+        return replace(result, hits=hits, first_t=_up_param(result.first_t, pe_a), trace=trace)
+    if isinstance(result, SeparationResult):
+        iv = result.intervals
+        if iv is not None:
+            iv = tuple(tuple(_up(x, e) for x in pair) for pair in iv)
+        for key in ("axes", "skipped_axes"):  # the candidates' lengths, as the SAT panel shows
+            if isinstance(trace.get(key), list):
+                trace[key] = [_up_lengths(ax, e) for ax in trace[key]]
+        return replace(result, intervals=iv, trace=trace)
+    if isinstance(result, SideResult):
+        return replace(result, signed_distance=_up(result.signed_distance, e),
+                       effective_radius=_up(result.effective_radius, e), trace=trace)
+    if isinstance(result, ContactResult):
+        return replace(result, point=_up(result.point, e), trace=trace)
+    return replace(result, trace=trace)
+
+
+# ----------------------------------------------------------------------------- times
+
+#: a contact time computed up to this much beyond ``[0, 1]`` is at the period's end: the
+#: touching band in time (a contact exactly at ``t = 1`` computes as ``1 + 2**-52`` or more)
+TIME_SLACK = TOUCH_REL
+#: the latest time a kernel accepts as a contact (then clamped to ``1``)
+T_END = 1.0 + TIME_SLACK
+
+
+def clamp_time(t) -> Optional[float]:
+    """``t`` in ``[0, 1]`` as a float; a time that rounding put within :data:`TIME_SLACK`
+    outside (``1 + 2**-52`` for a contact exactly at ``t = 1``) is clamped to the end;
+    ``None`` for a time really outside the period (or ``None``/NaN)."""
+    if t is None:
+        return None
+    t = float(t)
+    if not (-TIME_SLACK <= t <= 1.0 + TIME_SLACK):
+        return None
+    return min(1.0, max(0.0, t))
+
+
+# ----------------------------------------------------------------------------- reconcile
+
+_BOUNDED = ("point", "segment", "triangle", "sphere", "aabb", "obb", "capsule", "cylinder")
+_LINEAR = ("segment", "ray", "line")
+
+
+def separates(a, b, axis, scale: Optional[float] = None) -> bool:
+    """True when the projections of the bounded ``a`` and ``b`` on the unit ``axis`` are apart
+    by more than the touching band (closed-form support intervals; always True for an
+    unbounded kind, which has no interval)."""
+    if a.kind not in _BOUNDED or b.kind not in _BOUNDED:
+        return True
+    from algorithms.kernels.support import support_interval
+
+    u = unit(axis)
+    if u is None:
+        return False
+    la, ha = support_interval(a, u)
+    lb, hb = support_interval(b, u)
+    gap = max(lb - ha, la - hb)
+    band = touch_tolerance(pair_scale(a, b) if scale is None else scale,
+                           a.exact and b.exact)
+    return gap > band
+
+
+def reconcile(a, b, *, intersects, distance, closest, separating_axis=None, first_t=None,
+              parameter=(None, None), side=None, toi=None, moving=False) -> dict:
+    """One consistent answer from the separately computed keys of the pair ``(a, b)``.
+
+    The rules (scene-v1: touching counts as intersecting; no key contradicts another):
+
+    1. The pair intersects when any query found a common point: a dedicated test said so,
+       ``distance`` is within the touching band (:func:`is_touching` with :func:`pair_scale`),
+       a linear component's hits found a ``first_t``, or a plane's ``side`` is ``0``.
+    2. Intersecting: ``distance`` is ``0``, ``closest`` one common point (the midpoint of the
+       two closest points, which lie within the band of both shapes), no
+       ``separating_axis``, ``side`` ``0``, ``toi`` ``0`` when the objects move, and a segment
+       or ray without hits touches at its closest point (``first_t`` = its parameter).
+    3. Apart: a ``separating_axis`` must separate the closed-form projections by more than
+       the band (:func:`separates`); one that does not is replaced by the direction between
+       the closest points when that one separates, else dropped (``None``). The check runs
+       when the shapes are within ``VERIFY_REL`` (``2**-20``) of :func:`pair_scale` of
+       touching; farther apart no method's rounding can tilt an axis enough to fail.
+    4. ``toi`` is clamped into ``[0, 1]`` by :func:`clamp_time`.
+
+    Returns the dict of the (possibly changed) values under the same names, plus
+    ``"notes"``: a list of what was changed and why (for the trace).
+    """
+    notes = []
+    exact_a, size_a, _ = _sizes(a)
+    exact_b, size_b, _ = _sizes(b)
+    exact = exact_a and exact_b
+    if (intersects is not True and first_t is None and side != 0 and distance
+            and closest is not None and (toi is None or 0 <= toi <= 1)):
+        # the common case, clearly apart: nothing to reconcile (a drag step asks per pair)
+        scale = max(size_a, size_b)
+        for p in closest:
+            scale = max(scale, abs(p[0]), abs(p[1]), abs(p[2]))
+        if distance > VERIFY_REL * scale:
+            return {"intersects": False if intersects is not None or distance is not None
+                    else None, "distance": distance, "closest": closest,
+                    "separating_axis": separating_axis, "first_t": first_t, "side": side,
+                    "toi": toi, "notes": notes}
+    hit = intersects is True
+    if distance is not None and not hit:
+        scale = pair_scale(a, b, points=closest or ())
+        if distance == 0 or (not exact and is_touching(distance, scale)):
+            if distance != 0:
+                notes.append(f"distance {distance!r} within the touching band")
+            hit = True
+    if first_t is not None and not hit:
+        notes.append("a hit was found")
+        hit = True
+    if side == 0 and not hit:
+        notes.append("side 0 (touching or straddling the plane)")
+        hit = True
+    if hit:
+        if intersects is False:
+            notes.append("touching: intersects")
+        if distance is not None and distance != 0:
+            notes.append(f"distance {distance!r} -> 0")
+        if closest is not None and closest[0] is not None and closest[1] is not None and \
+                tuple(closest[0]) != tuple(closest[1]):
+            mid = tuple((float(p) + float(q)) / 2 for p, q in zip(closest[0], closest[1]))
+            if not all(math.isfinite(c) for c in mid):  # (p + q) overflowed: halve first
+                mid = tuple(float(p) / 2 + float(q) / 2 for p, q in zip(closest[0], closest[1]))
+            closest = (mid, mid)
+        if distance is not None:
+            distance = 0.0
+        if separating_axis is not None:
+            notes.append("separating axis dropped: the shapes touch")
+            separating_axis = None
+        if side not in (None, 0):
+            notes.append(f"side {side} -> 0")
+            side = 0
+        if moving and toi != 0:
+            notes.append(f"toi {toi!r} -> 0: they intersect at t = 0")
+            toi = 0.0
+        if first_t is None and a.kind in ("segment", "ray") and parameter[0] is not None:
+            first_t = float(parameter[0])
+            notes.append("first_t from the closest point")
+    else:
+        near = distance is None or exact or distance <= VERIFY_REL * pair_scale(
+            a, b, points=closest or ())
+        if separating_axis is not None and near and not separates(a, b, separating_axis):
+            replacement = None
+            if closest is not None and None not in closest:
+                d = unit(tuple(float(q) - float(p) for p, q in zip(closest[0], closest[1])))
+                if d is not None and separates(a, b, d):
+                    replacement = d
+            notes.append("separating axis did not separate the projections: "
+                         + ("replaced by the closest points' direction" if replacement
+                            else "dropped"))
+            separating_axis = replacement
+    if toi is not None:
+        t = clamp_time(toi)
+        if t != toi:
+            notes.append(f"toi {toi!r} -> {t!r}")
+        toi = t
+    return {"intersects": hit if intersects is not None or distance is not None else None,
+            "distance": distance, "closest": closest, "separating_axis": separating_axis,
+            "first_t": first_t, "side": side, "toi": toi, "notes": notes}
