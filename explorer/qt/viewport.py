@@ -222,7 +222,7 @@ class Viewport(QWidget):
         the size changed (or ``force``), every label is placed afresh. The anchor is the
         label's own 3-D position as the scene view set it; only the drawn position moves.
         Returns ``{name: (x0, y0, x1, y1)}`` in display pixels."""
-        labels = getattr(self.view, "_labels", {})
+        labels = self.view.label_actors()
         if not self.declutter_labels or not labels:
             self.label_rects = {}
             self._declutter_key = None
@@ -233,7 +233,7 @@ class Viewport(QWidget):
             self.label_rects = {}
             return self.label_rects
         view_key = (w, h, ren.GetActiveCamera().GetMTime())
-        states = {name: (id(a), getattr(a, "_explorer_state", None), a.GetVisibility())
+        states = {name: (id(a), self.view.label_state(name), a.GetVisibility())
                   for name, a in labels.items()}
         last = getattr(self, "_declutter_key", None)
         if not force and last is not None and last[0] == view_key and last[1] == states:

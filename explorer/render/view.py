@@ -588,6 +588,7 @@ class SceneView:
         self.colors: dict = {}
         self._overlays: dict = {}  # name -> [actor, mesh, signature]
         self._labels: dict = {}  # name -> vtkTextActor
+        self._label_states: dict = {}  # name -> (text, anchor, colour) as last set
         self._label_parts: dict = {}  # name -> (vtkTextActor, its text property, its anchor)
         self._frame_names: set = set()
         self._frame_labels: set = set()
@@ -856,12 +857,29 @@ class SceneView:
                                       render=False)
         for key in [k for k in self._labels if k.startswith(name)]:
             self.plotter.renderer.RemoveActor(self._labels.pop(key))
+            self._label_states.pop(key, None)
             self._label_parts.pop(key, None)
             self._drawn_labels.pop(key, None)
             self._frame_labels.discard(key)
 
     def overlay_names(self) -> list[str]:
         return sorted(self._overlays) + sorted(self._labels)
+
+    def label_actors(self) -> dict:
+        """``{name: vtkTextActor}`` of every label shown (a copy: the view owns them)."""
+        return dict(self._labels)
+
+    def label_state(self, name: str):
+        """``(text, anchor, colour)`` of label ``name`` as last set, ``None`` if it has none."""
+        return self._label_states.get(name)
+
+    def overlay_meshes(self) -> dict:
+        """``{name: mesh}`` of every overlay shown (parked ones excluded)."""
+        return {name: cur[1] for name, cur in self._overlays.items()}
+
+    def overlay_actors(self) -> dict:
+        """``{name: actor}`` of every overlay shown (parked ones excluded)."""
+        return {name: cur[0] for name, cur in self._overlays.items()}
 
     def set_label(self, name: str, position, text: str, color="#202020") -> None:
         """A 2-D text label anchored at a 3-D point, drawn over everything (refilled in place)."""
@@ -886,10 +904,10 @@ class SceneView:
             parts = self._label_parts[name] = (actor, actor.GetTextProperty(),
                                                actor.GetPositionCoordinate())
         state = (text, tuple(float(c) for c in position), color)
-        old = getattr(actor, "_explorer_state", None)
+        old = self._label_states.get(name)
         if old == state:
             return  # unchanged since the last frame
-        actor._explorer_state = state
+        self._label_states[name] = state
         if old is None or old[0] != text:
             actor.SetInput(text)
         if old is None or old[2] != color:
@@ -936,6 +954,7 @@ class SceneView:
         for stale in self._frame_labels - labels:
             drawn.pop(stale, None)
             self._label_parts.pop(stale, None)
+            self._label_states.pop(stale, None)
             actor = self._labels.pop(stale, None)
             if actor is not None:
                 self.plotter.renderer.RemoveActor(actor)

@@ -87,7 +87,7 @@ def test_window_draws_and_names_the_features(gui_window, qtbot):
     # c = (2, 2, 0) is outside the box on x and y: the closest point (1, 1, 0) is on an edge
     assert shown["box"].name == "edge along z at max x, max y"
     assert shown["S"].kind == "curved"
-    labels = w.viewport.view._labels
-    assert labels["features:box:label"]._explorer_state[0] == "box: edge along z at max x, max y"
+    state = w.viewport.view.label_state("features:box:label")
+    assert state[0] == "box: edge along z at max x, max y"
     w.act_features.trigger()  # off
     assert not any(n.startswith("features:") for n in w.viewport.view.overlay_names())

@@ -45,9 +45,9 @@ def mesh_points(window, obj_id):
 def overlay_points(window, prefix):
     """{name: points} of the overlays whose name starts with ``prefix``."""
     out = {}
-    for name, rec in window.viewport.view._overlays.items():
+    for name, mesh in window.viewport.view.overlay_meshes().items():
         if name.startswith(prefix):
-            out[name] = np.array(rec[1].points, dtype=float)
+            out[name] = np.array(mesh.points, dtype=float)
     return out
 
 

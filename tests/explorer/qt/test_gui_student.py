@@ -184,8 +184,8 @@ def test_labels_do_not_overlap_nor_cover_anchors(gui_window, qtbot, path):
     assert len(rects) >= 2
     ren = w.viewport.plotter.renderer
     anchors = []
-    for actor in w.viewport.view._labels.values():
-        ren.SetWorldPoint(*actor._explorer_state[1], 1.0)
+    for name in w.viewport.view.label_actors():
+        ren.SetWorldPoint(*w.viewport.view.label_state(name)[1], 1.0)
         ren.WorldToDisplay()
         anchors.append(ren.GetDisplayPoint()[:2])
     boxes = list(rects.values())
@@ -198,7 +198,7 @@ def test_labels_do_not_overlap_nor_cover_anchors(gui_window, qtbot, path):
     width, height = ren.GetSize()
     for name, r in rects.items():
         assert r[0] >= 0 and r[1] >= 0 and r[2] <= width and r[3] <= height, "cut off"
-        actor = w.viewport.view._labels[name]
+        actor = w.viewport.view.label_actors()[name]
         x, y = actor.GetPositionCoordinate().GetComputedDisplayValue(ren)
         assert (x, y) == pytest.approx((r[0], r[1]), abs=1.5)
 
@@ -222,8 +222,8 @@ def test_declutter_off_leaves_labels_on_their_anchors(gui_window):
     w = gui_window(RAY_BOX)
     w.viewport.declutter_labels = False
     w.refresh()
-    for actor in w.viewport.view._labels.values():
-        actor.GetPositionCoordinate().SetValue(*actor._explorer_state[1])
+    for name, actor in w.viewport.view.label_actors().items():
+        actor.GetPositionCoordinate().SetValue(*w.viewport.view.label_state(name)[1])
     w.viewport.render()
     assert w.viewport.label_rects == {}
 
@@ -264,7 +264,7 @@ def test_contact_normal_at_impact_is_slim(gui_window, qtbot):
     tl = dock.widget()
     qtbot.waitUntil(lambda: tl.toi is not None, timeout=3000)
     tl.jump_to_impact()
-    pts = w.viewport.view._overlays["timeline:normal"][1].points
+    pts = w.viewport.view.overlay_meshes()["timeline:normal"].points
     # the arrow points along +x (from the ball towards the wall): its width is across y and z
     width = max(pts[:, 1].max() - pts[:, 1].min(), pts[:, 2].max() - pts[:, 2].min())
     # scene extent ~5.6, marker r = 2 % of it: the arrow tip is 2 * 0.07 * 7 r ~ 0.11 wide
@@ -300,12 +300,12 @@ def test_answers_about_t0_are_hidden_while_another_time_is_shown(gui_window, qtb
     # time is back at 0. The motion ghosts stay.
     w = gui_window(MOVING)
     view = w.viewport.view
-    qtbot.waitUntil(lambda: any(n.startswith("ov:closest:") for n in view._overlays),
+    qtbot.waitUntil(lambda: any(n.startswith("ov:closest:") for n in view.overlay_meshes()),
                     timeout=3000)
 
     def shown(prefix):
-        actors = [cur[0] for n, cur in view._overlays.items() if n.startswith(prefix)]
-        actors += [a for n, a in view._labels.items() if n.startswith(prefix)]
+        actors = [a for n, a in view.overlay_actors().items() if n.startswith(prefix)]
+        actors += [a for n, a in view.label_actors().items() if n.startswith(prefix)]
         return [bool(a.GetVisibility()) for a in actors]
 
     assert shown("ov:closest:") and all(shown("ov:closest:"))

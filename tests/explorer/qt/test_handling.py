@@ -93,21 +93,25 @@ def test_orthographic_toggle(gui_window):
 def test_grip_labels_follow_the_grips(gui_window):
     w = gui_window(WELCOME)
     w.select("seg")
-    labels = w.viewport.view._labels
-    names = {k.split(":", 1)[1]: a._explorer_state for k, a in labels.items()
-             if k.startswith("grip-label:")}
+    view = w.viewport.view
+
+    def grip_labels():
+        return {k.split(":", 1)[1]: view.label_state(k) for k in view.label_actors()
+                if k.startswith("grip-label:")}
+
+    names = grip_labels()
     assert set(names) == {"p0", "p1", "center"}
     assert names["p0"][0] == "p0" and names["center"][0] == "centre"
     seg = w.scene["seg"].primitive
     assert names["p0"][1] == pytest.approx(seg.p0)
     widget_drag(w, "p0", [(-1.0, -1.0, 0.5)])
-    state = labels["grip-label:p0"]._explorer_state
+    state = view.label_state("grip-label:p0")
     assert state[1] == pytest.approx((-1.0, -1.0, 0.5))
     w.act_grip_labels.trigger()  # off
-    assert not [k for k in labels if k.startswith("grip-label:")]
+    assert not grip_labels()
     w.act_grip_labels.trigger()
     w.select("ball")
-    texts = {a._explorer_state[0] for k, a in labels.items() if k.startswith("grip-label:")}
+    texts = {s[0] for s in grip_labels().values()}
     assert texts == {"centre", "radius"}
 
 
@@ -141,16 +145,16 @@ def test_plane_lock_in_the_top_view_keeps_the_height(gui_window):
 def test_presentation_mode_enlarges_the_fonts(gui_window):
     w = gui_window(WELCOME)
     w.select("seg")
-    labels = w.viewport.view._labels
-    assert labels and all(a.GetTextProperty().GetFontSize() == 15 for a in labels.values())
+    labels = w.viewport.view.label_actors
+    assert labels() and all(a.GetTextProperty().GetFontSize() == 15 for a in labels().values())
     w.act_present.trigger()
     assert "font-size: 16pt" in w.styleSheet()
-    assert all(a.GetTextProperty().GetFontSize() == 24 for a in labels.values())
+    assert all(a.GetTextProperty().GetFontSize() == 24 for a in labels().values())
     w.select("ball")  # labels made while presenting are large too
-    assert all(a.GetTextProperty().GetFontSize() == 24 for a in labels.values())
+    assert all(a.GetTextProperty().GetFontSize() == 24 for a in labels().values())
     w.act_present.trigger()
     assert "font-size" not in w.styleSheet()
-    assert all(a.GetTextProperty().GetFontSize() == 15 for a in labels.values())
+    assert all(a.GetTextProperty().GetFontSize() == 15 for a in labels().values())
 
 
 def test_camera_keys_do_not_steal_digits_typed_into_a_field(gui_window, qtbot):

@@ -148,13 +148,13 @@ def test_the_disagreement_is_drawn_in_the_viewport_and_follows_a_drag(gui_window
     assert w.methods_ui.load(root / "examples" / "buggy_methods.py")
     w.set_pair("A", "B")
     w.refresh()
-    names = set(w.viewport.view._overlays)
+    names = set(w.viewport.view.overlay_meshes())
     assert {"ov:userbad:A", "ov:userbad:B"} <= names
     assert "ov:user:A:B:clamp_separately:distance:line" in names
     # drag B's first end onto A: both methods now say 0, the mark goes away
     w.drag_handle("B", "p0", (0.0, 0.05, 0.3))
     w.refresh()
-    names = set(w.viewport.view._overlays)
+    names = set(w.viewport.view.overlay_meshes())
     assert not {"ov:userbad:A", "ov:userbad:B"} & names
 
 
@@ -225,4 +225,4 @@ def test_library_methods_side_by_side(gui_window, qtbot):
     assert ("hits", "slabs") in [(r["query"], r["method"]) for r in rows]
     assert all(r["agree"] for r in rows), [r["why"] for r in rows]
     w.refresh()
-    assert any(n.startswith("ov:user:ray:box:slabs:hits") for n in w.viewport.view._overlays)
+    assert any(n.startswith("ov:user:ray:box:slabs:hits") for n in w.viewport.view.overlay_meshes())
