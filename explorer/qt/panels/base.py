@@ -18,6 +18,7 @@ from PyQt6.QtWidgets import QDockWidget, QWidget
 
 from algorithms.answer import PairAnswer
 from explorer.model.scene import Scene, SceneObject
+from explorer.present.explain import fmt as _fmt
 from explorer.render.view import Geom
 
 
@@ -309,22 +310,5 @@ def line_mesh(p, q) -> Geom:
 
 
 def fmt(x, digits: int = 4) -> str:
-    """A number for people: ``None`` -> ``"—"``, floats with ``digits`` significant digits."""
-    if x is None:
-        return "—"
-    if isinstance(x, bool):
-        return "yes" if x else "no"
-    if isinstance(x, (int, np.integer)):
-        return str(int(x))
-    if isinstance(x, (float, np.floating)):
-        x = float(x)
-        if x != x:
-            return "nan"
-        if x in (float("inf"), float("-inf")):
-            return "∞" if x > 0 else "-∞"
-        if x == 0:
-            return "0"
-        return f"{x:.{digits}g}"
-    if isinstance(x, (list, tuple, np.ndarray)):
-        return "(" + ", ".join(fmt(v, digits) for v in x) + ")"
-    return str(x)
+    """A number for people (:func:`explorer.present.explain.fmt`), 4 significant digits."""
+    return _fmt(x, digits)
