@@ -12,7 +12,6 @@ Nothing here imports Qt until the window is really opened, so ``import explorer`
 
 from __future__ import annotations
 
-import base64
 import html
 import string
 from typing import Optional
@@ -34,7 +33,6 @@ def scene_of(*items, name: str = "Script", queries=None, **named):
     ``Scene``) and ``named`` primitives (the keyword is the id). Positional primitives get the
     ids ``A``, ``B``, ``C``, ... ``queries``: ``[(id, id), ...]`` (default: every pair)."""
     from algorithms.primitives import Primitive
-
     from explorer.model.scene import Scene, SceneObject
 
     if len(items) == 1 and isinstance(items[0], Scene) and not named:
@@ -105,7 +103,8 @@ class NotebookView:
         from explorer.render.export import export
 
         with tempfile.TemporaryDirectory() as tmp:
-            out = export(self.scene, Path(tmp) / "view.html", size=self.size)
+            out = export(self.scene, Path(tmp) / "view.html", size=self.size,
+                         html_panel=False)  # the table is shown under the view
             return out.read_text(encoding="utf-8")
 
     def png(self) -> bytes:
@@ -125,8 +124,9 @@ class NotebookView:
 
     def _repr_html_(self) -> str:
         w, h = self.size
-        frame = (f"<iframe class='explorer-view' srcdoc=\"{html.escape(self.page(), quote=True)}\" "
-                 f"width='{w}' height='{h}' style='border:1px solid #ccc'></iframe>")
+        page = html.escape(self.page(), quote=True)
+        frame = (f"<iframe class='explorer-view' srcdoc=\"{page}\" width='{w}' height='{h}' "
+                 "style='border:1px solid #ccc'></iframe>")
         return (f"<div class='explorer-show'><b>{html.escape(self.scene.name)}</b><br>{frame}"
                 f"{self.table_html()}</div>")
 

@@ -248,7 +248,7 @@ _PANEL_CSS = (
 )
 
 
-def _write_html(plotter, out: Path, scene=None, results=()) -> None:
+def _write_html(plotter, out: Path, scene=None, results=(), panel: bool = True) -> None:
     from trame_vtk.tools.vtksz2html import write_html
 
     buffer = io.StringIO()
@@ -265,6 +265,8 @@ def _write_html(plotter, out: Path, scene=None, results=()) -> None:
               "d.innerHTML=html;document.body.appendChild(d);}}"
               "var n=0,timer=setInterval(function(){put();if(++n>40)clearInterval(timer);},250);"
               "window.addEventListener('load',put);})();</script>")
+    if not panel:
+        script = ""
     if "</body>" in page:
         page = page.replace("</body>", script + "</body>", 1)
     else:
@@ -363,14 +365,15 @@ def moves(scene) -> bool:
 
 
 def export(scene, path, size=(1024, 768), camera=None, animation: Optional[str] = None,
-           drag: Optional[tuple] = None) -> Path:
+           drag: Optional[tuple] = None, html_panel: bool = True) -> Path:
     """Write ``scene`` with its answers to ``path`` in the format of its extension.
 
     ``camera``: a PyVista camera position (default: the iso view of the whole scene).
     ``animation`` (GIF, MP4): ``"timeline"`` or ``"drag"`` (default: the time line when an
     object moves, else a drag); ``drag``: ``(object id, [primitive, ...])`` of a recorded drag
-    (the window's), else the first object goes around a circle. Returns the path written;
-    raises :class:`ExportError` for a bad target."""
+    (the window's), else the first object goes around a circle. ``html_panel=False``: the
+    HTML page without its table of answers (the notebook view shows the table under it).
+    Returns the path written; raises :class:`ExportError` for a bad target."""
     out = check_target(path, size)
     ext = out.suffix.lower()
     if ext == ".md":
@@ -401,7 +404,7 @@ def export(scene, path, size=(1024, 768), camera=None, animation: Optional[str] 
     with offscreen_view(scene, size, camera=camera, decorations=not three_d) as (
             plotter, _view, results):
         if ext == ".html":
-            _write_html(plotter, out, scene, results)
+            _write_html(plotter, out, scene, results, panel=html_panel)
         elif ext in (".svg", ".pdf"):
             _write_vector(plotter, out)
         else:
