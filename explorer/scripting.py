@@ -83,7 +83,8 @@ def in_notebook() -> bool:
 class NotebookView:
     """What ``show`` returns in a notebook: the scene, its answers and their rich display.
 
-    ``results`` are the ``explorer eval`` results (scene-v1), ``rows`` the table's rows;
+    ``answers`` are the typed answers (:class:`~algorithms.answer.PairAnswer`), ``rows`` the
+    table's rows;
     Jupyter shows :meth:`_repr_html_`: the interactive view (an ``<iframe>`` holding the
     self-contained vtk.js page of ``explorer export X.html``) and the table."""
 
@@ -92,8 +93,8 @@ class NotebookView:
 
         self.scene = scene
         self.size = tuple(size)
-        self.results = scene.evaluate()
-        self.rows = rows(self.results)
+        self.answers = scene.answers()
+        self.rows = rows(self.answers)
 
     def page(self) -> str:
         """The interactive page (the HTML export) as a string."""
@@ -120,7 +121,7 @@ class NotebookView:
     def table_html(self) -> str:
         from explorer.render.export import results_table_html
 
-        return results_table_html(self.results)
+        return results_table_html(self.answers)
 
     def _repr_html_(self) -> str:
         w, h = self.size
@@ -136,7 +137,7 @@ class NotebookView:
     def __repr__(self) -> str:
         from explorer.present.table import markdown_table
 
-        return f"<explorer view of {len(self.scene)} objects>\n" + markdown_table(self.results)
+        return f"<explorer view of {len(self.scene)} objects>\n" + markdown_table(self.answers)
 
 
 def show(*items, name: str = "Script", queries=None, block: Optional[bool] = None,

@@ -71,9 +71,8 @@ def pair_markdown(result: Optional[dict], name_a: str = "A", name_b: str = "B",
 
 def scene_markdown(scene) -> str:
     """Every query pair of ``scene``: the answers table, then each pair's explain text."""
-    results = scene.evaluate()
-    parts = [f"# {scene.name}", "", markdown_table(results)]
-    for r in results:
+    parts = [f"# {scene.name}", "", markdown_table(scene.answers())]
+    for r in scene.evaluate():
         a, b = scene[r["a"]], scene[r["b"]]
         parts.append(pair_markdown(r, a.name, b.name, a.primitive, b.primitive))
     return "\n".join(parts)

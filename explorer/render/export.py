@@ -1,7 +1,7 @@
 """``explorer export SCENE -o OUT.EXT [--size W H]``: the scene with its answers drawn, as in
 the window, in the format the extension names (issue 14). No Qt here: everything is drawn by
 an offscreen PyVista plotter through the same :class:`~explorer.render.view.SceneView` and
-overlay frame (:data:`explorer.render.view.FRAME_BUILDERS`) as the window and
+overlay frame (:func:`explorer.render.overlays.frame_for_view`) as the window and
 ``explorer render``. (``.md``, the explain text, is written by :mod:`explorer.cli` from the
 explain panel's templates.)
 
@@ -97,25 +97,23 @@ def offscreen_view(scene, size=(1024, 768), with_results: bool = True, camera=No
                    decorations: bool = True):
     """An offscreen plotter drawing ``scene`` with its answers as the window does.
 
-    Yields ``(plotter, view, results)``. ``camera`` is a PyVista camera position (the
+    Yields ``(plotter, view, answers)`` (the typed :class:`~algorithms.answer.PairAnswer` of
+    each query pair). ``camera`` is a PyVista camera position (the
     window's); default: the ``iso`` view of every object. ``decorations``: the axes widget and
     the scene's name (left out of the 3D formats, where they would become geometry)."""
     os.environ.setdefault("VTK_DEFAULT_OPENGL_WINDOW", "vtkEGLRenderWindow")
     import pyvista as pv
 
-    from explorer.render import overlays  # noqa: F401 - registers the answers' visuals
-    from explorer.render.view import FRAME_BUILDERS, SceneView, add_results, frame_bounds
+    from explorer.render.overlays import frame_for_view
+    from explorer.render.view import SceneView, frame_bounds
 
     plotter = pv.Plotter(off_screen=True, window_size=[int(size[0]), int(size[1])])
     view = SceneView(plotter)
     try:
         view.set_scene(scene)
-        results = scene.evaluate() if with_results else []
+        answers = scene.answers() if with_results else []
         if with_results:
-            if FRAME_BUILDERS:
-                view.apply_frame(FRAME_BUILDERS[-1](scene, results, view))
-            else:
-                add_results(plotter, scene, results, view.ext)
+            view.apply_frame(frame_for_view(scene, answers, view))
         if decorations:
             plotter.add_axes()
             plotter.add_text(scene.name, font_size=12, color="#222222", name="title")
@@ -124,7 +122,7 @@ def offscreen_view(scene, size=(1024, 768), with_results: bool = True, camera=No
         else:
             plotter.camera_position = "iso"
             plotter.reset_camera(bounds=frame_bounds(view))
-        yield plotter, view, results
+        yield plotter, view, answers
     finally:
         view.close()
         plotter.close()
@@ -225,14 +223,15 @@ def _write_vtksz(plotter, out: Path) -> None:
     out.write_bytes(_vtksz_bytes(plotter))
 
 
-def results_table_html(results: Sequence[dict]) -> str:
-    """The answers as an HTML table (the page's panel; also the notebook's table)."""
+def results_table_html(results: Sequence) -> str:
+    """The answers (typed :class:`~algorithms.answer.PairAnswer`\\ s) as an HTML table (the
+    page's panel; also the notebook's table)."""
     from explorer.present.table import ROW_KEYS, cell
 
     head = "".join(f"<th>{html.escape(k)}</th>" for k in ("pair", *ROW_KEYS))
     rows = []
     for r in results:
-        cells = [f"{r.get('a')}–{r.get('b')}"] + [cell(r, k) for k in ROW_KEYS]
+        cells = [f"{r.a}–{r.b}"] + [cell(r, k) for k in ROW_KEYS]
         rows.append("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>")
     return f"<table class='explorer-results'><tr>{head}</tr>{''.join(rows)}</table>"
 
@@ -327,14 +326,12 @@ def drag_frames(plotter, view, scene, obj_id: str, primitives: Iterable) -> list
     """A drag replayed: ``obj_id`` takes each primitive of ``primitives`` in turn, the answers
     are evaluated and drawn again, and each step is one frame (a drag recorded in the window
     or the circle of :func:`circle_drag`)."""
-    from explorer.render.view import FRAME_BUILDERS
+    from explorer.render.overlays import frame_for_view
 
     frames = []
     for prim in primitives:
         scene.update(obj_id, primitive=prim)
-        results = scene.evaluate()
-        if FRAME_BUILDERS:
-            view.apply_frame(FRAME_BUILDERS[-1](scene, results, view))
+        view.apply_frame(frame_for_view(scene, scene.answers(), view))
         frames.append(_shot(plotter))
     return frames
 
