@@ -1,10 +1,11 @@
 """The data files that ship with the explorer, found through :mod:`importlib.resources`.
 
 The example scenes live in the checkout's top-level ``scenes/`` folder and install as the
-package ``explorer_scenes`` (``setup.py`` maps it; lessons go in ``scenes/lessons/``). So they
-are found the same way in a wheel installed anywhere, in an editable install and in a source
-checkout run with ``PYTHONPATH=.`` (where ``scenes/`` beside the code is the fallback, used only
-when no ``explorer_scenes`` package is importable).
+package ``explorer_scenes`` (``setup.py`` maps it; lessons go in ``scenes/lessons/``). An
+installed explorer finds them through :mod:`importlib.resources`, from any folder. Code run from
+a source checkout (``PYTHONPATH=.``, or an editable install of it) uses the ``scenes/`` folder
+beside it, so a checkout never reads another checkout's scenes through an editable install
+made elsewhere.
 """
 
 from __future__ import annotations
@@ -23,9 +24,11 @@ atexit.register(_KEEP.close)
 
 def scenes_dir() -> Path:
     """The folder of the shipped scenes, as a real path (extracted if installed zipped)."""
+    if (_CHECKOUT_SCENES / "__init__.py").is_file():  # a source checkout: its own scenes
+        return _CHECKOUT_SCENES
     try:
         root = importlib.resources.files(SCENES_PACKAGE)
-    except ModuleNotFoundError:
+    except ModuleNotFoundError:  # pragma: no cover - a broken install
         return _CHECKOUT_SCENES
     if isinstance(root, Path):
         return root
