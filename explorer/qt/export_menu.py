@@ -122,7 +122,7 @@ class ExportMenu:
             self.act_drag.setEnabled(self.recorder.recorded() is not None)
 
         vp.on_drag_start, vp.on_drag_end = on_start, on_end
-        self.menu = QMenu("E&xport", window)
+        self.menu = QMenu("Expor&t", window)
         self.menu.setToolTipsVisible(True)
         act = window._action
         self.act_view = act("&View As…", self.export_view_dialog, "Ctrl+Shift+E",
