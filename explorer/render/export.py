@@ -274,8 +274,61 @@ def _write_html(plotter, out: Path, scene=None, results=(), panel: bool = True) 
     out.write_text(page, encoding="utf-8")
 
 
+#: what GL2PS's PDF text (a standard font, bytes read as a one-byte encoding) gets for the
+#: characters the labels use beyond ASCII
+_ASCII = {"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u00a7": "S", "\u00b2": "^2",
+          "\u00b3": "^3", "\u00b7": "*", "\u00d7": "x", "\u2264": "<=", "\u2265": ">=",
+          "\u2192": "->", "\u221a": "sqrt", "\u2248": "~", "\u2009": " ", "\u00a0": " "}
+
+
+def ascii_text(text: str) -> str:
+    """``text`` in ASCII: the labels' dashes, section signs and powers spelled out, accents
+    dropped (so the PDF shows ``seg-ball d = 1.37``, not mojibake).
+
+    >>> ascii_text("seg\u2013ball, GTCG \u00a711.12.9, r\u00b2")
+    'seg-ball, GTCG S11.12.9, r^2'
+    """
+    import unicodedata
+
+    text = "".join(_ASCII.get(c, c) for c in text)
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+
+
+@contextlib.contextmanager
+def _ascii_labels(plotter):
+    """Every 2-D text of the plotter in ASCII for the duration (restored after)."""
+    from vtkmodules.vtkRenderingAnnotation import vtkCornerAnnotation
+    from vtkmodules.vtkRenderingCore import vtkTextActor
+
+    undo = []
+    for renderer in plotter.renderers:
+        actors = renderer.GetActors2D()
+        actors.InitTraversal()
+        for _ in range(actors.GetNumberOfItems()):
+            actor = actors.GetNextActor2D()
+            if isinstance(actor, vtkTextActor):
+                old = actor.GetInput() or ""
+                actor.SetInput(ascii_text(old))
+                undo.append(lambda a=actor, t=old: a.SetInput(t))
+            elif isinstance(actor, vtkCornerAnnotation):
+                for i in range(8):
+                    old = actor.GetText(i) or ""
+                    if old:
+                        actor.SetText(i, ascii_text(old))
+                        undo.append(lambda a=actor, i=i, t=old: a.SetText(i, t))
+    try:
+        yield
+    finally:
+        for restore in undo:
+            restore()
+
+
 def _write_vector(plotter, out: Path) -> None:
-    plotter.save_graphic(str(out), title=out.stem, raster=False, painter=True)
+    if out.suffix.lower() == ".pdf":
+        with _ascii_labels(plotter):
+            plotter.save_graphic(str(out), title=out.stem, raster=False, painter=True)
+    else:  # SVG text is UTF-8 and shows every character
+        plotter.save_graphic(str(out), title=out.stem, raster=False, painter=True)
 
 
 # ----------------------------------------------------------------------------- animations
