@@ -146,8 +146,9 @@ def show(*items, name: str = "Script", queries=None, block: Optional[bool] = Non
 
     ``show(a, b)`` names them ``A`` and ``B``; ``show(seg=a, ball=b)`` names them ``seg`` and
     ``ball``. In a notebook (or with ``notebook=True``) returns a :class:`NotebookView`; else
-    opens the window and, unless ``block=False`` (or a Qt event loop already runs, as under
-    IPython's ``%gui qt``), runs it until it is closed; returns the window."""
+    opens the window and, unless ``block=False``, runs Qt's event loop until it is closed;
+    returns the window. When a ``QApplication`` already exists (IPython's ``%gui qt``, or a
+    program of your own that runs the loop) the default is not to block."""
     scene = scene_of(*items, name=name, queries=queries, **named)
     if notebook if notebook is not None else in_notebook():
         return NotebookView(scene)
@@ -156,20 +157,15 @@ def show(*items, name: str = "Script", queries=None, block: Optional[bool] = Non
     from explorer.qt.window import MainWindow
 
     app = QApplication.instance()
-    running = app is not None and bool(getattr(app, "_explorer_running", False))
-    if app is None:
+    ours = app is None
+    if ours:
         import sys
 
         app = QApplication(sys.argv[:1])
         app.setApplicationName("intersection-explorer")
+        app.setApplicationDisplayName("Intersection Explorer")
     window = MainWindow(scene)
     window.show()
-    if block is None:
-        block = not running
-    if block:
-        app._explorer_running = True
-        try:
-            app.exec()
-        finally:
-            app._explorer_running = False
+    if block if block is not None else ours:
+        app.exec()
     return window
