@@ -302,10 +302,8 @@ def _ascii_labels(plotter):
 
     undo = []
     for renderer in plotter.renderers:
-        actors = renderer.GetActors2D()
-        actors.InitTraversal()
-        for _ in range(actors.GetNumberOfItems()):
-            actor = actors.GetNextActor2D()
+        props = renderer.GetViewProps()
+        for actor in [props.GetItemAsObject(i) for i in range(props.GetNumberOfItems())]:
             if isinstance(actor, vtkTextActor):
                 old = actor.GetInput() or ""
                 actor.SetInput(ascii_text(old))
