@@ -348,7 +348,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("export", help="export a scene with its answers (PNG, glTF, OBJ, VTK, "
                                       "HTML, SVG, PDF, GIF, MP4, Markdown)",
-                       description="Write FILE with its answers drawn as in the window, in the "
+                       description="Write SCENE with its answers drawn as in the window, in the "
                                    "format of OUT's extension: "
                                    + "; ".join(f"{e} {d}" for e, d in FORMATS.items())
                                    + ". No Qt window, no display needed.")

@@ -19,8 +19,10 @@ extension      what is written (and what reads it back)
 ``.html``      one self-contained interactive page (rotate, zoom) that opens in a browser
                with no Python: the vtk.js viewer of trame-vtk with the scene inlined, plus
                the answers as a table (labels are 2-D text, which vtk.js does not carry)
-``.svg``       the viewport as vector graphics, by VTK's GL2PS exporter
-``.pdf``       the same as PDF (GL2PS)
+``.svg``       the viewport by VTK's GL2PS exporter: the labels and the title as vector text,
+               the 3D geometry as one embedded picture (GL2PS with VTK's OpenGL2 backend
+               rasterises 3D props)
+``.pdf``       the same as PDF (labels in ASCII: GL2PS uses a standard PDF font)
 ``.gif``       an animation: the time line ``t = 0 -> 1`` when an object moves, else a drag
                of the first object around a circle (``imageio``)
 ``.mp4``       the same animation as H.264 video (``imageio-ffmpeg``)
@@ -57,8 +59,8 @@ FORMATS: dict[str, str] = {
     ".vtm": "VTK multiblock",
     ".vtksz": "vtk.js scene",
     ".html": "interactive HTML page",
-    ".svg": "SVG vector image",
-    ".pdf": "PDF vector image",
+    ".svg": "SVG (labels as vector text over the 3D picture)",
+    ".pdf": "PDF (the same as SVG)",
     ".gif": "animated GIF",
     ".mp4": "MP4 video",
     ".md": "explain text (Markdown)",
