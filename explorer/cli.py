@@ -26,6 +26,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 from typing import Optional
@@ -196,6 +199,19 @@ def cmd_render(args) -> int:
     return 0
 
 
+def _under_xvfb(argv: list[str]) -> Optional[int]:
+    """Without a display, run ``explorer ARGV`` again under a private Xvfb (the Qt window
+    needs an X server) and return its status; ``None`` when there is a display already."""
+    if os.environ.get("DISPLAY") or os.environ.get("EXPLORER_XVFB_CHILD"):
+        return None
+    xvfb = shutil.which("xvfb-run")
+    if xvfb is None:
+        return _fail("this command opens the window: it needs a display or xvfb-run "
+                     "(apt-get install xvfb)")
+    cmd = [xvfb, "-a", "-s", "-screen 0 1600x1000x24", sys.executable, "-m", "explorer", *argv]
+    return subprocess.call(cmd, env={**os.environ, "EXPLORER_XVFB_CHILD": "1"})
+
+
 def cmd_export(args) -> int:
     from explorer.model.scenefile import SceneError
     from explorer.render.export import ExportError, check_target
@@ -204,6 +220,8 @@ def cmd_export(args) -> int:
         scene = _load(args.file)
     except SceneError as exc:
         return _fail(f"{args.file}: {exc}")
+    if args.panels:
+        return _export_panels(args, scene)
     try:
         out = check_target(args.output, args.size)
         if out.suffix.lower() == ".md":
@@ -220,6 +238,27 @@ def cmd_export(args) -> int:
     return 0
 
 
+def _export_panels(args, scene) -> int:
+    folder = Path(args.output)
+    if not folder.is_dir():
+        return _fail(f"-o {folder}: with --panels, -o names an existing folder")
+    pair = tuple(args.pair) if args.pair else None
+    for obj_id in pair or ():
+        if obj_id not in scene:
+            return _fail(f"--pair: no object {obj_id!r} in {args.file}")
+    argv = ["export", str(args.file), "-o", str(folder), "--panels"]
+    if pair:
+        argv += ["--pair", *pair]
+    status = _under_xvfb(argv)
+    if status is not None:
+        return status
+    from explorer.qt.export_menu import export_panels_of
+
+    for path in export_panels_of(str(args.file), folder, pair):
+        print(path)
+    return 0
+
+
 def cmd_smoke(args) -> int:
     from explorer.model.scenefile import SceneError
 
@@ -228,6 +267,9 @@ def cmd_smoke(args) -> int:
         _load(path)
     except SceneError as exc:
         return _fail(f"{path}: {exc}")
+    status = _under_xvfb(["smoke", str(path)])
+    if status is not None:
+        return status
     from explorer.qt.smoke import run_smoke
 
     return run_smoke(str(path))
@@ -359,6 +401,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--animate", choices=["timeline", "drag"], default=None,
                    help="GIF/MP4: the time line t = 0 -> 1 (default when an object moves) or a "
                         "drag of the first object around a circle")
+    p.add_argument("--panels", action="store_true",
+                   help="instead: every panel of the window (results, st-plane, separating "
+                        "axes, time line, explain) as PNG and SVG into the folder -o names, "
+                        "for the scene's first pair (the window runs under Xvfb when there is "
+                        "no display)")
+    p.add_argument("--pair", nargs=2, metavar=("A", "B"), default=None,
+                   help="with --panels: the pair the panels show")
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("smoke", help="open the window, check that it drew, close it",

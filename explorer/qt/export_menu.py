@@ -265,6 +265,41 @@ class ExportMenu:
         return self.export_explain(path) if path else False
 
 
+def export_panels_of(path: str, folder, pair=None) -> list[Path]:
+    """``explorer export SCENE -o FOLDER --panels``: open the window on ``path`` (hidden
+    state folder), choose ``pair`` (default: the scene's first), write every panel as PNG and
+    SVG into ``folder`` with :meth:`ExportMenu.export_panels`, close. Needs a display."""
+    import os
+    import sys
+    import tempfile
+
+    from PyQt6.QtWidgets import QApplication
+
+    with tempfile.TemporaryDirectory() as state:
+        os.environ.setdefault("EXPLORER_STATE_DIR", state)
+        from explorer.qt.app import make_window
+
+        app = QApplication.instance() or QApplication(sys.argv[:1])
+        window = make_window(path)
+        window.resize(1600, 1000)
+        window.show()
+        if pair:
+            window.set_pair(*pair)
+        for dock in window.panel_docks:  # each panel on screen, so it lays itself out
+            dock.setFloating(True)
+            dock.show()
+            dock.resize(520, 440)
+        for _ in range(10):
+            app.processEvents()
+        try:
+            return window.export_menu.export_panels(folder)
+        finally:
+            window.dirty = False
+            window.close()
+            window.shutdown()
+            app.processEvents()
+
+
 def install(window) -> ExportMenu:
     """Add File > Export to ``window`` (after its "Export View as PNG" entry)."""
     menu = ExportMenu(window)

@@ -195,3 +195,26 @@ def test_import_explorer_and_show_load_no_qt():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.strip()
     assert out == "False"
+
+
+def test_command_line_panels_export_writes_every_panel(qtbot, state_dir, tmp_path, capsys):
+    """``explorer export SCENE -o FOLDER --panels --pair A B`` (a display is there: the test
+    runs under pytest-xvfb)."""
+    import imageio.v3 as iio
+
+    from explorer.cli import main
+
+    path = _scene_file(tmp_path)
+    out = tmp_path / "panels"
+    out.mkdir()
+    assert main(["export", str(path), "-o", str(out), "--panels", "--pair", "A", "B"]) == 0
+    names = sorted(p.name for p in out.iterdir())
+    assert names == sorted(f"s-{n}.{e}" for n in ("results", "st-plane", "separating-axes",
+                                                  "time-line", "explain")
+                           for e in ("png", "svg"))
+    assert iio.imread(out / "s-explain.png").shape[0] > 100
+    svg = ET.parse(out / "s-explain.svg").getroot()
+    assert "segment-sphere" in " ".join(svg.itertext())  # the explain text of A-B, as text
+    assert main(["export", str(path), "-o", str(tmp_path / "none"), "--panels"]) == 2
+    assert main(["export", str(path), "-o", str(out), "--panels", "--pair", "A", "Z"]) == 2
+    assert "no object 'Z'" in capsys.readouterr().err
