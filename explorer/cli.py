@@ -224,14 +224,9 @@ def cmd_export(args) -> int:
         return _export_panels(args, scene)
     try:
         out = check_target(args.output, args.size)
-        if out.suffix.lower() == ".md":
-            from explorer.qt.explain_md import scene_markdown
+        from explorer.render.export import export
 
-            out.write_text(scene_markdown(scene), encoding="utf-8")
-        else:
-            from explorer.render.export import export
-
-            export(scene, out, size=tuple(args.size), animation=args.animate)
+        export(scene, out, size=tuple(args.size), animation=args.animate)
     except ExportError as exc:
         return _fail(str(exc))
     print(out)

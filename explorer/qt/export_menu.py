@@ -216,14 +216,17 @@ class ExportMenu:
         return written
 
     def explain_markdown(self) -> str:
-        from explorer.qt.explain_md import pair_markdown, scene_markdown
+        from explorer.present.explain_md import pair_markdown, scene_markdown
 
         w = self.window
         a, b = w.current_pair()
         if a and b and a in w.scene and b in w.scene:
             oa, ob = w.scene[a], w.scene[b]
-            return pair_markdown(w.scene.evaluate_pair(a, b), oa.name, ob.name, oa.primitive,
-                                 ob.primitive)
+            answer = w.scene.answer(a, b)
+            from algorithms.report import result_json
+
+            return pair_markdown(result_json(answer), oa.name, ob.name, oa.primitive,
+                                 ob.primitive, answer=answer)
         return scene_markdown(w.scene)
 
     def export_explain(self, path) -> bool:

@@ -2,8 +2,7 @@
 the window, in the format the extension names (issue 14). No Qt here: everything is drawn by
 an offscreen PyVista plotter through the same :class:`~explorer.render.view.SceneView` and
 overlay frame (:func:`explorer.render.overlays.frame_for_view`) as the window and
-``explorer render``. (``.md``, the explain text, is written by :mod:`explorer.cli` from the
-explain panel's templates.)
+``explorer render``; ``.md`` is the explain text of :mod:`explorer.present.explain_md`.
 
 =============  ==========================================================================
 extension      what is written (and what reads it back)
@@ -427,8 +426,10 @@ def export(scene, path, size=(1024, 768), camera=None, animation: Optional[str] 
     out = check_target(path, size)
     ext = out.suffix.lower()
     if ext == ".md":
-        raise ExportError("-o X.md: the explain text is written by explorer.cli (it uses the "
-                          "explain panel's templates)")
+        from explorer.present.explain_md import scene_markdown
+
+        out.write_text(scene_markdown(scene), encoding="utf-8")
+        return out
     if ext in (".gif", ".mp4"):
         size = _even(size)
         scene = scene.copy()  # a drag edits it

@@ -208,10 +208,13 @@ def test_command_line_panels_export_writes_every_panel(qtbot, state_dir, tmp_pat
     out = tmp_path / "panels"
     out.mkdir()
     assert main(["export", str(path), "-o", str(out), "--panels", "--pair", "A", "B"]) == 0
+    from explorer.qt.export_menu import _slug
+    from explorer.qt.panels import PANELS
+
     names = sorted(p.name for p in out.iterdir())
-    assert names == sorted(f"s-{n}.{e}" for n in ("results", "st-plane", "separating-axes",
-                                                  "time-line", "explain")
-                           for e in ("png", "svg"))
+    panels = ["results", *(_slug(title) for title, _factory in PANELS)]
+    assert {"st-plane", "separating-axes", "time-line", "explain"} <= set(panels)
+    assert names == sorted(f"s-{n}.{e}" for n in panels for e in ("png", "svg"))
     assert iio.imread(out / "s-explain.png").shape[0] > 100
     svg = ET.parse(out / "s-explain.svg").getroot()
     assert "segment-sphere" in " ".join(svg.itertext())  # the explain text of A-B, as text

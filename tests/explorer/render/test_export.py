@@ -252,7 +252,7 @@ def test_command_line_writes_png_and_markdown(tmp_path, capsys):
 
 
 def test_explain_markdown_of_a_pair_has_its_steps():
-    from explorer.qt.explain_md import pair_markdown
+    from explorer.present.explain_md import pair_markdown
 
     scene = _scene()
     r = scene.evaluate_pair("A", "B")

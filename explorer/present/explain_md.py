@@ -2,9 +2,7 @@
 the same method, sources, answer and step-by-step sentences, with the current numbers, from
 the explain templates (Eberly & Schneider, GTCG; Dunn & Parberry, App. A; Boreskov).
 
-It lives beside the explain panel because the templates do (importing them loads PyQt6's
-modules but needs no display and no ``QApplication``); it moves to ``explorer.present`` with
-them."""
+Qt-free and VTK-free, like the templates (:mod:`explorer.present.explain`)."""
 
 from __future__ import annotations
 
@@ -12,9 +10,8 @@ import html
 import re
 from typing import Optional
 
+from explorer.present.explain import explain, fmt, sources, split_methods, with_extras
 from explorer.present.table import markdown_table
-from explorer.qt.panels.base import fmt
-from explorer.qt.panels.explain import explain, sources, split_methods, with_extras
 
 _TAG = re.compile(r"<[^>]+>")
 
@@ -32,7 +29,7 @@ def _cell(text) -> str:
 
 
 def pair_markdown(result: Optional[dict], name_a: str = "A", name_b: str = "B",
-                  prim_a=None, prim_b=None) -> str:
+                  prim_a=None, prim_b=None, answer=None) -> str:
     """The explain text of one pair (an ``explorer eval`` result) as Markdown."""
     if not result:
         return "No pair chosen.\n"
@@ -56,7 +53,7 @@ def pair_markdown(result: Optional[dict], name_a: str = "A", name_b: str = "B",
                if result.get(k) is not None]
     if summary:
         out += ["**Answer:** " + ", ".join(summary), ""]
-    for title, source, sentences in explain(result):
+    for title, source, sentences in explain(result, answer, prim_a, prim_b):
         out += [f"### {_plain(title)} ({source})", ""]
         out += [f"{i}. {_plain(s)}" for i, s in enumerate(sentences, 1)] + [""]
     scalars = [(k, v) for k, v in (result.get("trace") or {}).items()
@@ -71,8 +68,12 @@ def pair_markdown(result: Optional[dict], name_a: str = "A", name_b: str = "B",
 
 def scene_markdown(scene) -> str:
     """Every query pair of ``scene``: the answers table, then each pair's explain text."""
-    parts = [f"# {scene.name}", "", markdown_table(scene.answers())]
-    for r in scene.evaluate():
-        a, b = scene[r["a"]], scene[r["b"]]
-        parts.append(pair_markdown(r, a.name, b.name, a.primitive, b.primitive))
+    from algorithms.report import result_json
+
+    answers = scene.answers()
+    parts = [f"# {scene.name}", "", markdown_table(answers)]
+    for ans in answers:
+        a, b = scene[ans.a], scene[ans.b]
+        parts.append(pair_markdown(result_json(ans), a.name, b.name, a.primitive, b.primitive,
+                                   answer=ans))
     return "\n".join(parts)
