@@ -1,5 +1,5 @@
-"""The examples of docs/api.md run as written (doctest), and so do the example scripts of examples/: the Python API
-documentation cannot drift from the code."""
+"""The examples of docs/api.md run as written (doctest), and so do the example scripts of
+examples/: the Python API documentation cannot drift from the code."""
 
 import doctest
 import runpy
