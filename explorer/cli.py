@@ -4,6 +4,10 @@
 ``explorer open FILE``            open the window on FILE
 ``explorer eval FILE``            print the answers as JSON (scene-v1.md)
 ``explorer render FILE -o PNG``   render FILE offscreen to a PNG (no display needed)
+``explorer export FILE -o OUT``   FILE with its answers as PNG, glTF, OBJ, VTK, HTML, SVG, PDF,
+                                  GIF, MP4 or Markdown (by OUT's extension)
+``explorer smoke [FILE]``         open the window, check it drew and close it (CI's check of an
+                                  installed wheel)
 ``explorer bench drag [SCENE]``   measure the drag update path and the render (see ``--help``)
 ``explorer bench kernels``        scalar queries against plain textbook functions (ratios)
 ``explorer bench batch``          ``algorithms.batch`` against a Python loop (ratios)
@@ -22,6 +26,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 from typing import Optional
@@ -192,6 +199,77 @@ def cmd_render(args) -> int:
     return 0
 
 
+def _under_xvfb(argv: list[str]) -> Optional[int]:
+    """Without a display, run ``explorer ARGV`` again under a private Xvfb (the Qt window
+    needs an X server) and return its status; ``None`` when there is a display already."""
+    if os.environ.get("DISPLAY") or os.environ.get("EXPLORER_XVFB_CHILD"):
+        return None
+    xvfb = shutil.which("xvfb-run")
+    if xvfb is None:
+        return _fail("this command opens the window: it needs a display or xvfb-run "
+                     "(apt-get install xvfb)")
+    cmd = [xvfb, "-a", "-s", "-screen 0 1600x1000x24", sys.executable, "-m", "explorer", *argv]
+    return subprocess.call(cmd, env={**os.environ, "EXPLORER_XVFB_CHILD": "1"})
+
+
+def cmd_export(args) -> int:
+    from explorer.model.scenefile import SceneError
+    from explorer.render.export import ExportError, check_target
+
+    try:
+        scene = _load(args.file)
+    except SceneError as exc:
+        return _fail(f"{args.file}: {exc}")
+    if args.panels:
+        return _export_panels(args, scene)
+    try:
+        out = check_target(args.output, args.size)
+        from explorer.render.export import export
+
+        export(scene, out, size=tuple(args.size), animation=args.animate)
+    except ExportError as exc:
+        return _fail(str(exc))
+    print(out)
+    return 0
+
+
+def _export_panels(args, scene) -> int:
+    folder = Path(args.output)
+    if not folder.is_dir():
+        return _fail(f"-o {folder}: with --panels, -o names an existing folder")
+    pair = tuple(args.pair) if args.pair else None
+    for obj_id in pair or ():
+        if obj_id not in scene:
+            return _fail(f"--pair: no object {obj_id!r} in {args.file}")
+    argv = ["export", str(args.file), "-o", str(folder), "--panels"]
+    if pair:
+        argv += ["--pair", *pair]
+    status = _under_xvfb(argv)
+    if status is not None:
+        return status
+    from explorer.qt.export_menu import export_panels_of
+
+    for path in export_panels_of(str(args.file), folder, pair):
+        print(path)
+    return 0
+
+
+def cmd_smoke(args) -> int:
+    from explorer.model.scenefile import SceneError
+
+    path = args.file or default_scene_path()
+    try:
+        _load(path)
+    except SceneError as exc:
+        return _fail(f"{path}: {exc}")
+    status = _under_xvfb(["smoke", str(path)])
+    if status is not None:
+        return status
+    from explorer.qt.smoke import run_smoke
+
+    return run_smoke(str(path))
+
+
 def cmd_gui(args) -> int:
     from explorer.model.scenefile import SceneError
 
@@ -302,6 +380,38 @@ def build_parser() -> argparse.ArgumentParser:
                    help="image size in pixels (default 1024 768)")
     p.add_argument("--no-results", action="store_true", help="draw the objects only")
     p.set_defaults(func=cmd_render)
+
+    from explorer.render.export import FORMATS
+
+    p = sub.add_parser("export", help="export a scene with its answers (PNG, glTF, OBJ, VTK, "
+                                      "HTML, SVG, PDF, GIF, MP4, Markdown)",
+                       description="Write SCENE with its answers drawn as in the window, in the "
+                                   "format of OUT's extension: "
+                                   + "; ".join(f"{e} {d}" for e, d in FORMATS.items())
+                                   + ". No Qt window, no display needed.")
+    p.add_argument("file", metavar="SCENE", help="a scene file (scene-v1 JSON)")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.EXT", help="the file to write")
+    p.add_argument("--size", nargs=2, type=int, default=(1024, 768), metavar=("W", "H"),
+                   help="picture size in pixels (default 1024 768)")
+    p.add_argument("--animate", choices=["timeline", "drag"], default=None,
+                   help="GIF/MP4: the time line t = 0 -> 1 (default when an object moves) or a "
+                        "drag of the first object around a circle")
+    p.add_argument("--panels", action="store_true",
+                   help="instead: every panel of the window (results, st-plane, separating "
+                        "axes, time line, explain) as PNG and SVG into the folder -o names, "
+                        "for the scene's first pair (the window runs under Xvfb when there is "
+                        "no display)")
+    p.add_argument("--pair", nargs=2, metavar=("A", "B"), default=None,
+                   help="with --panels: the pair the panels show")
+    p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("smoke", help="open the window, check that it drew, close it",
+                       description="Open the window on FILE (default: the welcome scene), check "
+                                   "that the scene, its answers, the panels and the Example "
+                                   "Scenes menu are there, print one JSON line and exit 0 "
+                                   "(1 when a check fails).")
+    p.add_argument("file", nargs="?", default=None, metavar="FILE", help="a scene file")
+    p.set_defaults(func=cmd_smoke)
 
     p = sub.add_parser("bench", help="benchmarks (drag, kernels, batch, eval, answers)",
                        description="Benchmarks that print their figures, each against a "

@@ -197,6 +197,9 @@ class MainWindow(QMainWindow):
         from explorer.qt.methods import install as install_methods
 
         self.methods_ui = install_methods(self)  # File > Load Methods…, the Methods dock
+        from explorer.qt import export_menu  # File > Export (issue 14)
+
+        export_menu.install(self)
         if scene is not None:
             self.set_document(scene, path)
         self._update_title()

@@ -22,7 +22,9 @@ import sys
 import time
 from pathlib import Path
 
-SCENES = Path(__file__).resolve().parents[3] / "scenes"
+from explorer import SCENES_DIR
+
+SCENES = SCENES_DIR
 DEFAULT = ["stplane_region3.json", "timeline_aabbs.json", "sat_obb_edge_edge.json"]
 
 
