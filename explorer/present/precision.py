@@ -71,6 +71,33 @@ def _sign(x) -> int:
     return 0 if x == 0 else (1 if x > 0 else -1)
 
 
+def _row(name: str, v32, v64, vex, decision: bool = False) -> dict:
+    """One table row: the value in float32, float64 and exactly, the errors in ulps and an
+    alarm when a sign (or, for a ``decision`` row, the value itself) differs from the exact."""
+    number = not decision and v64 is not None and not isinstance(v64, (bool, str))
+    row = {"name": name, "f32": v32, "f64": float(v64) if number else v64,
+           "exact": vex, "ulps32": None, "ulps64": None, "alarm": ""}
+    if decision:
+        if v64 != vex:
+            row["alarm"] = f"{name} {v64} in floats, {vex} exactly"
+        elif v32 is not None and v32 != vex:
+            row["alarm"] = f"{name} {v32} in float32, {vex} exactly"
+    elif vex is not None and v64 is not None:
+        ex = float(vex)
+        row["ulps64"] = ulps(float(v64), ex)
+        if v32 is not None:
+            row["ulps32"] = _ulps32(v32, ex)
+        if _sign(v64) != _sign(vex):
+            row["alarm"] = f"sign {_sign(v64):+d} in float64, {_sign(vex):+d} exactly"
+        elif v32 is not None and _sign(v32) != _sign(vex):
+            row["alarm"] = f"sign {_sign(v32):+d} in float32, {_sign(vex):+d} exactly"
+    return row
+
+
+def _collect(rows: list) -> list:
+    return [f"{r['name']}: {r['alarm']}" for r in rows if r["alarm"]]
+
+
 def trace_rows(a, b) -> dict:
     """``{"rows": [{"name", "f32", "f64", "exact", "ulps32", "ulps64", "alarm"}], "alarms",
     "distance": {"f64", "exact"}, "region": {"f64", "exact"}}`` for a linear pair."""
@@ -78,32 +105,14 @@ def trace_rows(a, b) -> dict:
     re_ = registry.query("distance", a.as_exact(), b.as_exact())
     tf, te = rf.trace, re_.trace
     f32 = float32_values(a, b)
-    rows, alarms = [], []
+    rows = []
     for name in ROWS:
         if name == "Q":
             v64, vex = rf.sqr_distance, re_.sqr_distance
-        elif name == "region":
-            v64, vex = tf.get("region"), te.get("region")
         else:
             v64, vex = tf.get(name), te.get(name)
-        v32 = f32.get(name)
-        row = {"name": name, "f32": v32, "f64": None if v64 is None else float(v64),
-               "exact": vex, "ulps32": None, "ulps64": None, "alarm": ""}
-        if name == "region":
-            if v64 != vex:
-                row["alarm"] = f"region {v64} in floats, {vex} exactly"
-        elif vex is not None and v64 is not None:
-            ex = float(vex)
-            row["ulps64"] = ulps(float(v64), ex)
-            if v32 is not None:
-                row["ulps32"] = _ulps32(v32, ex)
-            if _sign(v64) != _sign(vex):
-                row["alarm"] = f"sign {_sign(v64):+d} in float64, {_sign(vex):+d} exactly"
-            elif v32 is not None and _sign(v32) != _sign(vex):
-                row["alarm"] = f"sign {_sign(v32):+d} in float32, {_sign(vex):+d} exactly"
-        if row["alarm"]:
-            alarms.append(f"{name}: {row['alarm']}")
-        rows.append(row)
+        rows.append(_row(name, f32.get(name), v64, vex, decision=name == "region"))
+    alarms = _collect(rows)
     q = re_.sqr_distance
     return {"rows": rows, "alarms": alarms,
             "distance": {"f64": float(rf.distance),
@@ -201,3 +210,82 @@ def ericson_distance(a: Segment, b: Segment, dtype=np.float32) -> float:
                     t, s = f(1), f(np.clip((bb - c) / aa, 0, 1))
         dp = (p1 + d1 * s) - (p2 + d2 * t)
         return float(np.sqrt(dp @ dp))
+
+
+# ----------------------------------------------------------------------------- ray casts
+
+CAST_TARGETS = ("aabb", "triangle")
+
+
+def cast_applies(a, b) -> bool:
+    """A segment, ray or line cast against a box (Woo) or a triangle (Badouel): the casts
+    whose decisions the library also makes on Fractions."""
+    return a.kind in ("segment", "ray", "line") and b.kind in CAST_TARGETS
+
+
+def _f32(v) -> np.ndarray:
+    return np.asarray(v, dtype=np.float64).astype(np.float32)
+
+
+def _woo32(a, box) -> dict:
+    """Woo's candidate-plane parameters ``t_i = (plane_i - o_i) / d_i`` in float32 (Primer
+    A.18): the plane facing the ray on each axis, and the largest of them."""
+    o, d = _parts(a)
+    o, d, lo, hi = _f32(o), _f32(d), _f32(box.min), _f32(box.max)
+    out = {}
+    with np.errstate(all="ignore"):
+        for i, axis in enumerate("xyz"):
+            if d[i] == 0:
+                continue
+            plane = lo[i] if d[i] > 0 else hi[i]
+            out[f"t ({axis})"] = float((plane - o[i]) / d[i])
+    return out
+
+
+def _badouel32(a, tri) -> dict:
+    """Badouel's ``t`` and barycentrics in float32 (Primer A.16): ``t = (p0 - o) . n / d . n``,
+    then the hit point's barycentric coordinates from sub-triangle areas on the plane."""
+    o, d = (_f32(x) for x in _parts(a))
+    p0, p1, p2 = (_f32(v) for v in tri.vertices)
+    n = np.cross(p1 - p0, p2 - p0)
+    with np.errstate(all="ignore"):
+        dn = np.float32(d @ n)
+        if dn == 0:
+            return {"dot": 0.0}
+        t = np.float32((p0 - o) @ n) / dn
+        p = o + t * d
+        nn = np.float32(n @ n)
+        alpha = np.float32(np.cross(p2 - p1, p - p1) @ n) / nn
+        beta = np.float32(np.cross(p0 - p2, p - p2) @ n) / nn
+        return {"dot": float(dn), "t": float(t), "gamma": float(alpha), "alpha": float(beta),
+                "beta": float(1 - alpha - beta)}
+
+
+def cast_rows(a, b) -> dict:
+    """The cast's trace values beside their exact runs: Woo's candidate ``t`` per axis, the
+    chosen ``t`` and the hit decision (box); Badouel's ``d . n``, ``t``, the barycentrics
+    ``alpha beta gamma`` and the hit decision (triangle). Same shape as :func:`trace_rows`."""
+    rf = registry.query("hits", a, b)
+    re_ = registry.query("hits", a.as_exact(), b.as_exact())
+    tf, te = rf.trace, re_.trace
+    rows = []
+    if b.kind == "aabb":
+        f32 = _woo32(a, b)
+        exact_t = {c["axis"]: c["t"] for c in te.get("candidate planes", []) if c.get("plane")}
+        for c in tf.get("candidate planes", []):
+            if c.get("plane") is None:
+                continue
+            name = f"t ({c['axis']})"
+            rows.append(_row(name, f32.get(name), c["t"], exact_t.get(c["axis"])))
+        chosen_f, chosen_e = tf.get("chosen") or {}, te.get("chosen") or {}
+        rows.append(_row("chosen plane", None, chosen_f.get("plane"), chosen_e.get("plane"),
+                         decision=True))
+    else:
+        f32 = _badouel32(a, b)
+        for name in ("dot", "t", "alpha", "beta", "gamma"):
+            if name in tf or name in te:
+                rows.append(_row(name, f32.get(name), tf.get(name), te.get(name)))
+    hit32 = None
+    rows.append(_row("hit", hit32, bool(rf.intersects), bool(re_.intersects), decision=True))
+    return {"rows": rows, "alarms": _collect(rows),
+            "first_t": {"f64": rf.first_t, "exact": re_.first_t}}

@@ -377,8 +377,34 @@ def install(window) -> MethodsController:
                                           Qt.DockWidgetArea.RightDockWidgetArea,
                                           "Float32, float64 and exact side by side")
         window.tabifyDockWidget(ctl.dock, ctl.precision_dock)
+        ctl.exact_action = exact_toggle(window, ctl.precision_panel, ctl.precision_dock)
     except Exception as exc:  # noqa: BLE001
         window.panel_errors.append(f"Precision: {type(exc).__name__}: {exc}")
     if getattr(window, "results_dock", None) is not None:
         window.results_dock.raise_()
     return ctl
+
+
+def exact_toggle(window, panel, dock) -> QAction:
+    """View > Compare with Exact (Ctrl+Shift+E): the window-wide switch of the precision lab,
+    the same state as the Precision panel's Exact box; switching it on shows the panel."""
+    action = QAction("Compare with E&xact", window)
+    action.setCheckable(True)
+    action.setChecked(panel.exact.isChecked())
+    action.setShortcut("Ctrl+Shift+E")
+    action.setToolTip("Run the library's exact (Fraction) path beside the float one for the "
+                      "chosen pair and flag every sign or decision that differs")
+
+    def toggled(on: bool) -> None:
+        panel.exact.setChecked(on)
+        if on:
+            dock.show()
+            dock.raise_()
+
+    action.toggled.connect(toggled)
+    panel.exact.toggled.connect(action.setChecked)
+    menu = getattr(window, "view_menu", None)
+    if menu is not None:
+        menu.addSeparator()
+        menu.addAction(action)
+    return action

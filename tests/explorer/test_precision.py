@@ -53,3 +53,35 @@ def test_minimiser_set_of_parallel_overlapping_segments():
     m = prec.minimiser_set(Segment((0, 0, 0), (1, 0, 0)), Segment((0.5, 1, 0), (2, 1, 0)))
     assert m is not None and m["s"] == pytest.approx((0.5, 1.0))
     assert prec.minimiser_set(Segment((0, 0, 0), (1, 0, 0)), Segment((0, 1, 0), (1, 2, 0))) is None
+
+
+def test_woo_rows_on_a_dyadic_ray_box():
+    # ray from (-2, .5, .5) along (1, .1, .05) into the unit box: the only candidate plane is
+    # min x (the origin is inside the y and z slabs), t_x = (0 - (-2)) / 1 = 2 exactly in every
+    # format; Woo chooses min x and hits
+    from algorithms import AABB, Ray
+
+    out = prec.cast_rows(Ray((-2, 0.5, 0.5), (1, 0.1, 0.05)), AABB((0, 0, 0), (1, 1, 1)))
+    rows = {r["name"]: r for r in out["rows"]}
+    assert rows["t (x)"]["f32"] == rows["t (x)"]["f64"] == rows["t (x)"]["exact"] == 2
+    assert rows["t (x)"]["ulps64"] == 0 and rows["chosen plane"]["exact"] == "min x"
+    assert rows["hit"]["f64"] is rows["hit"]["exact"] is True and not out["alarms"]
+
+
+def test_badouel_barycentric_sign_alarm_on_an_edge_within_rounding():
+    # the vertical ray through (0.01, 0.99) as doubles: 0.01 + 0.99 is 1 - 5 * 2**-59 exactly
+    # (just inside the hypotenuse x + y = 1), so the exact gamma = 1 - alpha - beta is
+    # 5 * 2**-59 > 0, while float64 rounds it to 0 (on the edge): a sign alarm on gamma; the
+    # hit decision agrees (touching counts)
+    from fractions import Fraction
+
+    from algorithms import Ray, Triangle
+
+    x, y = 0.01, 1 - 0.01
+    assert Fraction(x) + Fraction(y) == 1 - Fraction(5, 2**59)
+    out = prec.cast_rows(Ray((x, y, -1), (0, 0, 1)), Triangle(((0, 0, 0), (1, 0, 0), (0, 1, 0))))
+    rows = {r["name"]: r for r in out["rows"]}
+    assert rows["gamma"]["exact"] == Fraction(5, 2**59) and rows["gamma"]["f64"] == 0.0
+    assert "float64" in rows["gamma"]["alarm"] and out["alarms"] == [
+        "gamma: " + rows["gamma"]["alarm"]]
+    assert rows["hit"]["f64"] is True and rows["hit"]["exact"] is True

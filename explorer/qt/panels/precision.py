@@ -201,6 +201,9 @@ class PrecisionPanel(PairPanel):
         self.table.setRowCount(0)
         if prec.applies(pa, pb):
             self.trace = prec.trace_rows(pa, pb)
+        elif prec.cast_applies(pa, pb):  # Woo's candidate t's, Badouel's barycentrics
+            self.trace = prec.cast_rows(pa, pb)
+        if self.trace:
             bad += self.trace["alarms"]
             self._fill(self.trace["rows"])
         self.alarm.setText("<b style='color:#b00'>ALARM: " + "; ".join(bad) + "</b>" if bad

@@ -215,6 +215,18 @@ def test_precision_panel_on_a_nearly_parallel_pair(gui_window, qtbot):
     assert panel.table.rowCount() == 0 and "off" in panel.alarm.text()
 
 
+def test_precision_panel_shows_woos_candidate_ts_beside_the_exact_run(gui_window, qtbot):
+    w = gui_window(SCENES_DIR / "gui_ray_box.json")
+    w.set_pair("ray", "box")
+    ui = w.methods_ui
+    ui.precision_dock.show()
+    ui.precision_dock.raise_()
+    panel = ui.precision_panel
+    qtbot.waitUntil(lambda: panel.table.rowCount() > 0, timeout=4000)
+    names = [panel.table.item(i, 0).text() for i in range(panel.table.rowCount())]
+    assert any(n.startswith("t (") for n in names) and names[-2:] == ["chosen plane", "hit"]
+
+
 def test_library_methods_side_by_side(gui_window, qtbot):
     w = gui_window(SCENES_DIR / "gui_ray_box.json")
     w.set_pair("ray", "box")
@@ -226,3 +238,13 @@ def test_library_methods_side_by_side(gui_window, qtbot):
     assert all(r["agree"] for r in rows), [r["why"] for r in rows]
     w.refresh()
     assert any(n.startswith("ov:user:ray:box:slabs:hits") for n in w.viewport.view.overlay_meshes())
+
+
+def test_the_window_wide_exact_toggle_is_the_panels_exact_box(gui_window, qtbot):
+    w = gui_window(SCENES_DIR / "gui_segments.json")
+    ui = w.methods_ui
+    assert ui.exact_action in w.view_menu.actions() and ui.exact_action.isChecked()
+    ui.exact_action.trigger()  # off, from the View menu
+    assert not ui.precision_panel.exact.isChecked()
+    ui.precision_panel.exact.setChecked(True)  # and back from the panel
+    assert ui.exact_action.isChecked()
