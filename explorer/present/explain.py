@@ -33,10 +33,11 @@ import numpy as np
 Step = Union[str, tuple]
 
 
-def fmt(x, digits: int = 6) -> str:
-    """A number for people: ``None`` -> ``"—"``, floats with ``digits`` significant digits."""
+def fmt(x, digits: int = 6, none: str = "—", vector_digits: int | None = None) -> str:
+    """A number for people: ``None`` -> ``none``, floats with ``digits`` significant digits,
+    vectors component by component (with ``vector_digits``, default ``digits``)."""
     if x is None:
-        return "—"
+        return none
     if isinstance(x, bool):
         return "yes" if x else "no"
     if isinstance(x, (int, np.integer)):
@@ -51,7 +52,8 @@ def fmt(x, digits: int = 6) -> str:
             return "0"
         return f"{x:.{digits}g}"
     if isinstance(x, (list, tuple, np.ndarray)):
-        return "(" + ", ".join(fmt(v, digits) for v in x) + ")"
+        vd = digits if vector_digits is None else vector_digits
+        return "(" + ", ".join(fmt(v, vd, none) for v in x) + ")"
     return str(x)
 
 

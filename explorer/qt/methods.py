@@ -42,6 +42,7 @@ from PyQt6.QtWidgets import (
 )
 
 from algorithms import usermethods
+from explorer.present.explain import fmt
 from explorer.model.methods import rows_for_pair
 from explorer.qt.panels.base import PairPanel
 
@@ -56,15 +57,7 @@ GOOD = QColor("#dcefdc")
 
 
 def _fmt(v) -> str:
-    if v is None:
-        return "—"
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, float):
-        return f"{v:.10g}"
-    if isinstance(v, (tuple, list)):
-        return "(" + ", ".join(f"{c:.4g}" for c in v) + ")"
-    return str(v)
+    return fmt(v, 10, none="—", vector_digits=4)
 
 
 class MethodsPanel(PairPanel):

@@ -22,6 +22,7 @@ import math
 
 import numpy as np
 
+from explorer.present.explain import fmt
 from explorer.render.overlays import Context, Frame, lines_mesh, points_mesh
 from explorer.render.view import mesh_center
 
@@ -37,16 +38,8 @@ def _center(ctx: Context, obj_id: str) -> np.ndarray:
     return np.zeros(3)
 
 
-def _fmt(x) -> str:
-    if x is None:
-        return "none"
-    if isinstance(x, bool):
-        return "yes" if x else "no"
-    if isinstance(x, float):
-        return f"{x:.6g}"
-    if isinstance(x, (tuple, list)):
-        return "(" + ", ".join(f"{c:.3g}" for c in x) + ")"
-    return str(x)
+def _fmt(v) -> str:
+    return fmt(v, 6, none="none", vector_digits=3)
 
 
 def draw_rows(rows: list, pair: tuple, ctx: Context, frame: Frame) -> None:
