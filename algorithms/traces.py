@@ -124,6 +124,59 @@ class MovingAabbsTrace(TypedDict, total=False):
     case: str
 
 
+class AdvancementStep(TypedDict, total=False):
+    """One row of ``trace["steps"]`` of conservative advancement, kept only when the method is
+    asked to record (``conservative_advancement(..., record=True)``; Mirtich; Dunn & Parberry,
+    3D Math Primer, App. A.6). A is still, B has moved by ``t * motion`` (A's frame)."""
+
+    #: ``"advance"`` (an iteration), ``"end"`` (the distance at t = 1 when the bound passes
+    #: it), ``"search"`` (where the grazing fallback starts) or ``"toi"`` (the last row: the
+    #: time of impact after the final Newton polish)
+    phase: str
+    #: the time t_i of this row
+    t: float
+    #: the distance d(t_i) from the static distance query
+    distance: float
+    #: the closest points at t_i: ``(p_A, p_B)`` (on A, on B moved by t_i motion)
+    closest: Any
+    #: the unit n = (p_B - p_A) / |p_B - p_A| (``"advance"`` rows)
+    normal: Any
+    #: the bound on the closing speed, -n . motion: d(t) falls no faster than this (convexity)
+    closing_speed: float
+    #: the step dt = (d - tol / 2) / closing_speed (d / bound, aiming at the level tol / 2);
+    #: ``None`` when the closing speed is <= 0 (no contact: d grows from here)
+    dt: Optional[float]
+    #: t_i + dt, the next time (past 1: no contact in [0, 1])
+    t_next: Optional[float]
+
+
+class AdvancementTrace(TypedDict, total=False):
+    """The trace of conservative advancement (:mod:`algorithms.generic.advancement`)."""
+
+    #: the A.6 reduction: ``{"reduction", "d", "l"}``, d the relative motion B - A
+    #: (a string key: ``trace["A.6"]``)
+    #: distances within this count as contact (1e-9 times the problem's scale)
+    tol: float
+    #: every iteration: ``{"t", "distance", "closing_speed"}`` (always kept)
+    iterations: list
+    #: the recorded steps (:class:`AdvancementStep`), only with ``record=True``
+    steps: list
+    #: how the time of impact was decided, in words
+    case: str
+    #: the time of impact and d(toi) (a contact only)
+    toi: float
+    distance_at_toi: float
+    #: the final Newton steps to level 0: ``{"from_t", "t", "distance", "steps"}``
+    polish: dict
+    #: the grazing fallback to the convex search, and the least d it found
+    fallback: str
+    search_min: dict
+    #: a step that passed the contact (rounding only) and was backed off by bisection
+    overshoot: dict
+    #: how many static distance queries the run made
+    static_queries: int
+
+
 #: family -> (schema, keys always present in a record of that family)
 FAMILIES: dict[str, tuple[type, tuple[str, ...]]] = {
     "st_plane": (StPlaneTrace, ("a", "b", "c", "d", "e", "region", "s", "t")),
@@ -131,4 +184,6 @@ FAMILIES: dict[str, tuple[type, tuple[str, ...]]] = {
     "sat_axis": (SatAxis, ("name", "axis", "r_A", "r_B", "distance", "margin", "separating")),
     "moving_aabbs": (MovingAabbsTrace, ("axes", "t_enter", "t_leave")),
     "moving_aabbs_axis": (MovingAabbsAxis, ("axis", "t_enter", "t_leave")),
+    "advancement": (AdvancementTrace, ("tol", "iterations", "case")),
+    "advancement_step": (AdvancementStep, ("phase", "t", "distance", "closest")),
 }
