@@ -69,3 +69,20 @@ def test_step_through_places_the_objects_at_each_t_i(gui_window, qtbot):
     t1 = advancement_steps(panel.result, w.scene["ball"].primitive, w.scene["box"].primitive,
                            w.scene["ball"].motion, None)[1]["t"]
     assert ball_t1.center == pytest.approx((-3 + 6 * t1, 0.4, 0.8))
+
+
+def test_minkowski_shape_toggle_in_the_view_menu(gui_window, qtbot):
+    w = gui_window(SCENES_DIR / "gui_moving_sphere.json")
+    w.set_pair("ball", "wall")
+
+    def drawn():
+        return {n for n in w.viewport.view.overlay_names() if "minkowski" in n}
+
+    qtbot.waitUntil(lambda: "ov:minkowski:ball:wall:shape" in drawn(), timeout=4000)
+    act = w.overlay_actions["minkowski"]
+    assert act.isChecked() and act in w.view_menu.actions()
+    act.trigger()  # off
+    qtbot.waitUntil(lambda: not drawn(), timeout=4000)
+    assert "minkowski" not in w.workspace.overlays
+    act.trigger()  # on again
+    qtbot.waitUntil(lambda: "ov:minkowski:ball:wall:entry" in drawn(), timeout=4000)
