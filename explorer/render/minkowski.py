@@ -153,3 +153,53 @@ def draw_minkowski(r, ctx, frame) -> None:
               color=ENTRY_COLOR, point_size=14, render_points_as_spheres=True)
     frame.label(base, at + ctx.unit * np.array([0.0, 0.0, 1.5]),
                 f"{info['words']} at t = {float(toi):.4g}", COLOR)
+
+
+def inside_interval(info: dict, lo_t: float = -0.25, hi_t: float = 1.25) -> Optional[tuple]:
+    """``(t_enter, t_leave)``: while the moving reference point is inside the Minkowski shape
+    (the pair overlaps), clipped to ``[lo_t, hi_t]`` (the time line's range); ``None`` when the
+    line of motion misses it there. The time line draws it as the swept interval; its lower
+    end in ``[0, 1]`` is the time of impact.
+
+    Exact: the quadratic of A.13 for the ball, the slabs of A.17 for the box, and the rounded
+    box's ray cast (:func:`algorithms.queries.moving_primer.toi_sphere_aabb`) run forwards from
+    ``lo_t`` and backwards from ``hi_t`` for the rounded box.
+    """
+    p0 = np.asarray(info["start"], dtype=float)
+    v = np.asarray(info["path"], dtype=float)
+    if not np.any(v):
+        return None
+    if info["kind"] == "sphere":
+        c = np.asarray(info["shape"].center, dtype=float)
+        R = float(info["shape"].radius)
+        w = p0 - c
+        a, b, cc = float(v @ v), float(w @ v), float(w @ w) - R * R
+        disc = b * b - a * cc
+        if disc < 0:
+            return None
+        s = math.sqrt(disc)
+        lo, hi = (-b - s) / a, (-b + s) / a
+    elif info["kind"] == "aabb":
+        box = info["shape"]
+        lo, hi = -math.inf, math.inf
+        for i in range(3):
+            if v[i] == 0:
+                if not box.min[i] <= p0[i] <= box.max[i]:
+                    return None
+                continue
+            ta, tb = (box.min[i] - p0[i]) / v[i], (box.max[i] - p0[i]) / v[i]
+            lo, hi = max(lo, min(ta, tb)), min(hi, max(ta, tb))
+    else:
+        from algorithms.queries.moving_primer import toi_sphere_aabb
+
+        box = AABB(info["lo"], info["hi"])
+        span = hi_t - lo_t
+        # the centre runs p(lo_t) -> p(hi_t); seen from the centre, the box moves by -span v
+        fwd = toi_sphere_aabb(Sphere(tuple(p0 + lo_t * v), info["r"]), box, tuple(-span * v))
+        if fwd.toi is None:
+            return None
+        back = toi_sphere_aabb(Sphere(tuple(p0 + hi_t * v), info["r"]), box, tuple(span * v))
+        lo = lo_t + float(fwd.toi) * span
+        hi = hi_t - float(back.toi) * span if back.toi is not None else hi_t
+    lo, hi = max(lo, lo_t), min(hi, hi_t)
+    return (float(lo), float(hi)) if lo <= hi else None

@@ -32,6 +32,7 @@ AXIS_COLORS = {"x": QColor("#d62728"), "y": QColor("#2ca02c"), "z": QColor("#1f7
 TOI_COLOR = QColor("#e66100")
 NOW_COLOR = QColor("#0072b2")
 STEP_COLOR = QColor("#1565c0")
+SWEPT_COLOR = QColor("#00897b")  # the Minkowski overlay's teal (explorer.render.minkowski)
 T_MIN, T_MAX = -0.25, 1.25
 CURVE_H = 46.0
 #: the distance band's height when conservative advancement's steps are drawn on it
@@ -86,6 +87,8 @@ class TimeChart(QWidget):
         self.curve: list[tuple[float, float]] = []  # (t, distance) samples
         #: conservative advancement's steps: (phase, t_i, d(t_i), t_next or None)
         self.steps: list[tuple] = []
+        #: the swept interval of a Minkowski shape: (label, t_enter, t_leave) or None
+        self.swept: Optional[tuple] = None
         self.setMinimumHeight(70)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
 
@@ -125,8 +128,20 @@ class TimeChart(QWidget):
         self.update()
         return True
 
+    def set_swept(self, swept) -> bool:
+        """The interval of ``t`` while the moving centre is inside the pair's Minkowski shape
+        (``(label, t_enter, t_leave)``, or ``None``); returns whether it changed."""
+        if swept == self.swept:
+            return False
+        grew = (swept is None) != (self.swept is None)
+        self.swept = swept
+        if grew:
+            self._fit()
+        self.update()
+        return True
+
     def _fit(self) -> None:
-        rows = len(self.rows) + 1 if self.rows else 1
+        rows = (len(self.rows) + 1 if self.rows else 1) + (1 if self.swept else 0)
         band = STEPS_H if self.steps else CURVE_H if self.curve else 0
         self.setMinimumHeight(int(48 + 22 * rows + band))
         self.updateGeometry()
@@ -209,6 +224,8 @@ class TimeChart(QWidget):
                 align = Qt.AlignmentFlag.AlignLeft
             p.drawText(rect, align | Qt.AlignmentFlag.AlignVCenter, text)
             y += row_h
+        if self.swept is not None and self.moving:
+            y = self.paint_swept(p, x, y, row_h)
         if (self.curve or self.steps) and self.moving:
             # the distance d(t) between the moving objects, sampled on [0, 1]
             band_h = STEPS_H if self.steps else CURVE_H
@@ -246,6 +263,25 @@ class TimeChart(QWidget):
         p.setPen(QPen(NOW_COLOR, 1.5, Qt.PenStyle.DashLine))
         p.drawLine(QPointF(x(self.now), top), QPointF(x(self.now), base))
 
+
+    def paint_swept(self, p: QPainter, x, y: float, row_h: float) -> float:
+        """One bar: ``t`` while the moving centre is inside the Minkowski shape (the rounded
+        box, the ball r_A + r_B); it enters at the time of impact."""
+        label, te, tl = self.swept
+        p.setPen(QColor("#333"))
+        p.drawText(QRectF(2, y, 54, row_h - 6), Qt.AlignmentFlag.AlignVCenter, label)
+        x0, x1 = x(te), x(tl)
+        bar = QRectF(x0, y + 3, max(x1 - x0, 2.0), row_h - 12)
+        p.fillRect(bar, SWEPT_COLOR.lighter(160))
+        p.setPen(QPen(SWEPT_COLOR, 1.5))
+        p.drawRect(bar)
+        p.setPen(QColor("#333"))
+        for v, left in ((te, True), (tl, False)):
+            if T_MIN < v < T_MAX:
+                rect = QRectF(x(v) - 46 if left else x(v) + 2, y, 44, row_h - 6)
+                align = Qt.AlignmentFlag.AlignRight if left else Qt.AlignmentFlag.AlignLeft
+                p.drawText(rect, align | Qt.AlignmentFlag.AlignVCenter, fmt(v, 3))
+        return y + row_h
 
     def paint_steps(self, p: QPainter, x, y: float, band: float, d_max: float,
                     base: float) -> None:
@@ -354,6 +390,13 @@ class TimelinePanel(PairPanel):
         if rows:
             text += (" Per axis the boxes overlap while t is in [t_enter, t_leave]; they touch "
                      "while all three intervals overlap (Primer A.17, Fig. A.16).")
+        swept = self._swept(a, b) if moving and not rows else None
+        if self.chart.set_swept(swept):
+            self.mark_dirty("chart")
+        if swept is not None:
+            text += (f" The '{swept[0]}' bar: t in [{fmt(swept[1], 3)}, {fmt(swept[2], 3)}] "
+                     "while the moving centre is inside the Minkowski shape (View > Minkowski "
+                     "shape); it enters at the time of impact.")
         steps = self._advancement(a, b, result) if moving else None
         if self.chart.set_steps(steps or []):
             self.mark_dirty("chart")
@@ -369,6 +412,18 @@ class TimelinePanel(PairPanel):
             self._curve_timer.start()
         elif self.chart.curve:
             self.chart.set_curve([])
+
+    def _swept(self, a, b):
+        from explorer.render.minkowski import inside_interval, minkowski_shape
+
+        info = minkowski_shape(a, b)
+        if info is None:
+            return None
+        span = inside_interval(info, T_MIN, T_MAX)
+        if span is None:
+            return None
+        label = "in r⊕box" if info["kind"] == "rounded_box" else "in rA+rB"
+        return (label, span[0], span[1])
 
     def _advancement(self, a, b, result):
         from explorer.present.advancement import advancement_steps
@@ -397,6 +452,7 @@ class TimelinePanel(PairPanel):
         self.toi = None
         self.chart.set_data([], None, False)
         self.chart.set_steps([])
+        self.chart.set_swept(None)
         self.chart.set_curve([])
         self.info.setText("Select a pair; give an object a motion to play it.")
         self.impact_button.setEnabled(False)

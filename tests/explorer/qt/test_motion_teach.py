@@ -86,3 +86,29 @@ def test_minkowski_shape_toggle_in_the_view_menu(gui_window, qtbot):
     assert "minkowski" not in w.workspace.overlays
     act.trigger()  # on again
     qtbot.waitUntil(lambda: "ov:minkowski:ball:wall:entry" in drawn(), timeout=4000)
+
+
+def test_time_line_swept_interval_of_the_rounded_box(qtbot):
+    from algorithms import AABB, Sphere
+    from explorer.model.scene import Scene
+
+    # a sphere r = 1 at x = -5 moving +10 against the box [-1, 1]^3: its centre is inside the
+    # box grown by 1 while x is in [-2, 2]: t in [0.3, 0.7]; it enters at the toi 0.3
+    scene = Scene()
+    scene.add(Sphere((-5, 0, 0), 1.0), id="s", motion=(10, 0, 0))
+    scene.add(AABB((-1, -1, -1), (1, 1, 1)), id="b")
+    panel, _, _ = make(qtbot, TimelinePanel, scene, ("s", "b"))
+    label, te, tl = panel.chart.swept
+    assert (te, tl) == pytest.approx((0.3, 0.7), abs=1e-12) and te == pytest.approx(panel.toi)
+    assert "t in [0.3, 0.7]" in panel.info.text()
+    # two spheres: r 1 still at the origin, r 0.5 from x = 5 moving -10: |x| <= 1.5 for
+    # t in [0.35, 0.65]
+    scene = Scene()
+    scene.add(Sphere((0, 0, 0), 1.0), id="A")
+    scene.add(Sphere((5, 0, 0), 0.5), id="B", motion=(-10, 0, 0))
+    panel, _, _ = make(qtbot, TimelinePanel, scene, ("A", "B"))
+    assert panel.chart.swept[1:] == pytest.approx((0.35, 0.65))
+    # A.17 boxes keep their per-axis bars and get no extra one
+    scene2 = scenefile.load(SCENES_DIR / "timeline_aabbs.json")
+    panel2, _, _ = make(qtbot, TimelinePanel, scene2, ("A", "B"))
+    assert panel2.chart.swept is None and len(panel2.chart.rows) == 3

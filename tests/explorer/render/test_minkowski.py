@@ -119,3 +119,25 @@ def test_no_shape_for_still_or_other_pairs_and_the_toggle():
     ctx = Context.for_scene(moving)
     unfocused = build(moving, moving.answers(), ctx, ("minkowski",), focus=set())
     assert not unfocused.items
+
+
+def test_the_swept_interval_is_while_the_centre_is_inside():
+    from explorer.render.minkowski import inside_interval
+
+    # the rounded box of the x = -2 case: inside for x in [-2, 2], t in [0.3, 0.7]
+    scene = scene_of(("s", Sphere((-5, 0, 0), 1.0), (10, 0, 0)),
+                     ("b", AABB((-1, -1, -1), (1, 1, 1)), None))
+    assert inside_interval(minkowski_shape(scene["s"], scene["b"])) == \
+        pytest.approx((0.3, 0.7), abs=1e-12)
+    # off-centre through the rounded edge: y = 1.6, z = 0: the edge cylinder around
+    # (x = -1, y = 1) has (x + 1)^2 + 0.36 = 1: x = -1.8, t = (5 - 1.8) / 10 = 0.32; and out
+    # again at x = 1.8: t = 0.68
+    scene = scene_of(("s", Sphere((-5, 1.6, 0), 1.0), (10, 0, 0)),
+                     ("b", AABB((-1, -1, -1), (1, 1, 1)), None))
+    assert inside_interval(minkowski_shape(scene["s"], scene["b"])) == \
+        pytest.approx((0.32, 0.68), abs=1e-12)
+    assert scene.answer("s", "b").toi == pytest.approx(0.32, abs=1e-12)
+    # a path that misses the grown box: none
+    scene = scene_of(("s", Sphere((-5, 2.5, 0), 1.0), (10, 0, 0)),
+                     ("b", AABB((-1, -1, -1), (1, 1, 1)), None))
+    assert inside_interval(minkowski_shape(scene["s"], scene["b"])) is None
