@@ -514,13 +514,16 @@ def advancement(answer, a, b, motion_a=None, motion_b=None) -> Optional[Walkthro
                                     for m in ghosts) + (gap,)))
             continue
         dt, t_next = float(row["dt"]), float(row["t_next"])
-        adv = pb + dt * rel  # B's relative advance: covers the gap along n, no more
+        # the moving one's advance relative to the other: it covers the gap along n, no more
+        b_still = motion_b is None or not any(float(c) for c in motion_b)
+        who, start, step = ("A", pa, -dt * rel) if b_still else ("B", pb, dt * rel)
         words = (f"dt = d / v = {_g(d)} / {_g(v)} = {_g(dt)}; t = {_g(t)} + {_g(dt)} = "
-                 f"{_g(t_next)}. B's advance relative to A, dt d = {_p(dt * rel)}, closes "
-                 f"d along n and no more, so it cannot pass the contact.")
+                 f"{_g(t_next)}. {who}'s advance relative to {'B' if who == 'A' else 'A'}, "
+                 f"{_p(step)}, closes d along n and no more, so it cannot pass the contact.")
         if t_next > 1:
             words += " That is past t = 1."
-        steps.append(Step(5, words, ghosts + (gap, Mark("segment", (tuple(pb), tuple(adv)),
+        steps.append(Step(5, words, ghosts + (gap, Mark("segment", (tuple(start),
+                                                                    tuple(start + step)),
                                                         GOOD, f"dt = {_g(dt)}"))))
     return Walkthrough(CA_TITLE, CA_SOURCE, CA_LISTING, tuple(steps))
 

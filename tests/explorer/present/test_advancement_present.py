@@ -62,11 +62,14 @@ def test_the_step_through_walks_the_listing_with_the_values():
     assert ghosts[0].shape.center == pytest.approx((-3 + 6 * t1, 0.4, 0.8))
     seg = next(m for m in w.steps[4].marks if m.kind == "segment")
     assert math.dist(*seg.points) == pytest.approx(rows[1]["distance"], abs=1e-12)
-    # the step's advance (dt times the relative motion) covers the gap along n exactly
+    # the ball's advance relative to the box (dt times its motion) starts at its closest
+    # point and covers the gap along n exactly: the bound cannot pass the contact
     adv = next(m for m in w.steps[3].marks if m.text.startswith("dt ="))
+    assert adv.points[0] == pytest.approx(rows[0]["world"][0])
     n = rows[0]["normal"]
     along = sum((q - p) * c for p, q, c in zip(*adv.points, n))
-    assert -along == pytest.approx(D0, abs=1e-8)
+    assert along == pytest.approx(D0, abs=1e-8)
+    assert "A's advance relative to B, (" in w.steps[3].text
 
 
 def test_both_moving_the_world_points_are_the_closest_points_at_t_i():
