@@ -90,8 +90,8 @@ def _motion(obj) -> np.ndarray:
 def minkowski_shape(a, b) -> Optional[dict]:
     """For scene objects ``a``, ``b`` of a moving pair with a drawn Minkowski shape: ``{"kind",
     "shape"`` (a primitive, or ``"rounded_box"`` with ``lo``, ``hi``, ``r``), ``"start"``,
-    ``"path"`` (the reference point's relative displacement), ``"who"`` (whose point moves),
-    ``"words"``\\ ``}``; ``None`` for other pairs or when nothing moves."""
+    ``"path"`` (the reference point's relative displacement), ``"who"`` (whose point moves)
+    ``}``; ``None`` for other pairs or when nothing moves."""
     if a.motion is None and b.motion is None:
         return None
     kinds = (a.kind, b.kind)
@@ -102,8 +102,7 @@ def minkowski_shape(a, b) -> Optional[dict]:
         v = _motion(sph) - _motion(box)
         return {"kind": "rounded_box", "lo": tuple(x.min), "hi": tuple(x.max),
                 "r": float(s.radius), "start": tuple(map(float, s.center)), "path": tuple(v),
-                "who": sph.id, "words": f"rounded box {box.id} + ball r = {float(s.radius):.3g}: "
-                                        f"{sph.id}'s centre enters"}
+                "who": sph.id}
     if a.kind == b.kind and b.motion is None:
         # hold the still one still: its frame is the world's (A.6 works either way round)
         a, b, ma, mb = b, a, mb, ma
@@ -111,16 +110,14 @@ def minkowski_shape(a, b) -> Optional[dict]:
         pa, pb = a.primitive, b.primitive
         R = float(pa.radius) + float(pb.radius)
         return {"kind": "sphere", "shape": Sphere(tuple(pa.center), R),
-                "start": tuple(map(float, pb.center)), "path": tuple(mb - ma), "who": b.id,
-                "words": f"ball r_A + r_B = {R:.3g} (A.13): {b.id}'s centre enters"}
+                "start": tuple(map(float, pb.center)), "path": tuple(mb - ma), "who": b.id}
     if kinds == ("aabb", "aabb"):
         pa, pb = a.primitive, b.primitive
         half = (np.asarray(pb.max, float) - np.asarray(pb.min, float)) / 2
         lo, hi = np.asarray(pa.min, float) - half, np.asarray(pa.max, float) + half
         centre = (np.asarray(pb.min, float) + np.asarray(pb.max, float)) / 2
         return {"kind": "aabb", "shape": AABB(tuple(lo), tuple(hi)),
-                "start": tuple(map(float, centre)), "path": tuple(mb - ma), "who": b.id,
-                "words": f"Minkowski box {a.id} + {b.id} (A.17): {b.id}'s centre enters"}
+                "start": tuple(map(float, centre)), "path": tuple(mb - ma), "who": b.id}
     return None
 
 
@@ -145,14 +142,20 @@ def draw_minkowski(r, ctx, frame) -> None:
     frame.add(base + ":start", Geom(np.array([p0]), verts=True, topo="pts1"), color=COLOR,
               point_size=10, render_points_as_spheres=True)
     toi = r.toi
+    # short: a crowded view has room for a few words (the menu's tooltip says the rest)
+    name = LABELS[info["kind"]]
     if toi is None:
-        frame.label(base, p0 + v, f"{info['words']}: never in [0, 1]", COLOR)
+        frame.label(base, p0 + v, f"{name}: not entered", COLOR)
         return
     at = p0 + float(toi) * v
     frame.add(base + ":entry", Geom(np.array([at]), verts=True, topo="pts1"),
               color=ENTRY_COLOR, point_size=14, render_points_as_spheres=True)
     frame.label(base, at + ctx.unit * np.array([0.0, 0.0, 1.5]),
-                f"{info['words']} at t = {float(toi):.4g}", COLOR)
+                f"{name}: entered at t = {float(toi):.3g}", COLOR)
+
+
+#: the view's label of each shape
+LABELS = {"rounded_box": "rounded box", "sphere": "ball r_A + r_B", "aabb": "Minkowski box"}
 
 
 def inside_interval(info: dict, lo_t: float = -0.25, hi_t: float = 1.25) -> Optional[tuple]:

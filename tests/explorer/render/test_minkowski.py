@@ -65,7 +65,7 @@ def test_sphere_against_box_the_centre_enters_the_rounded_box_at_x_minus_2():
     assert dist_to_box(entry, (-1, -1, -1), (1, 1, 1)) == pytest.approx(1.0)
     path = item(frame, ":path").mesh.points
     assert path == pytest.approx(np.array([(-5, 0, 0), (5, 0, 0)]))
-    assert any("enters at t = 0.3" in lb.text for lb in frame.labels)
+    assert any(lb.text == "rounded box: entered at t = 0.3" for lb in frame.labels)
     # the box moving -10 instead: the same relative path (A.6), the same entry in its frame
     scene = scene_of(("b", AABB((-1, -1, -1), (1, 1, 1)), (-10, 0, 0)),
                      ("s", Sphere((-5, 0, 0), 1.0), None))
