@@ -539,9 +539,14 @@ def test_explain_helpers():
         == ["App. A.18", "Listing A.6"]
     assert "Choose a pair" in to_html(None) and "Results table" in to_html(None)
     # a template drops a step whose value is missing instead of printing None
-    html = to_html({"pair": "segment-segment", "method": "st-plane minimisation",
-                    "trace": {"a": 1, "b": 0, "c": 1, "d": 0, "e": 0, "f": 1, "det": 1,
-                              "domain": "segment-segment"}})
+    from algorithms import DistanceResult, PairAnswer, Records
+
+    rec = DistanceResult(method="st-plane minimisation", distance=1.0,
+                         closest=((0, 0, 0), (0, 0, 1)), parameter=(0, 0),
+                         trace={"a": 1, "b": 0, "c": 1, "d": 0, "e": 0, "f": 1, "det": 1,
+                                "domain": "segment-segment"})
+    html = to_html(PairAnswer("A", "B", "segment-segment", methods=(rec.method,),
+                              records=Records(distance=rec)))
     assert "a = 1" in html and "None" not in html and "s̄" not in html
 
 
