@@ -281,8 +281,20 @@ def region_sentence(trace) -> str:
     region = _plain(t["region"])
     words = REGION_WORDS.get(region, "") if isinstance(region, int) else ""
     edge = t["edge"]
-    if isinstance(region, int) and region in REGION_EDGES and isinstance(edge, str) \
-            and edge.replace(" ", "") not in REGION_EDGES[region]:
+    if not (isinstance(region, int) and isinstance(edge, str)):
+        return words
+    if region == 0 and edge != "interior":
+        # (s̄, t̄) on the square's boundary (touching at an end): the least candidate is that
+        # edge's, the same point; anything else is rounding of nearly parallel components
+        on = edge.replace(" ", "").split("=")
+        bar = {"s": _plain(t["s_bar"]), "t": _plain(t["t_bar"])}.get(on[0])
+        if len(on) == 2 and isinstance(bar, (int, float)) and abs(bar - float(on[1])) <= 1e-9:
+            return ("on the square's boundary: (s̄, t̄) lies on the edge "
+                    f"{edge} itself, whose candidate is the same point (no clamping)")
+        return words + (f"; but the least candidate lies on {edge} (det = "
+                        f"{fmt(_plain(t['det']))}: nearly parallel, so every edge was tried "
+                        f"and the least lies on {edge})")
+    if region in REGION_EDGES and edge.replace(" ", "") not in REGION_EDGES[region]:
         words += (f"; but (s̄, t̄) is far outside the square (det = {fmt(_plain(t['det']))}: "
                   f"nearly parallel), so every edge was tried and the least lies on {edge}")
     return words

@@ -66,3 +66,17 @@ def test_digits_tell_candidates_apart():
     texts = [s for _t, _src, ss in explain(scene.answer("A", "B")) for s in ss]
     cands = [s for s in texts if s.startswith("Candidate on")]
     assert len(cands) == 4 and any("Q = 8.4388" in s for s in cands)
+
+
+def test_region_0_on_the_boundary_names_the_edge_it_lies_on():
+    # B ends at A's start: Q = |s (1.5, 0, 0) - (0, 1 - t, 0.531 (1 - t))|^2 is 0 at (s, t) =
+    # (0, 1), the critical point itself (region 0, on the boundary); the least candidate is the
+    # edge s = 0's, the same point, and the text says so instead of "interior, no clamping"
+    scene = Scene()
+    scene.add(Segment((0, 0, 0), (1.5, 0, 0)), id="A")
+    scene.add(Segment((0, 1, 0.531), (0, 0, 0)), id="B")
+    ans = scene.answer("A", "B")
+    texts = [s for _t, _src, ss in explain(ans) for s in ss]
+    region = next(s for s in texts if "in region 0" in s)
+    assert "lies on the edge s=0 itself" in region and "interior" not in region
+    assert any(s.startswith("The least candidate is on s=0: s = 0, t = 1, Q = 0") for s in texts)
