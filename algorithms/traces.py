@@ -2,9 +2,11 @@
 
 A result record's ``trace`` is a dict under the book's names; the families the explorer draws
 and explains have their keys declared here as :class:`typing.TypedDict`\\ s (``total=False``:
-a key is absent where the method did not reach that step). Views read these keys and nothing
-else; ``tests/algorithms/test_traces.py`` checks, on every shipped scene, that every key a view
-reads is present in the record it reads it from.
+a key is absent where the method did not reach that step; keys with spaces or symbols, as the
+books write them, use the functional form). Views read these keys and nothing else (the explain
+text through :class:`explorer.present.explain.Fields`, bound to one of these schemas);
+``tests/algorithms/test_traces.py`` checks, on every shipped scene, that every key a view reads
+is declared and present in the record it reads it from.
 
 :data:`FAMILIES` maps a family to its schema and to the keys that are always present.
 """
