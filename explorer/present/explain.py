@@ -91,11 +91,14 @@ def recording() -> Iterator[list]:
     test that every one is declared in :mod:`algorithms.traces` and present on the shipped
     scenes."""
     global _READS
-    outer, _READS = _READS, []
+    outer, inner = _READS, []
+    _READS = inner
     try:
-        yield _READS
+        yield inner
     finally:
-        _READS = outer if outer is None else outer + _READS
+        if outer is not None:  # a recording inside another: the outer one sees these too
+            outer.extend(inner)
+        _READS = outer
 
 
 @lru_cache(maxsize=None)
