@@ -27,8 +27,9 @@ def quad_mesh(corners) -> Geom:
 class StepsPanel(PairPanel):
     overlay_prefix = "steps"
 
-    def __init__(self, scene, viewport, window, parent=None):
-        super().__init__(scene, viewport, window, parent)
+    def __init__(self, scene, workspace, commands=None, viewport=None, evaluator=None,
+                 parent=None):
+        super().__init__(scene, workspace, commands, viewport, evaluator, parent)
         self.walk = None
         self.index = 0
         self.title = QLabel("")

@@ -321,8 +321,9 @@ class TimelinePanel(PairPanel):
 
     overlay_prefix = "timeline"
 
-    def __init__(self, scene, viewport, window, parent=None):
-        super().__init__(scene, viewport, window, parent)
+    def __init__(self, scene, workspace, commands=None, viewport=None, evaluator=None,
+                 parent=None):
+        super().__init__(scene, workspace, commands, viewport, evaluator, parent)
         self.t = 0.0
         self.toi: Optional[float] = None
         self.stop_at_impact = True
