@@ -72,7 +72,6 @@ import functools
 import math
 import random
 
-
 from algorithms.core.minimize import golden_section
 from algorithms.core.tolerance import ITERATIVE_REL, TOUCH_REL, perpendicular_unit, unit
 from algorithms.core.vec import add3 as _add
