@@ -56,6 +56,7 @@ class StepsPanel(PairPanel):
         super().__init__(scene, viewport, window, parent)
         self.walk = None
         self.index = 0
+        self._hull = None  # (points, mesh): the last hull drawn (GJK's A - B)
         self.title = QLabel("")
         f = self.title.font()
         f.setBold(True)
@@ -187,8 +188,11 @@ class StepsPanel(PairPanel):
                                  color=m.color, line_width=3)
             elif m.kind == "triangles":  # GJK's simplex faces
                 self.add_overlay(name, triangles_mesh(m.points), color=m.color, opacity=0.3)
-            elif m.kind == "hull":  # GJK's Minkowski difference A - B
-                self.add_overlay(name, hull_mesh(m.points), color=m.color, opacity=0.18,
+            elif m.kind == "hull":  # GJK's Minkowski difference A - B (the same every step)
+                cached = self._hull
+                if cached is None or cached[0] != m.points:
+                    cached = self._hull = (m.points, hull_mesh(m.points))
+                self.add_overlay(name, cached[1], color=m.color, opacity=0.18,
                                  show_edges=False)
             if m.text and self.viewport is not None and hasattr(self.viewport, "view"):
                 at = np.mean(np.asarray(m.points, dtype=float), axis=0) + r
