@@ -324,25 +324,6 @@ class MovingTrace(TypedDict, total=False):
     case: str
 
 
-class GjkStep(TypedDict, total=False):
-    """One GJK iteration."""
-
-    #: the support point of the Minkowski difference
-    w: Any
-    #: the duality gap |v|^2 - v . w at this step
-    gap: float
-
-
-class GjkTrace(TypedDict, total=False):
-    """GJK distance (Gilbert-Johnson-Keerthi on support functions)."""
-
-    #: how many iterations ran, and why it stopped
-    iterations: int
-    termination: str
-    #: every iteration (rows: :class:`GjkStep`)
-    steps: list
-
-
 class Plane2dTrace(TypedDict, total=False):
     """A pair in the z = 0 plane seen in 2D (Primer A.1, A.7): ``PairAnswer.plane2d``."""
 
@@ -359,6 +340,73 @@ class Plane2dTrace(TypedDict, total=False):
     signed_distance: float
 
 
+# GJK (van den Bergen §4.3; algorithms.kernels.gjk.run with ``record=True``). ``lambda`` is a
+# Python keyword, so the step schema uses TypedDict's functional form.
+GjkStep = TypedDict("GjkStep", {
+    #: the point of the simplex nearest the origin when the iteration starts (a point of the
+    #: Minkowski difference A - B); the search direction is -v
+    "v": list,
+    #: the support points s_A(-v) of A and s_B(v) of B (world coordinates)
+    "support_a": list,
+    "support_b": list,
+    #: w = support_a - support_b: the support point of A - B in the direction -v
+    "w": list,
+    #: |v| (|v| - lower_bound), van den Bergen's v.v - v.w: GJK stops when it is small
+    "gap": float,
+    #: v . w / |v|: no point of A - B is nearer the origin along v (a distance lower bound)
+    "lower_bound": float,
+    #: the simplex after the sub-algorithm: the smallest face of W + {w} holding the point
+    #: nearest the origin (points of A - B); absent when GJK stopped at this step's gap test
+    "simplex": list,
+    #: the barycentric coordinates of the new v in ``simplex`` (v = sum lambda_i simplex_i)
+    "lambda": list,
+    #: the support query stalled and was retried along v tilted by 1e-7 |v|
+    "retried": bool,
+}, total=False)
+
+
+#: GJK's final simplex: ``v = sum lambda_i w_i``, the closest points ``sum lambda_i a_i`` on A
+#: and ``sum lambda_i b_i`` on B
+GjkSimplex = TypedDict("GjkSimplex", {
+    #: points of A - B
+    "w": list,
+    #: the support points of A and of B that made each w_i = a_i - b_i
+    "a": list,
+    "b": list,
+    #: the barycentric coordinates of v
+    "lambda": list,
+}, total=False)
+
+
+class GjkTrace(TypedDict, total=False):
+    """GJK distance (algorithms.kernels.gjk): ``gjk_distance``'s trace, and the recorded run of
+    the cylinder-cylinder query (``cylinder_cylinder.gjk_trace``)."""
+
+    #: ``"GJK"``
+    algorithm: str
+    #: support queries made (one per step)
+    iterations: int
+    #: why it stopped: ``"converged (gap)"``, ``"overlap (origin inside the simplex)"``,
+    #: ``"overlap (v = 0)"``, ``"converged (repeated support point)"``, ...
+    termination: str
+    #: one GjkStep per iteration
+    steps: list
+    #: the final simplex (GjkSimplex)
+    simplex: dict
+    #: |closest point on core A - closest point on core B| (before the radii)
+    core_distance: float
+    #: the radii subtracted: a sphere runs as its centre, a capsule as its segment (cores)
+    radius_a: float
+    radius_b: float
+    #: the relative termination gap
+    tol: float
+    #: the power of two the pair was scaled by to keep squares in range (absent when 1)
+    scaled_by: float
+    #: where the run came from, when it is not the distance record itself (the cylinder
+    #: query's "gradient zero" test)
+    source: str
+
+
 #: family -> (schema, keys always present in a record of that family)
 FAMILIES: dict[str, tuple[type, tuple[str, ...]]] = {
     "st_plane": (StPlaneTrace, ("a", "b", "c", "d", "e", "region", "s", "t")),
@@ -368,4 +416,6 @@ FAMILIES: dict[str, tuple[type, tuple[str, ...]]] = {
     "moving_aabbs_axis": (MovingAabbsAxis, ("axis", "t_enter", "t_leave")),
     "advancement": (AdvancementTrace, ("tol", "iterations", "case")),
     "advancement_step": (AdvancementStep, ("phase", "t", "distance", "closest")),
+    "gjk": (GjkTrace, ("algorithm", "iterations", "termination", "steps", "simplex")),
+    "gjk_step": (GjkStep, ("v", "support_a", "support_b", "w", "gap", "lower_bound")),
 }

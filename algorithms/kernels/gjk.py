@@ -17,6 +17,15 @@ The closest points are ``sum lambda_i a_i`` on A and ``sum lambda_i b_i`` on B, 
 the support points that made ``w_i = a_i - b_i`` and ``lambda`` the barycentric coordinates
 of ``v``.
 
+*One GJK.* :func:`run` is the library's only GJK iteration, on support functions given as
+callables: :func:`gjk_distance` gives it the support functions of
+:mod:`algorithms.kernels.support`, the cylinder-cylinder query
+(:mod:`algorithms.queries.cylinder_cylinder`) its cylinders' (also projected into a plane),
+with an absolute touching length and gap. :func:`closest_on_simplex` is the only distance
+sub-algorithm (the GJK ray cast of :mod:`algorithms.generic.gjk_raycast` uses it too).
+``run(..., record=True)`` keeps one :class:`algorithms.traces.GjkStep` per iteration (what the
+explorer's step-through draws); otherwise it builds no records.
+
 *Distance sub-algorithm.* Johnson's: every face of ``W`` (at most 15 for a tetrahedron) is
 tried, the origin projected on its affine hull, and among the faces whose barycentric
 coordinates are all positive the one with the nearest projection wins. Taking the minimum
@@ -83,13 +92,13 @@ def _face(Y: list, idx: tuple):
     k = len(idx)
     if k == 1:
         return (1.0,)
-    p0 = Y[idx[0]]
-    E = [_sub(Y[i], p0) for i in idx[1:]]
     if k == 2:
-        ee = _dot(E[0], E[0])
+        p0, p1 = Y[idx[0]], Y[idx[1]]
+        e = (p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2])
+        ee = e[0] * e[0] + e[1] * e[1] + e[2] * e[2]
         if ee <= 0.0:
             return None
-        t = -_dot(p0, E[0]) / ee
+        t = -(p0[0] * e[0] + p0[1] * e[1] + p0[2] * e[2]) / ee
         if not 0.0 < t < 1.0:
             return None
         return (1.0 - t, t)
@@ -98,27 +107,32 @@ def _face(Y: list, idx: tuple):
         # sliver (two support points of one rim, one far corner) this keeps the 2x2 Gram
         # system well conditioned; based at the sharp vertex it loses the direction of v.
         i0, i1, i2 = idx
-        l0 = _dot(_sub(Y[i1], Y[i2]), _sub(Y[i1], Y[i2]))
-        l1 = _dot(_sub(Y[i0], Y[i2]), _sub(Y[i0], Y[i2]))
-        l2 = _dot(_sub(Y[i0], Y[i1]), _sub(Y[i0], Y[i1]))
+        y0, y1, y2 = Y[i0], Y[i1], Y[i2]
+        l0 = _dot(_sub(y1, y2), _sub(y1, y2))
+        l1 = _dot(_sub(y0, y2), _sub(y0, y2))
+        l2 = _dot(_sub(y0, y1), _sub(y0, y1))
         order = (0, 1, 2) if l0 >= l1 and l0 >= l2 else ((1, 0, 2) if l1 >= l2 else (2, 0, 1))
-        if order != (0, 1, 2):
-            lam = _face(Y, tuple(idx[j] for j in order))
-            if lam is None:
-                return None
-            out = [0.0, 0.0, 0.0]
-            for j, l in zip(order, lam):
-                out[j] = l
-            return tuple(out)
-        e11, e12, e22 = _dot(E[0], E[0]), _dot(E[0], E[1]), _dot(E[1], E[1])
+        ys = (y0, y1, y2)
+        p0, q1, q2 = ys[order[0]], ys[order[1]], ys[order[2]]
+        e1, e2 = _sub(q1, p0), _sub(q2, p0)
+        e11, e12, e22 = _dot(e1, e1), _dot(e1, e2), _dot(e2, e2)
         det = e11 * e22 - e12 * e12
         if not det > 1e-13 * e11 * e22:
             return None
-        r1, r2 = -_dot(p0, E[0]), -_dot(p0, E[1])
+        r1, r2 = -_dot(p0, e1), -_dot(p0, e2)
         m1 = (r1 * e22 - r2 * e12) / det
         m2 = (e11 * r2 - e12 * r1) / det
         lam = (1.0 - m1 - m2, m1, m2)
-        return lam if min(lam) > 0.0 else None
+        if not min(lam) > 0.0:
+            return None
+        if order == (0, 1, 2):
+            return lam
+        out = [0.0, 0.0, 0.0]
+        for j, l in zip(order, lam):
+            out[j] = l
+        return tuple(out)
+    p0 = Y[idx[0]]
+    E = [_sub(Y[i], p0) for i in idx[1:]]
     # k == 4: solve p0 + E^T mu = 0 by Cramer's rule
     a, b, c = E
     bxc = (b[1] * c[2] - b[2] * c[1], b[2] * c[0] - b[0] * c[2], b[0] * c[1] - b[1] * c[0])
@@ -143,31 +157,61 @@ _SUBSETS = {
 }
 
 
-def closest_on_simplex(Y: list):
+def _point_of(Y, idx, lam):
+    x = y = z = 0.0  # (summed in the order of idx: the same bits as ever)
+    for l, i in zip(lam, idx):
+        q = Y[i]
+        x += l * q[0]
+        y += l * q[1]
+        z += l * q[2]
+    return (x, y, z)
+
+
+def closest_on_simplex(Y: list, base=None):
     """The point of ``conv(Y)`` (1 to 4 points) nearest the origin.
 
     Returns ``(idx, lam, v)``: the indices of the smallest face holding it, its barycentric
     coordinates there, and the point. Johnson's sub-algorithm by exhaustion (module notes).
+
+    ``base = (lam, vv)``: GJK's own knowledge that ``Y[:-1]`` whole is the face this function
+    chose for an earlier simplex, with those coordinates and squared distance. Then only the
+    faces holding the new point ``Y[-1]`` are tried (about half of them) and the answer is the
+    one the full search gives, bit for bit: the faces of ``Y[:-1]`` were all tried before and
+    ``Y[:-1]`` beat them, and the tie rule below is applied to it in its place in the order.
     """
     best = None
-    for idx in _SUBSETS[len(Y)]:
+    n = len(Y)
+    top = n - 1
+    for idx in (_SUBSETS[n] if base is None else _WITH_LAST[n]):
         lam = _face(Y, idx)
         if lam is None:
             continue
-        v = tuple(sum(l * Y[i][c] for l, i in zip(lam, idx)) for c in range(3))
-        vv = _dot(v, v)
+        v = _point_of(Y, idx, lam)
+        vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
         # "<=": a feasible face projects the origin at least as near as any of its sub-faces,
         # so in a floating-point tie (|v|^2 ~ 1 cannot see a 1e-8 tilt) the larger face
         # carries the accurate direction
         if best is None or vv <= best[3]:
             best = (idx, lam, v, vv)
+    if base is not None:
+        lam0, vv0 = base
+        # Y[:-1] sits in the order (by size, then mask) after every smaller face and before
+        # every face of its own size or more that holds Y[-1]: it wins a tie with the former
+        if best is None or vv0 < best[3] or (vv0 == best[3] and len(best[0]) < top):
+            idx = tuple(range(top))
+            return idx, tuple(lam0), _point_of(Y, idx, lam0)
     return best[0], best[1], best[2]
+
+
+_WITH_LAST = {k: [idx for idx in _SUBSETS[k] if k - 1 in idx] for k in (1, 2, 3, 4)}
 
 
 # ----------------------------------------------------------------------------- GJK
 
 
-def _core_primitive(prim: Primitive):
+def core_primitive(prim: Primitive):
+    """The primitive GJK runs on and the radius it subtracts: a sphere's centre point, a
+    capsule's segment (van den Bergen §4.3.4, "core" objects), any other shape itself and 0."""
     kind, pts, radius = core(prim)
     if pts is None:
         return prim, 0.0
@@ -270,58 +314,103 @@ def _scaled(p: Primitive, f: float) -> Primitive:
     return Cylinder(s(p.center), p.axis, float(p.radius) * f, float(p.height) * f)
 
 
-def _gjk(a: Primitive, b: Primitive, tol: float, max_iterations: int,
-         size: float) -> DistanceResult:
-    ca, ra = _core_primitive(a)
-    cb, rb = _core_primitive(b)
+def run(support_a, support_b, start_a, start_b, *, size: float, tol: float = DEFAULT_TOL,
+        touch: float = 0.0, gap_abs: float = 0.0, max_iterations: int = MAX_ITERATIONS,
+        record: bool = False) -> dict:
+    """The one GJK iteration of the library, on support functions (module notes, steps 1-4).
 
-    a0, b0 = centre(ca), centre(cb)
-    Y = [tuple(a0 - b0)]
+    Every GJK in :mod:`algorithms` runs here: :func:`gjk_distance` on the support functions of
+    :mod:`algorithms.kernels.support` (of the shapes' cores), the cylinder-cylinder query of
+    :mod:`algorithms.queries.cylinder_cylinder` on its cylinders' supports, also projected
+    into a plane for its separating-plane tests.
+
+    Parameters
+    ----------
+    support_a, support_b : callable
+        ``d -> s(d)``: a point of A (of B) maximising ``d . x``, for a 3-vector ``d`` (a
+        tuple of floats, or a numpy array; not unit, never zero); returns a 3-vector.
+    start_a, start_b : array_like
+        A point of A and one of B: ``v`` starts at ``start_a - start_b``.
+    size : float
+        The magnitude of the coordinates (the rounding floor of ``v``'s components).
+    tol : float
+        Relative termination gap: stop when ``|v| (|v| - lower) <= tol |v|^2``.
+    touch : float
+        Stop as touching when ``|v| <= touch`` (an absolute length; besides the relative
+        ``TOUCH`` of the support points, which always applies).
+    gap_abs : float
+        Also stop when ``|v| - lower <= gap_abs`` (an absolute length).
+    max_iterations : int
+        Safety bound.
+    record : bool
+        Keep one :class:`algorithms.traces.GjkStep` per iteration in ``steps`` (otherwise
+        ``steps`` is empty: the normal path builds no records).
+
+    Returns
+    -------
+    dict
+        ``W``, ``A``, ``B`` (the final simplex: points of A - B and the support points of A and
+        B that made them), ``lam`` (the barycentric coordinates of ``v`` there), ``v``,
+        ``iterations``, ``termination``, ``steps``, ``max_w2`` (the largest ``|w|^2`` met),
+        ``lower`` (the best lower bound of the distance met, ``-inf`` before the first
+        support point) and ``lower_direction`` (the unit ``u`` where it was met: ``u . x >=
+        lower`` for every ``x`` of A - B; ``None`` before).
+    """
+    a0 = np.asarray(start_a, dtype=float)
+    b0 = np.asarray(start_b, dtype=float)
+    Y = [tuple(float(c) for c in a0 - b0)]
     PA = [a0]
     PB = [b0]
     lam = (1.0,)
     v = Y[0]
     max_w2 = _dot(v, v)
+    best_lower, best_dir = -math.inf, None
     steps = []
     termination = "max iterations"
     iterations = 0
     flat_steps = 0
+    touch2 = touch * touch
     while iterations < max_iterations:
         vv = _dot(v, v)
-        if vv <= (TOUCH * TOUCH) * max_w2:
+        if vv <= (TOUCH * TOUCH) * max_w2 or vv <= touch2:
             termination = "overlap (v = 0)"
             break
         iterations += 1
-        nv = np.asarray(v)
         # Components of v below the rounding floor of the coordinates are noise: their sign
         # would pick an arbitrary corner of a face normal to an axis (flat boxes, collinear
         # triangles). Any direction gives a valid point of A - B, so cleaning the query
         # direction never breaks correctness.
         floor = 8 * 2.0 ** -52 * max(size, math.sqrt(max_w2))
-        clean = np.where(np.abs(nv) <= floor, 0.0, nv)
-        if clean.any():
-            nv = clean
-        sa = support(ca, -nv)
-        sb = support(cb, nv)
-        w = tuple(sa - sb)
+        clean = tuple(0.0 if abs(c) <= floor else float(c) for c in v)
+        nv = clean if (clean[0] != 0.0 or clean[1] != 0.0 or clean[2] != 0.0) else \
+            tuple(float(c) for c in v)
+        sa = support_a((-nv[0], -nv[1], -nv[2]))
+        sb = support_b(nv)
+        w = (float(sa[0] - sb[0]), float(sa[1] - sb[1]), float(sa[2] - sb[2]))
         max_w2 = max(max_w2, _dot(w, w))
         # w minimises nv . x over A - B, so every point of A - B is at least
         # lower = nv . w / |nv| from the origin along nv; |v| is an upper bound. The gap
         # |v| (|v| - lower) is van den Bergen's v.v - v.w when nv = v, and measured along the
         # direction actually queried it is not fooled by the noise cleaned out of v.
         vn = math.sqrt(vv)
-        lower = float(nv @ np.asarray(w)) / float(np.linalg.norm(nv))
+        anv = np.asarray(nv)
+        nn = float(np.linalg.norm(anv))
+        lower = float(anv @ np.asarray(w)) / nn
+        if lower > best_lower:
+            best_lower, best_dir = lower, anv / nn
         gap = vn * (vn - lower)
-        step = {"v": _lst(v), "support_a": _lst(sa), "support_b": _lst(sb), "w": _lst(w),
-                "gap": gap, "lower_bound": lower}
-        steps.append(step)
-        if gap <= tol * vv or gap <= 4e-16 * math.sqrt(vv * max_w2):
+        step = None
+        if record:
+            step = {"v": _lst(v), "support_a": _lst(sa), "support_b": _lst(sb), "w": _lst(w),
+                    "gap": gap, "lower_bound": lower}
+            steps.append(step)
+        if gap <= tol * vv or gap <= 4e-16 * math.sqrt(vv * max_w2) or gap <= gap_abs * vn:
             termination = "converged (gap)"
             break
         found = None
         if w not in Y:
             Y2 = Y + [w]
-            idx, lam2, v2 = closest_on_simplex(Y2)
+            idx, lam2, v2 = closest_on_simplex(Y2, base=(lam, vv))
             vv2 = _dot(v2, v2)
             if len(idx) == 4 or vv2 < vv:
                 found = (sa, sb, w, idx, lam2, v2)
@@ -340,11 +429,11 @@ def _gjk(a: Primitive, b: Primitive, tol: float, max_iterations: int,
             dirs = [np.asarray(v)] + [np.asarray(v) + s * tilt * e
                                       for e in np.eye(3) for s in (1.0, -1.0)]
             for p in dirs:
-                pa_, pb_ = support(ca, -p), support(cb, p)
-                w_ = tuple(pa_ - pb_)
+                pa_, pb_ = support_a(-p), support_b(p)
+                w_ = (float(pa_[0] - pb_[0]), float(pa_[1] - pb_[1]), float(pa_[2] - pb_[2]))
                 if w_ in Y:
                     continue
-                idx_, lam_, v_ = closest_on_simplex(Y + [w_])
+                idx_, lam_, v_ = closest_on_simplex(Y + [w_], base=(lam, vv))
                 vv_ = 0.0 if len(idx_) == 4 else _dot(v_, v_)
                 if vv_ < vv and (found is None or vv_ < found[6]):
                     found = (pa_, pb_, w_, idx_, lam_, v_, vv_)
@@ -352,9 +441,10 @@ def _gjk(a: Primitive, b: Primitive, tol: float, max_iterations: int,
                 termination = ("converged (repeated support point)" if w in Y
                                else "converged (no progress)")
                 break
-            step["retried"] = True
             sa, sb, w = found[0], found[1], found[2]
-            step.update(support_a=_lst(sa), support_b=_lst(sb), w=_lst(w))
+            if step is not None:
+                step["retried"] = True
+                step.update(support_a=_lst(sa), support_b=_lst(sb), w=_lst(w))
             max_w2 = max(max_w2, _dot(w, w))
         sa, sb, w, idx, lam2, v2 = found[:6]
         Y2, PA2, PB2 = Y + [w], PA + [sa], PB + [sb]
@@ -362,12 +452,27 @@ def _gjk(a: Primitive, b: Primitive, tol: float, max_iterations: int,
         PA = [PA2[i] for i in idx]
         PB = [PB2[i] for i in idx]
         lam, v = lam2, v2
-        step["simplex"] = [_lst(y) for y in Y]
-        step["lambda"] = list(lam)
+        if step is not None:
+            step["simplex"] = [_lst(y) for y in Y]
+            step["lambda"] = list(lam)
         if len(idx) == 4:
             termination = "overlap (origin inside the simplex)"
             v = (0.0, 0.0, 0.0)
             break
+    return {"W": Y, "A": PA, "B": PB, "lam": lam, "v": v, "iterations": iterations,
+            "termination": termination, "steps": steps, "max_w2": max_w2,
+            "lower": best_lower, "lower_direction": best_dir}
+
+
+def _gjk(a: Primitive, b: Primitive, tol: float, max_iterations: int,
+         size: float) -> DistanceResult:
+    ca, ra = core_primitive(a)
+    cb, rb = core_primitive(b)
+    r = run(lambda d: support(ca, d), lambda d: support(cb, d), centre(ca), centre(cb),
+            size=size, tol=tol, max_iterations=max_iterations, record=True)
+    Y, PA, PB, lam = r["W"], r["A"], r["B"], r["lam"]
+    steps, termination, iterations, max_w2 = (r["steps"], r["termination"], r["iterations"],
+                                              r["max_w2"])
 
     pa = sum(l * p for l, p in zip(lam, PA))
     pb = sum(l * p for l, p in zip(lam, PB))

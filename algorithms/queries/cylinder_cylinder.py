@@ -28,9 +28,14 @@ The tests, in the book's order (``trace["found_by"]`` names the first that separ
     oriented gap ``margin(d)`` is the minimum of the four disk-pair gaps ``g_sigma`` of the
     book and is concave on R^3, so its maximum over the unit ball is a convex problem whose
     value is the distance between the cylinders: we solve it by GJK on the Minkowski difference
-    ``B - A`` with the exact support point ``C + sign(d.w)(h/2)w + r P d/|P d|``. When GJK
+    ``A - B`` with the exact support point ``C + sign(d.w)(h/2)w + r P d/|P d|``. When GJK
     stalls (its direction ``v`` is poor near curved contacts) a pattern search climbs
     ``margin`` from the best axis: ``"gradient zero (refined)"``.
+
+Every GJK here is the library's one, :func:`algorithms.kernels.gjk.run` (its loop and its
+distance sub-algorithm), given the cylinders' support functions (projected into the plane for
+the separating-plane tests), an absolute touching length ``TOUCH * scale`` and the relative
+gap ``REL_TOL``; :func:`gjk_trace` records its steps for the explorer's step-through.
 
 Parallel axes (``|w0 x w1| <= PARALLEL``) are decided exactly as in the book: the circles of
 projection onto ``w0 . X = 0`` and the intervals on ``w0``.
@@ -74,6 +79,7 @@ from algorithms.core.vec import cross as _cross
 from algorithms.core.vec import dot3 as _dot
 from algorithms.core.vec import scale3 as _mul
 from algorithms.core.vec import sub3 as _sub
+from algorithms.kernels import gjk as gjk_kernel
 from algorithms.registry import register
 from algorithms.results import DistanceResult, IntersectionResult, SeparationResult
 
@@ -194,157 +200,46 @@ def _axis_record(name, c0, c1, d):
 # ----------------------------------------------------------------------------- GJK
 
 
-def _closest_segment(Y):
-    p1, p2 = Y
-    t = _sub(p2, p1)
-    tt = _dot(t, t)
-    if tt <= 0.0:
-        return (0,), (1.0,)
-    s = -_dot(p1, t) / tt
-    if s <= 0.0:
-        return (0,), (1.0,)
-    if s >= 1.0:
-        return (1,), (1.0,)
-    return (0, 1), (1.0 - s, s)
+def _supports(c0, c1, project=None):
+    """The support functions of the two cylinders for :func:`algorithms.kernels.gjk.run`,
+    optionally projected into a plane."""
+    if project is None:
+        return c0.support, c1.support
+    return (lambda d: project(c0.support(d))), (lambda d: project(c1.support(d)))
 
 
-def _closest_triangle(Y):
-    """Signed-area sub-algorithm (Montanari, Petrinic & Barbieri 2017, S2D)."""
-    p1, p2, p3 = Y
-    n = _cross(_sub(p2, p1), _sub(p3, p1))
-    nn = _dot(n, n)
-    e1, e2 = _sub(p2, p1), _sub(p3, p1)
-    if nn > 1e-24 * _dot(e1, e1) * _dot(e2, e2):
-        p0 = _mul(_dot(p1, n) / nn, n)  # the origin's projection on the plane
-        k = max(range(3), key=lambda i: abs(n[i]))
-        i, j = ((1, 2), (2, 0), (0, 1))[k]
-
-        def area(a, b, c):
-            return (b[i] - a[i]) * (c[j] - a[j]) - (b[j] - a[j]) * (c[i] - a[i])
-
-        mu = area(p1, p2, p3)
-        C = (area(p0, p2, p3), area(p1, p0, p3), area(p1, p2, p0))
-        if all((c > 0.0) == (mu > 0.0) and c != 0.0 for c in C):
-            return (0, 1, 2), tuple(c / mu for c in C)
-    best = None
-    for edge in ((1, 2), (0, 2), (0, 1)):
-        idx, lam = _closest_segment([Y[e] for e in edge])
-        idx = tuple(edge[m] for m in idx)
-        v = _combine(Y, idx, lam)
-        vv = _dot(v, v)
-        if best is None or vv < best[2]:
-            best = (idx, lam, vv)
-    return best[0], best[1]
-
-
-def _vol(a, b, c, d):
-    return _dot(_sub(b, a), _cross(_sub(c, a), _sub(d, a)))
-
-
-def _closest_tetra(Y):
-    """Signed-volume sub-algorithm (Montanari et al. 2017, S3D)."""
-    o = (0.0, 0.0, 0.0)
-    p1, p2, p3, p4 = Y
-    vol = _vol(p1, p2, p3, p4)
-    C = (_vol(o, p2, p3, p4), _vol(p1, o, p3, p4), _vol(p1, p2, o, p4), _vol(p1, p2, p3, o))
-    if vol != 0.0 and all((c > 0.0) == (vol > 0.0) and c != 0.0 for c in C):
-        return (0, 1, 2, 3), tuple(c / vol for c in C)
-    best = None
-    for m in range(4):
-        if vol != 0.0 and (C[m] > 0.0) == (vol > 0.0) and C[m] != 0.0:
-            continue  # the origin is on the inner side of the face opposite vertex m
-        face = tuple(q for q in range(4) if q != m)
-        idx, lam = _closest_triangle([Y[q] for q in face])
-        idx = tuple(face[q] for q in idx)
-        v = _combine(Y, idx, lam)
-        vv = _dot(v, v)
-        if best is None or vv < best[2]:
-            best = (idx, lam, vv)
-    if best is None:  # cannot happen (the signs sum to vol); be safe
-        return (0,), (1.0,)
-    return best[0], best[1]
-
-
-def _combine(P, idx, lam):
+def _combine(P, lam):
     x = y = z = 0.0
-    for l, i in zip(lam, idx):
-        x += l * P[i][0]
-        y += l * P[i][1]
-        z += l * P[i][2]
+    for l, p in zip(lam, P):
+        x += l * float(p[0])
+        y += l * float(p[1])
+        z += l * float(p[2])
     return (x, y, z)
 
 
-def _closest_simplex(Y):
-    k = len(Y)
-    if k == 1:
-        return (0,), (1.0,)
-    if k == 2:
-        return _closest_segment(Y)
-    if k == 3:
-        return _closest_triangle(Y)
-    return _closest_tetra(Y)
-
-
-def _gjk(support_a, support_b, start_a, start_b, scale, project=None):
-    """GJK on ``B - A`` (van den Bergen's formulation) with both bounds kept.
+def _gjk(c0, c1, scale, project=None, record=False):
+    """The library's one GJK (:func:`algorithms.kernels.gjk.run`) on ``A - B`` with the
+    cylinders' exact supports, both bounds kept.
 
     Returns a dict: ``upper = |v|`` (a distance upper bound: ``v`` is a convex combination
-    of points of ``B - A``), ``lower`` the best support gap ``d.w`` seen (a lower bound,
-    attained on ``direction``), closest points ``pa``, ``pb`` (``pb - pa = v``),
-    ``termination`` and ``iterations``. ``project`` (a function) maps directions and points
-    into a plane, for the separating-plane tests.
+    of points of ``A - B``), ``lower`` the best support gap seen (a lower bound, attained on
+    ``direction``, the unit axis from A to B), closest points ``pa``, ``pb``,
+    ``termination``, ``iterations`` and the kernel's ``run``. ``project`` (a function) maps
+    support points into a plane, for the separating-plane tests.
     """
     P = project or (lambda x: x)
-    A = [P(start_a)]
-    B = [P(start_b)]
-    Y = [_sub(B[0], A[0])]
-    lam = (1.0,)
-    v = Y[0]
-    lower, direction = -math.inf, None
-    touch2 = (TOUCH * scale) ** 2
-    termination = "max iterations"
-    it = 0
-    while it < MAX_ITERATIONS:
-        vv = _dot(v, v)
-        if vv <= touch2:
-            termination = "touching (|v| <= TOUCH scale)"
-            break
-        it += 1
-        nv = math.sqrt(vv)
-        d = _mul(1.0 / nv, v)
-        a = P(support_a(d))
-        b = P(support_b(_mul(-1.0, d)))
-        w = _sub(b, a)
-        gap = _dot(d, w)
-        if gap > lower:
-            lower, direction = gap, d
-        if nv - lower <= REL_TOL * nv + 1e-15 * scale:
-            termination = "converged (upper - lower)"
-            break
-        if w in Y:
-            termination = "converged (repeated support point)"
-            break
-        Y2, A2, B2 = Y + [w], A + [a], B + [b]
-        idx, lam2 = _closest_simplex(Y2)
-        v2 = _combine(Y2, idx, lam2)
-        if len(idx) < 4 and _dot(v2, v2) >= vv:
-            termination = "converged (no progress)"
-            break
-        Y = [Y2[i] for i in idx]
-        A = [A2[i] for i in idx]
-        B = [B2[i] for i in idx]
-        lam, v = lam2, v2
-        if len(idx) == 4:
-            termination = "overlap (origin inside the simplex)"
-            break
-    pa = _combine(A, range(len(A)), lam)
-    pb = _combine(B, range(len(B)), lam)
-    if termination.startswith("overlap"):
-        upper = 0.0
-    else:
-        upper = _norm(_sub(pb, pa))
-    return {"upper": upper, "lower": lower, "direction": direction, "pa": pa, "pb": pb,
-            "termination": termination, "iterations": it}
+    sa, sb = _supports(c0, c1, project)
+    r = gjk_kernel.run(sa, sb, P(c0.C), P(c1.C), size=scale, tol=REL_TOL, touch=TOUCH * scale,
+                       gap_abs=1e-15 * scale, max_iterations=MAX_ITERATIONS, record=record)
+    lam = r["lam"]
+    pa = _combine(r["A"], lam)
+    pb = _combine(r["B"], lam)
+    termination = r["termination"]
+    upper = 0.0 if termination.startswith("overlap (origin") else _norm(_sub(pb, pa))
+    u = r["lower_direction"]
+    direction = None if u is None else tuple(-float(x) for x in u)
+    return {"upper": upper, "lower": r["lower"], "direction": direction, "pa": pa, "pb": pb,
+            "termination": termination, "iterations": r["iterations"], "run": r}
 
 
 # ----------------------------------------------------------------------------- closest points
@@ -655,7 +550,7 @@ def decide(a, b) -> dict:
         axes.append(_axis_record("centre difference", c0, c1, _unit(delta)))
         for name, cyl in (("perpendicular to w0", c0), ("perpendicular to w1", c1)):
             proj = _plane_projector(cyl.w)
-            run = _gjk(c0.support, c1.support, c0.C, c1.C, scale, project=proj)
+            run = _gjk(c0, c1, scale, project=proj)
             gjk_runs[name] = {k: run[k] for k in ("upper", "lower", "termination",
                                                   "iterations")}
             d = run["direction"]
@@ -671,7 +566,7 @@ def decide(a, b) -> dict:
                                  "B": _projection_shape(c1, cyl.w),
                                  "distance_2d": run["upper"]}
             axes.append(rec)
-        solved = _gjk(c0.support, c1.support, c0.C, c1.C, scale)
+        solved = _gjk(c0, c1, scale)
         gjk_runs["gradient zero"] = {k: solved[k] for k in ("upper", "lower", "termination",
                                                             "iterations")}
         if solved["direction"] is not None:
@@ -685,6 +580,8 @@ def decide(a, b) -> dict:
         return max((ax for ax in axes if ax["axis"] is not None), key=lambda ax: ax["margin"],
                    default=None)
 
+    tried: list = []  # every pair of points of the two cylinders met: (distance, on A, on B)
+
     def nearest_pair(directions):
         """The nearest candidate pair of points from the support sets along ``directions``."""
         best = (math.inf, solved["pa"], solved["pb"])
@@ -693,6 +590,7 @@ def decide(a, b) -> dict:
                 if max(c0.signed_distance(qa), c1.signed_distance(qb)) > 1e-13 * scale:
                     continue  # not on the cylinders (cannot happen; never trust a candidate)
                 dd = _dot(_sub(qb, qa), _sub(qb, qa))
+                tried.append((math.sqrt(dd), qa, qb))
                 if best is None or dd < best[0]:
                     best = (dd, qa, qb)
         return best[1], best[2]
@@ -762,6 +660,8 @@ def decide(a, b) -> dict:
         best_ax = best_axis()
         pa, pb = solved["pa"], solved["pb"]
         dist = _norm(_sub(pb, pa)) if solved["upper"] > 0.0 else math.inf
+        if dist < math.inf:
+            tried.append((dist, pa, pb))
         qa, qb = nearest_pair(top_axes())
         if _norm(_sub(qb, qa)) < dist:  # ties keep the solver's (exact for parallel axes)
             pa, pb, dist = qa, qb, _norm(_sub(qb, qa))
@@ -772,6 +672,21 @@ def decide(a, b) -> dict:
             qa, qb = nearest_pair(top_axes())
             if _norm(_sub(qb, qa)) < dist:
                 pa, pb, dist = qa, qb, _norm(_sub(qb, qa))
+        # Rounding can put the nearest pair a few ulps of the coordinates nearer than the
+        # proven lower bound (the margin), which no pair of points of the cylinders is: then
+        # take a pair within those ulps that respects the bound, when one was met.
+        bound = best_ax["margin"] * (1.0 - 1e-12)
+        if dist < bound:
+            ok = [t for t in tried if bound <= t[0] <= dist + 8 * 2.0 ** -52 * scale]
+            if ok:
+                dist, pa, pb = min(ok, key=lambda t: t[0])
+        if dist < best_ax["margin"]:
+            # still nearer than the bound: the candidates are on the cylinders only within
+            # 1e-13 scale; put both points on their cylinder exactly (closest point: a clamp)
+            qa, qb = c0.closest(pa), c1.closest(pb)
+            dq = _norm(_sub(qb, qa))
+            if dist < dq <= best_ax["margin"] + 8 * 2.0 ** -52 * scale:
+                pa, pb, dist = qa, qb, dq
         out["polish"] = {"axis": best_ax["name"], "gjk_distance": solved["upper"],
                          "features": _refine_pairs(c0, c1, best_ax["axis"])[1]}
         out.update(distance=dist, closest=(_add(pa, origin), _add(pb, origin)),
@@ -796,6 +711,38 @@ def decide(a, b) -> dict:
     # |v| otherwise
     out["upper_bound"] = out["distance"] if not out["intersects"] else solved["upper"]
     return out
+
+
+def gjk_trace(a, b):
+    """The GJK run of :func:`decide`'s "gradient zero" test, recorded step by step: a
+    :class:`algorithms.traces.GjkTrace` (points of ``A - B``, support points in world
+    coordinates), for the explorer's step-through. Run again on demand (the query itself
+    records nothing); ``None`` when :func:`decide` runs no 3D GJK (parallel axes or equal
+    centres, decided in closed form)."""
+    origin = tuple(float(x) for x in a.center)
+    c0, c1 = _Cyl(a, origin), _Cyl(b, origin)
+    delta = _sub(c1.C, c0.C)
+    if _dot(delta, delta) == 0.0 or _norm(_cross(c0.w, c1.w)) <= PARALLEL:
+        return None
+    scale = _norm(delta) + c0.r + c1.r + 0.5 * (c0.h + c1.h)
+    solved = _gjk(c0, c1, scale, record=True)
+    r = solved["run"]
+
+    def world(p):
+        return [float(p[0]) + origin[0], float(p[1]) + origin[1], float(p[2]) + origin[2]]
+
+    steps = []
+    for st in r["steps"]:  # A - B does not move with the origin; the support points do
+        st = dict(st)
+        st["support_a"], st["support_b"] = world(st["support_a"]), world(st["support_b"])
+        steps.append(st)
+    return {"algorithm": "GJK", "iterations": r["iterations"], "termination": r["termination"],
+            "steps": steps,
+            "simplex": {"w": [[float(c) for c in y] for y in r["W"]],
+                        "a": [world(p) for p in r["A"]], "b": [world(p) for p in r["B"]],
+                        "lambda": [float(x) for x in r["lam"]]},
+            "core_distance": solved["upper"], "radius_a": 0.0, "radius_b": 0.0,
+            "tol": REL_TOL, "source": "cylinder-cylinder, the gradient-zero test (GJK on A - B)"}
 
 
 # ----------------------------------------------------------------------------- registry

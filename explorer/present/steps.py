@@ -7,7 +7,8 @@ record's Woo trace, Arvo's per-axis trace), so the drawing and the answer cannot
 
 Families: Woo's ray-box test (Dunn & Parberry App. A.18, Listing A.6), Arvo's sphere-box clamp
 (GTCG §11.12.8), Hultquist's ray-sphere (App. A.12), Badouel's ray-triangle (App. A.16) and the
-st-plane candidates of two linear components (GTCG §10.8.3).
+st-plane candidates of two linear components (GTCG §10.8.3), and GJK's simplices in the
+Minkowski difference A - B (van den Bergen §4.3) for pairs whose distance GJK answers.
 """
 
 from __future__ import annotations
@@ -28,8 +29,10 @@ BAD = "#c62828"
 @dataclass(frozen=True)
 class Mark:
     """Something to draw: ``kind`` ``"point"``, ``"segment"`` (2 points), ``"quad"`` (4
-    corners), ``"label"`` (1 point) or ``"shape"`` (the primitive ``shape`` as a ghost, its
-    label at ``points[0]``), in ``color``, with optional ``text``."""
+    corners), ``"label"`` (1 point), ``"shape"`` (the primitive ``shape`` as a ghost, its
+    label at ``points[0]``), ``"triangles"`` (3 corners a triangle, semi-transparent) or
+    ``"hull"`` (the convex hull of the points, faint), in ``color``, with optional
+    ``text``."""
 
     kind: str
     points: tuple
@@ -528,7 +531,228 @@ def advancement(answer, a, b, motion_a=None, motion_b=None) -> Optional[Walkthro
     return Walkthrough(CA_TITLE, CA_SOURCE, CA_LISTING, tuple(steps))
 
 
-FAMILIES = (woo, arvo, hultquist, badouel, stplane)
+
+# ----------------------------------------------------------------------------- GJK (§4.3)
+
+GJK_LISTING = (
+    "v = c_A - c_B;  W = {v}",
+    "w = s_A(-v) - s_B(v)",
+    "if |v|^2 - v.w <= tol |v|^2: stop",
+    "W = W + {w}",
+    "v = nearest 0 in conv(W); shrink W",
+    "if |W| = 4: overlap",
+    "distance = |v| - r_A - r_B",
+)
+MINKOWSKI = "#7e57c2"
+ORIGIN = "#212121"
+SIMPLEX = "#00897b"
+GJK_SOURCE = "Gilbert, Johnson & Keerthi 1988; van den Bergen, Collision Detection §4.3"
+
+
+def _gjk_trace(answer, a, b):
+    """The GJK trace that answered the pair's distance (``algorithms.traces.GjkTrace``) and the
+    two shapes GJK ran on (cores: a sphere's centre, a capsule's segment), or ``None``."""
+    rec = answer.records.distance
+    if rec is None:
+        return None
+    tr = rec.trace or {}
+    if tr.get("algorithm") == "GJK" and tr.get("steps") is not None:
+        from algorithms.kernels.gjk import core_primitive
+
+        return tr, core_primitive(a)[0], core_primitive(b)[0]
+    if a.kind == "cylinder" and b.kind == "cylinder" and "gjk" in (rec.method or "").lower():
+        from algorithms.queries.cylinder_cylinder import gjk_trace
+
+        tr = gjk_trace(a, b)  # decide() records nothing: run its GJK again, recording
+        return None if tr is None else (tr, a, b)
+    return None
+
+
+def _directions(n: int = 300) -> np.ndarray:
+    """``n`` unit vectors spread evenly (a Fibonacci sphere)."""
+    k = np.arange(n) + 0.5
+    z = 1 - 2 * k / n
+    phi = k * math.pi * (3 - math.sqrt(5))
+    r = np.sqrt(1 - z * z)
+    return np.stack([r * np.cos(phi), r * np.sin(phi), z], axis=1)
+
+
+def minkowski_points(ca, cb, n: int = 300, extra=()) -> np.ndarray:
+    """Support points of ``A - B`` (``s_A(d) - s_B(-d)``) in ``n`` directions plus the
+    coordinate axes and diagonals (where boxes have their vertices), and the points ``extra``
+    (GJK's own support points, so that every ``w`` lies on the drawing): their convex hull is
+    the drawn Minkowski difference."""
+    from algorithms.kernels.support import support
+
+    dirs = list(_directions(n)) + list(np.eye(3)) + list(-np.eye(3))
+    for sx in (-1.0, 1.0):
+        for sy in (-1.0, 1.0):
+            for sz in (-1.0, 1.0):
+                dirs.append(np.array([sx, sy, sz]))
+    pts = [support(ca, d) - support(cb, -d) for d in dirs]
+    pts += [np.asarray(p, dtype=float) for p in extra]
+    return np.unique(np.round(np.array(pts), 12), axis=0)
+
+
+def _offset(hull: np.ndarray, a, b) -> np.ndarray:
+    """Where to draw the origin of ``A - B``: the world origin when the drawing stays clear of
+    the two shapes, else shifted along x past them."""
+    from algorithms.kernels.support import support
+
+    pair = np.array([support(p, d) for p in (a, b)
+                     for d in (np.eye(3).tolist() + (-np.eye(3)).tolist())])
+    lo, hi = pair.min(axis=0), pair.max(axis=0)
+    hlo, hhi = hull.min(axis=0), hull.max(axis=0)
+    gap = 0.15 * float(np.max(np.maximum(hi - lo, hhi - hlo)))
+    if np.any(hhi < lo - gap) or np.any(hlo > hi + gap):
+        return np.zeros(3)
+    return np.array([hi[0] + gap - hlo[0], 0.0, 0.0])
+
+
+def _simplex_marks(W, O, color=SIMPLEX, label=""):
+    """Points, edges and faces of the simplex ``W`` (points of A - B) drawn at origin ``O``."""
+    P = [tuple(np.asarray(w, float) + O) for w in W]
+    marks = [Mark("point", (p,), color, label if k == 0 else "") for k, p in enumerate(P)]
+    for i in range(len(P)):
+        for j in range(i + 1, len(P)):
+            marks.append(Mark("segment", (P[i], P[j]), color, ""))
+    if len(P) >= 3:
+        tris = [P[i] for t in ((0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)) if max(t) < len(P)
+                for i in t]
+        marks.append(Mark("triangles", tuple(tris), color, ""))
+    return marks
+
+
+def _v_mark(v, O, text):
+    return Mark("segment", (tuple(O), tuple(O + np.asarray(v, float))), CHOSEN, text)
+
+
+def _vec(v, nd: int = 4) -> str:
+    return "(" + ", ".join(f"{float(c) + 0.0:.{nd}g}" for c in v) + ")"
+
+
+def gjk(answer, a, b) -> Optional[Walkthrough]:
+    """GJK's iterations on the Minkowski difference ``A - B`` (van den Bergen §4.3): each
+    step's simplex, search direction, support point and the simplex's point nearest the
+    origin, read from the run's :class:`algorithms.traces.GjkTrace` (the distance record's
+    own for the generic method, the cylinder query's recorded run for two cylinders)."""
+    got = _gjk_trace(answer, a, b)
+    if got is None:
+        return None
+    tr, ca, cb = got
+    hull = minkowski_points(ca, cb, extra=[st["w"] for st in tr.get("steps") or ()])
+    O = _offset(hull, a, b)
+    where = ("at the origin" if not O.any() else
+             f"beside the shapes, its origin 0 at {_p(O)}")
+    base = [Mark("hull", tuple(map(tuple, hull + O)), MINKOWSKI, "A - B"),
+            Mark("point", (tuple(O),), ORIGIN, "origin 0")]
+    ra, rb = float(tr.get("radius_a", 0.0)), float(tr.get("radius_b", 0.0))
+    cores = ""
+    if ra or rb:
+        cores = (f" GJK runs on the cores (a sphere's centre, a capsule's segment) and "
+                 f"subtracts r_A + r_B = {_g(ra + rb)} at the end.")
+    raw = list(tr.get("steps") or [])
+    steps_out: list[Step] = []
+    v0 = raw[0]["v"] if raw else (tr.get("simplex") or {}).get("w", [[0, 0, 0]])[0]
+    W = [v0]
+    steps_out.append(Step(0, f"Start at v = c_A - c_B = {_p(v0)} (|v| = "
+                             f"{_g(np.linalg.norm(v0))}), a point of the Minkowski difference "
+                             f"A - B, drawn {where}. W = {{v}}.{cores}",
+                          tuple(base + _simplex_marks(W, O, label="W")
+                                + [_v_mark(v0, O, "v")])))
+    for k, st in enumerate(raw, start=1):
+        v = np.asarray(st["v"], float)
+        w = np.asarray(st["w"], float)
+        vv = float(v @ v)
+        vn = math.sqrt(vv)
+        ndir = -v / vn if vn > 0 else v
+        reach = 0.5 * float(np.max(hull.max(axis=0) - hull.min(axis=0)))
+        marks = base + _simplex_marks(W, O, label="W") + [
+            _v_mark(v, O, ""),
+            Mark("segment", (tuple(O + v), tuple(O + v + reach * ndir)), CANDIDATE,
+                 "search -v"),
+            Mark("point", (tuple(O + w),), CANDIDATE, "w"),
+            Mark("point", (tuple(st["support_a"]),), CANDIDATE, "s_A(-v)"),
+            Mark("point", (tuple(st["support_b"]),), CANDIDATE, "s_B(v)")]
+        steps_out.append(Step(1, f"Iteration {k}: search along -v = {_vec(-v)}. The support "
+                                 f"points are s_A(-v) = {_p(st['support_a'])} on A and "
+                                 f"s_B(v) = {_p(st['support_b'])} on B, so w = "
+                                 f"{_p(w)} is the point of A - B farthest along -v."
+                                 + (" (Retried along a tilted v: the first query stalled.)"
+                                    if st.get("retried") else ""), tuple(marks)))
+        gap = float(st["gap"])
+        stop = "simplex" not in st
+        tol = float(tr.get("tol", 0.0))
+        if stop:
+            why = {"converged (gap)": f"gap {_g(gap)} <= tol |v|^2 = {_g(tol * vv)} (or the "
+                                      "rounding floor): stop, |v| is the distance of the "
+                                      "shapes GJK ran on"}.get(
+                tr.get("termination", ""),
+                f"w adds nothing ({tr.get('termination')}): stop")
+            steps_out.append(Step(2, f"|v|^2 - v.w = {_g(gap)}; lower bound v.w/|v| = "
+                                     f"{_g(st['lower_bound'])}, upper bound |v| = {_g(vn)}: "
+                                     f"{why}.",
+                                  tuple(base + _simplex_marks(W, O, label="W")
+                                        + [_v_mark(v, O, f"v, length {_g(vn)}"),
+                                           Mark("point", (tuple(O + w),), CANDIDATE, "w")])))
+            break
+        low = float(st["lower_bound"])
+        bounds = (f"the distance lies between v.w/|v| = {_g(low)} and |v| = {_g(vn)}"
+                  if low > 0 else
+                  f"v.w/|v| = {_g(low)} <= 0 proves no gap yet, |v| = {_g(vn)} bounds the "
+                  "distance above")
+        steps_out.append(Step(2, f"|v|^2 - v.w = {_g(gap)} > tol |v|^2 = {_g(tol * vv)}: "
+                                 f"{bounds}; go on.", tuple(marks)))
+        grown = W + [st["w"]]
+        W = st["simplex"]
+        lam = [float(x) for x in st["lambda"]]
+        nv = np.sum([l * np.asarray(p, float) for l, p in zip(lam, W)], axis=0)
+        face = {1: "a vertex", 2: "an edge", 3: "a triangle", 4: "the tetrahedron"}[len(W)]
+        steps_out.append(Step(4, f"W + {{w}} has {len(grown)} points. The point of their hull "
+                                 f"nearest the origin is v = {_p(nv)}, |v| = "
+                                 f"{_g(np.linalg.norm(nv))}, on {face}: W keeps {len(W)} "
+                                 f"point{'s' if len(W) > 1 else ''}, lambda = "
+                                 f"({', '.join(_g(x) for x in lam)}).",
+                              tuple(base + _simplex_marks(grown, O, CANDIDATE, "")
+                                    + _simplex_marks(W, O, label="W")
+                                    + [_v_mark(nv, O, f"v, length {_g(np.linalg.norm(nv))}")])))
+        if len(W) == 4:
+            steps_out.append(Step(5, "W is a tetrahedron holding the origin: 0 is inside A - B, "
+                                     "so A and B overlap (distance 0).",
+                                  tuple(base + _simplex_marks(W, O, BAD, "W"))))
+            break
+        if k == len(raw) and str(tr.get("termination", "")).startswith("overlap"):
+            steps_out.append(Step(5, f"v = {_p(nv)} is the origin (within rounding): 0 lies in "
+                                     "conv(W), inside A - B, so A and B overlap or touch "
+                                     "(distance 0).",
+                                  tuple(base + _simplex_marks(W, O, BAD, "W"))))
+    simplex = tr.get("simplex") or {}
+    dist = answer.distance
+    pa, pb = (answer.closest or (None, None))
+    final = list(base + _simplex_marks(simplex.get("w", W), O, label="W"))
+    lam = simplex.get("lambda") or []
+    vfin = np.sum([float(l) * np.asarray(p, float) for l, p in zip(lam, simplex.get("w", []))],
+                  axis=0) if lam else np.zeros(3)
+    if pa is not None and pb is not None:
+        final.append(Mark("segment", (tuple(pa), tuple(pb)), GOOD,
+                          f"distance {_g(dist)}"))
+    final.append(_v_mark(vfin, O, f"v, length {_g(np.linalg.norm(vfin))}"))
+    its = int(tr.get("iterations") or 0)
+    text = (f"Stopped after {its} iteration{'' if its == 1 else 's'} "
+            f"({tr.get('termination')}). "
+            f"|v| = {_g(np.linalg.norm(vfin))}")
+    if ra or rb:
+        text += f", minus r_A + r_B = {_g(ra + rb)}"
+    text += (f"; the pair's distance is {_g(dist)}"
+             + (f", closest points {_p(pa)} on A and {_p(pb)} on B." if pa is not None else "."))
+    if tr.get("source"):
+        text += f" (This run: {tr['source']}.)"
+    steps_out.append(Step(6, text, tuple(final)))
+    return Walkthrough("Convex shapes: GJK on the Minkowski difference A - B", GJK_SOURCE,
+                       GJK_LISTING, tuple(steps_out))
+
+
+FAMILIES = (woo, arvo, hultquist, badouel, stplane, gjk)
 
 
 def walkthrough(answer, a, b, motions=None) -> Optional[Walkthrough]:

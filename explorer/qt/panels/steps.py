@@ -2,7 +2,8 @@
 the matching line of a short pseudocode listing highlighted, the step's values in words and its
 geometry drawn in the viewport (Woo's candidate planes, the chosen plane, the face rectangle
 and the crossing point; Arvo's per-axis clamp; Hultquist's e, a and f^2; Badouel's
-barycentrics; the st-plane's candidates). The steps come from
+barycentrics; the st-plane's candidates; GJK's simplex, v and support point in the Minkowski
+difference A - B). The steps come from
 :mod:`explorer.present.steps` (no Qt).
 """
 
@@ -24,6 +25,30 @@ def quad_mesh(corners) -> Geom:
     return Geom(pts, faces=np.array([4, 0, 1, 2, 3]), topo="quad1")
 
 
+def triangles_mesh(corners) -> Geom:
+    """Triangles from a flat list of corners, three a triangle (a GJK simplex's faces)."""
+    pts = np.asarray(corners, dtype=float).reshape(-1, 3)
+    n = len(pts) // 3
+    faces = np.column_stack([np.full(n, 3), np.arange(3 * n).reshape(n, 3)]).ravel()
+    return Geom(pts[: 3 * n], faces=faces, topo=f"tris{n}")
+
+
+def hull_mesh(points):
+    """The convex hull of ``points`` as a surface (VTK's Delaunay tetrahedralisation, its
+    outer surface); a flat set gives its 2D Delaunay triangles, a smaller one its points."""
+    import pyvista as pv
+
+    cloud = pv.PolyData(np.asarray(points, dtype=float))
+    if cloud.n_points >= 4:
+        surf = cloud.delaunay_3d().extract_surface(algorithm="dataset_surface")
+        if surf.n_cells:
+            return surf
+        flat = cloud.delaunay_2d()  # a flat Minkowski difference (a triangle minus a point)
+        if flat.n_cells:
+            return flat
+    return cloud
+
+
 class StepsPanel(PairPanel):
     overlay_prefix = "steps"
 
@@ -32,6 +57,7 @@ class StepsPanel(PairPanel):
         super().__init__(scene, workspace, commands, viewport, evaluator, parent)
         self.walk = None
         self.index = 0
+        self._hull = None  # (points, mesh): the last hull drawn (GJK's A - B)
         self.title = QLabel("")
         f = self.title.font()
         f.setBold(True)
@@ -74,8 +100,9 @@ class StepsPanel(PairPanel):
         if walk is None:
             self.show_nothing(f"No step-through for {a.kind}-{b.kind} yet: choose a ray, segment "
                               "or line against a box (Woo), a sphere (Hultquist), a triangle "
-                              "(Badouel) or another linear component (st-plane), or a sphere "
-                              "against a box (Arvo).")
+                              "(Badouel) or another linear component (st-plane), a sphere "
+                              "against a box (Arvo), or two solids whose distance GJK answers "
+                              "(two cylinders, a box and a cylinder...).")
             return
         n = len(walk.steps)
         self.index = min(self.index, n - 1) if keep else 0
@@ -85,6 +112,24 @@ class StepsPanel(PairPanel):
         self.slider.blockSignals(False)
         self.title.setText(f"{walk.title}  ({walk.source})")
         self._show()
+        if not keep:
+            self._frame_drawing(walk)
+
+    def _frame_drawing(self, walk) -> None:
+        """A walk that draws beside the shapes (GJK's Minkowski difference): frame the shapes
+        and the drawing once, when the walk starts."""
+        pts = [p for st in walk.steps for m in st.marks if m.kind == "hull" for p in m.points]
+        plotter = getattr(self.viewport, "plotter", None)
+        if not pts or plotter is None or not hasattr(self.viewport, "view"):
+            return
+        from explorer.render.view import frame_bounds
+
+        b = np.asarray(frame_bounds(self.viewport.view), dtype=float)
+        arr = np.asarray(pts, dtype=float)
+        b[0::2] = np.minimum(b[0::2], arr.min(axis=0))
+        b[1::2] = np.maximum(b[1::2], arr.max(axis=0))
+        plotter.reset_camera(bounds=b.tolist())
+        self.render_viewport()
 
     def show_nothing(self, why: str = "") -> None:
         self.walk = None
@@ -144,6 +189,14 @@ class StepsPanel(PairPanel):
                                                       lines=np.array([5, 0, 1, 2, 3, 4]),
                                                       topo="lines4"),
                                  color=m.color, line_width=3)
+            elif m.kind == "triangles":  # GJK's simplex faces
+                self.add_overlay(name, triangles_mesh(m.points), color=m.color, opacity=0.3)
+            elif m.kind == "hull":  # GJK's Minkowski difference A - B (the same every step)
+                cached = self._hull
+                if cached is None or cached[0] != m.points:
+                    cached = self._hull = (m.points, hull_mesh(m.points))
+                self.add_overlay(name, cached[1], color=m.color, opacity=0.18,
+                                 show_edges=False)
             if m.text and m.points and self.viewport is not None and \
                     hasattr(self.viewport, "view"):
                 at = np.mean(np.asarray(m.points, dtype=float), axis=0) + r
