@@ -72,6 +72,60 @@ class Result:
         return replace(self, trace=_swap_trace(self.trace))
 
 
+class Deferred:
+    """A trace computed on first access: ``func(*args)`` (module-level ``func`` and plain
+    arguments, so a record holding one still pickles).
+
+    The filtered kernels (:mod:`algorithms.kernels.filters`) answer from a plain float path
+    and hand the record a ``Deferred`` instead of the trace dict; reading ``result.trace``
+    runs it once and keeps the dict, so every view sees the same trace it always did and a
+    caller that never looks pays nothing for it.
+    """
+
+    __slots__ = ("func", "args")
+
+    def __init__(self, func, *args):
+        self.func = func
+        self.args = args
+
+    def __call__(self) -> dict:
+        return self.func(*self.args)
+
+    def __reduce__(self):
+        return (Deferred, (self.func, *self.args))
+
+
+class _TraceField:
+    """``Result.trace``: a data descriptor in front of the dataclass field that turns a
+    :class:`Deferred` into its dict on first access (and keeps it). Anything else is stored
+    and returned as given."""
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        d = obj.__dict__
+        value = d["trace"]
+        if type(value) is Deferred:
+            value = d["trace"] = value()
+        return value
+
+    def __set__(self, obj, value):
+        obj.__dict__["trace"] = value
+
+
+Result.trace = _TraceField()
+
+
+def make(cls, **fields):
+    """``cls(**fields)`` for a result record without the frozen dataclass's per-field
+    ``object.__setattr__`` (about 3x cheaper; the filtered kernels' fast paths build one per
+    query). Every field must be given; the record is the same frozen instance ``cls``
+    builds."""
+    obj = object.__new__(cls)
+    obj.__dict__.update(fields)
+    return obj
+
+
 @dataclass(frozen=True)
 class DistanceResult(Result):
     """Distance query: ``closest[0]`` on A, ``closest[1]`` on B, ``distance`` between them."""

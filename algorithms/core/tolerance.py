@@ -408,7 +408,7 @@ def _up_lengths(entry, e):
 def _up_param(t, pe):
     if pe is None or t is None or not isinstance(t, (int, float)):
         return t
-    return math.ldexp(float(t), pe)
+    return _ldexp(float(t), pe)  # a parameter beyond the float range is +-inf, no crash
 
 
 def scale_result(result, e: int, pe_a=None, pe_b=None):

@@ -32,6 +32,16 @@ MARGIN = 2.0 ** -20
 
 _state = {"enabled": True}
 
+#: how often each lean filter declined and left the answer to the careful path, by name
+#: (``"st_lean"``, ``"woo_lean"``, ``"badouel_lean"``): a count per process, for the
+#: benchmarks and the tests (:func:`fallbacks` reads it)
+FALLBACKS: dict = {}
+
+
+def fallbacks(name: str) -> int:
+    """How many times the filter ``name`` has declined so far (see :data:`FALLBACKS`)."""
+    return FALLBACKS.get(name, 0)
+
 
 def enabled() -> bool:
     """True unless inside :func:`careful_only`."""
