@@ -40,6 +40,7 @@ from algorithms.core.minimize import golden_section
 from algorithms.core.tolerance import SAT_PARALLEL_SIN
 from algorithms.core.tolerance import unit as tolerance_unit
 from algorithms.primitives import AABB, OBB, Cylinder, Line, Plane, Ray, Segment, Sphere, Triangle
+from algorithms.results import Hit, HitResult, make
 
 INF = math.inf
 
@@ -464,31 +465,35 @@ def solid_hits(o, d, lo, hi, t_in, t_out, n_in, n_out, method, trace):
     ray); a segment ending inside has no exit; ``t_in == t_out`` (tangent, grazing an edge,
     crossing a flat box) is one hit of kind ``"hit"``. ``first_t`` is the least touching
     parameter, ``None`` when the component misses (or, for a line, when it is unbounded below).
+    ``trace`` may be a :class:`~algorithms.results.Deferred` (computed when read).
     """
-    from algorithms.results import Hit, HitResult
-
     if (t_in is None or t_in > t_out or t_out < lo or t_in > hi or t_in == INF
             or t_out == -INF):
-        return HitResult(method=method, trace=trace, intersects=False, first_t=None, hits=())
+        return make(HitResult, method=method, trace=trace, intersects=False, first_t=None,
+                    hits=())
     hits = []
     ta, tb = max(t_in, lo), min(t_out, hi)
     if ta == tb:  # one touching point (possibly after clipping to the domain)
         normal = n_in if t_in >= lo else (n_out if t_out <= hi else None)
-        hits.append(Hit(float(ta) + 0.0, _fp(point_at(o, d, ta)), normal, "hit"))
+        hits.append(make(Hit, t=float(ta) + 0.0, point=_fp(point_at(o, d, ta)), normal=normal,
+                         kind="hit"))
         first = ta
     else:
         if t_in >= lo:
-            hits.append(Hit(float(t_in), _fp(point_at(o, d, t_in)), n_in, "entry"))
+            hits.append(make(Hit, t=float(t_in), point=_fp(point_at(o, d, t_in)), normal=n_in,
+                             kind="entry"))
             first = t_in
         else:
             first = lo
             if lo != -INF:
-                hits.append(Hit(float(lo), _fp(point_at(o, d, lo)), None, "inside"))
+                hits.append(make(Hit, t=float(lo), point=_fp(point_at(o, d, lo)), normal=None,
+                                 kind="inside"))
         if t_out <= hi:
-            hits.append(Hit(float(t_out), _fp(point_at(o, d, t_out)), n_out, "exit"))
+            hits.append(make(Hit, t=float(t_out), point=_fp(point_at(o, d, t_out)),
+                             normal=n_out, kind="exit"))
     first_t = None if first == -INF else float(first)
-    return HitResult(method=method, trace=trace, intersects=True, first_t=first_t,
-                     hits=tuple(hits))
+    return make(HitResult, method=method, trace=trace, intersects=True, first_t=first_t,
+                hits=tuple(hits))
 
 
 def surface_hits(o, d, lo, hi, ts, normal, method, trace):
@@ -498,12 +503,12 @@ def surface_hits(o, d, lo, hi, ts, normal, method, trace):
     surface ``normal`` facing the side the component comes from) or a pair ``(ta, tb)``: the
     component lies in the surface over ``[ta, tb]`` (already inside ``[lo, hi]``; kind
     ``"overlap"``, no normal). ``first_t`` is ``ta``, or ``None`` when ``ta = -inf`` (a line
-    lying in the plane: unbounded below, scene-v1).
+    lying in the plane: unbounded below, scene-v1). ``trace`` may be a
+    :class:`~algorithms.results.Deferred`.
     """
-    from algorithms.results import Hit, HitResult
-
     if ts is None:
-        return HitResult(method=method, trace=trace, intersects=False, first_t=None, hits=())
+        return make(HitResult, method=method, trace=trace, intersects=False, first_t=None,
+                    hits=())
     if isinstance(ts, tuple):
         ta, tb = ts
         hits = [Hit(float(t), _fp(point_at(o, d, t)), None, "overlap")
@@ -512,10 +517,11 @@ def surface_hits(o, d, lo, hi, ts, normal, method, trace):
         return HitResult(method=method, trace=trace, intersects=True, first_t=first_t,
                          hits=tuple(hits))
     if ts in (INF, -INF) or ts != ts:  # an overflowed parameter is no hit
-        return HitResult(method=method, trace=trace, intersects=False, first_t=None, hits=())
-    hit = Hit(float(ts), _fp(point_at(o, d, ts)), normal, "hit")
-    return HitResult(method=method, trace=trace, intersects=True, first_t=float(ts),
-                     hits=(hit,))
+        return make(HitResult, method=method, trace=trace, intersects=False, first_t=None,
+                    hits=())
+    hit = make(Hit, t=float(ts), point=_fp(point_at(o, d, ts)), normal=normal, kind="hit")
+    return make(HitResult, method=method, trace=trace, intersects=True, first_t=float(ts),
+                hits=(hit,))
 
 
 def _fp(p):

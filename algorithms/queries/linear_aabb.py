@@ -30,9 +30,10 @@ from algorithms.kernels.closest import (INF, closest_point_aabb, golden_section_
                                         intersects_from_hits, is_zero_vector,
                                         linear_features_distance, linear_parts, rescue_hit,
                                         robust_distance, solid_hits, touching_distance)
+from algorithms.kernels.filters import _state as filters_state
 from algorithms.kernels.filters import segment_clearly_misses_box
 from algorithms.registry import register
-from algorithms.results import DistanceResult, IntersectionResult
+from algorithms.results import Deferred, DistanceResult, HitResult, IntersectionResult, make
 
 LINEAR = ("segment", "ray", "line")
 A18 = "ray-AABB, Woo, Dunn & Parberry, 3D Math Primer App. A.18, Listing A.6"
@@ -176,9 +177,88 @@ def slab_interval(o, d, lo, hi, bmin, bmax):
     return t_enter, t_leave, n_in, n_out, trace
 
 
+#: the outward normals of the six faces, by (axis, sign): shared tuples
+_NORMALS = {(i, sign): _axis_normal(i, sign) for i in range(3) for sign in (-1, 1)}
+#: what :func:`woo_lean` returns for a miss (Woo rejected)
+MISS = "miss"
+
+
+def woo_lean(o, d, hi, bmin, bmax):
+    """Woo (App. A.18, Listing A.6) for a float segment (``hi = 1``) or ray (``hi = inf``)
+    without the trace: ``(t_in, t_out, n_in, n_out)`` exactly as :func:`woo_interval`
+    computes them (the same operations in the same order, so the same bits), :data:`MISS`
+    when it rejects, or ``None`` for the cases it leaves to :func:`woo_interval` (a zero
+    direction). Woo itself has no careful path: its comparisons are of the inputs and of
+    one rounded quotient per axis; what the careful side adds is the grazing-contact check
+    after a miss (:func:`algorithms.kernels.filters.segment_clearly_misses_box`,
+    :func:`algorithms.kernels.closest.rescue_hit`), which the callers keep."""
+    o0, o1, o2 = o
+    d0, d1, d2 = d
+    if d0 == 0 and d1 == 0 and d2 == 0:
+        return None
+    bounded = hi != INF
+    which = -1
+    t = -1.0
+    sign = 0
+    for i, oi, di in ((0, o0, d0), (1, o1, d1), (2, o2, d2)):
+        if oi < bmin[i]:
+            x = bmin[i] - oi
+            if (bounded and x > di) or not (di > 0):
+                return MISS
+            x = x / di
+            if which < 0 or x > t:
+                which, t, sign = i, x, -1
+        elif oi > bmax[i]:
+            x = bmax[i] - oi
+            if (bounded and x < di) or not (di < 0):
+                return MISS
+            x = x / di
+            if which < 0 or x > t:
+                which, t, sign = i, x, 1
+    # the exit: the nearest back-face plane
+    t_out = INF
+    n_out = None
+    for i, oi, di in ((0, o0, d0), (1, o1, d1), (2, o2, d2)):
+        if di == 0:
+            continue
+        if di > 0:
+            x = (bmax[i] - oi) / di
+            if n_out is None or x < t_out:
+                t_out, n_out = x, _NORMALS[(i, 1)]
+        else:
+            x = (bmin[i] - oi) / di
+            if n_out is None or x < t_out:
+                t_out, n_out = x, _NORMALS[(i, -1)]
+    if which < 0:
+        return -INF, t_out, None, n_out
+    for j, oj, dj in ((0, o0, d0), (1, o1, d1), (2, o2, d2)):
+        if j != which:
+            x = oj + dj * t
+            if x < bmin[j] or x > bmax[j]:
+                return MISS
+    return t, max(t_out, t), _NORMALS[(which, sign)], n_out
+
+
+def _woo_trace(o, d, lo, hi, bmin, bmax) -> dict:
+    """The trace of a cast :func:`woo_lean` answered: :func:`woo_interval`'s."""
+    return woo_interval(o, d, lo, hi, bmin, bmax)[4]
+
+
 def hits_woo(a, box):
-    """Segment, ray or line against the AABB by Woo's method (App. A.18, Listing A.6)."""
+    """Segment, ray or line against the AABB by Woo's method (App. A.18, Listing A.6).
+
+    A float segment or ray runs :func:`woo_lean` (the trace deferred: computed from
+    :func:`woo_interval` when read)."""
     o, d, lo, hi = linear_parts(a)
+    if lo == 0 and filters_state["enabled"] and not a.exact and not box.exact:
+        lean = woo_lean(o, d, hi, box.min, box.max)
+        if lean is not None:
+            trace = Deferred(_woo_trace, o, d, lo, hi, box.min, box.max)
+            if lean is MISS:
+                return make(HitResult, method=A18, trace=trace, intersects=False,
+                            first_t=None, hits=())
+            t_in, t_out, n_in, n_out = lean
+            return solid_hits(o, d, lo, hi, t_in, t_out, n_in, n_out, A18, trace)
     t_in, t_out, n_in, n_out, trace = woo_interval(o, d, lo, hi, box.min, box.max)
     return solid_hits(o, d, lo, hi, t_in, t_out, n_in, n_out, A18, trace)
 
@@ -246,10 +326,11 @@ def hits_linear_aabb(a, box):
     A clear miss (:func:`algorithms.kernels.filters.segment_clearly_misses_box`) skips that
     check."""
     hr = _cast(a, box)
-    if not hr.intersects:
-        o, d, lo, hi = linear_parts(a)
-        if segment_clearly_misses_box(o, d, lo, hi, box.min, box.max):
-            return hr  # the filter: no grazing contact for rescue_hit to find
+    if hr.intersects:
+        return hr  # (what _hits_and_features returns for a hit, without a second cast)
+    o, d, lo, hi = linear_parts(a)
+    if segment_clearly_misses_box(o, d, lo, hi, box.min, box.max):
+        return hr  # the filter: no grazing contact for rescue_hit to find
     return _hits_and_features(a, box)[0]
 
 
