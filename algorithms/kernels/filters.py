@@ -31,6 +31,8 @@ from contextlib import contextmanager
 MARGIN = 2.0 ** -20
 
 _state = {"enabled": True}
+#: the switch itself, for the lean paths' one dict probe per call (read-only outside here)
+STATE = _state
 
 #: how often each lean filter declined and left the answer to the careful path, by name
 #: (``"st_lean"``, ``"woo_lean"``, ``"badouel_lean"``): a count per process, for the

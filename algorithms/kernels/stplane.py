@@ -73,7 +73,7 @@ from dataclasses import dataclass, field
 
 from algorithms.core import vec as V
 from algorithms.kernels.filters import FALLBACKS
-from algorithms.kernels.filters import _state as _filters_state
+from algorithms.kernels.filters import STATE as _filters_state
 from algorithms.primitives import Line, Point, Ray, Segment
 from algorithms.results import Deferred, DistanceResult, make
 

@@ -32,7 +32,7 @@ from algorithms.kernels.closest import (INF, closest_point_triangle, golden_sect
                                         linear_features_distance, linear_parts,
                                         linear_segment_closest, point_at, rescue_hit,
                                         robust_distance, surface_hits, touching_distance, unit)
-from algorithms.kernels.filters import _state as filters_state
+from algorithms.kernels.filters import STATE as filters_state
 from algorithms.kernels.filters import triangle_clearly_misses
 from algorithms.primitives import Triangle
 from algorithms.registry import register
