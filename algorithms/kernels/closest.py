@@ -362,6 +362,8 @@ def linear_parts(a):
 
 def point_at(o, d, t):
     """``o + t d``."""
+    if len(o) == 3:
+        return (o[0] + t * d[0], o[1] + t * d[1], o[2] + t * d[2])
     return tuple(oi + t * di for oi, di in zip(o, d))
 
 
@@ -525,6 +527,8 @@ def surface_hits(o, d, lo, hi, ts, normal, method, trace):
 
 
 def _fp(p):
+    if len(p) == 3:
+        return (float(p[0]), float(p[1]), float(p[2]))
     return tuple(float(c) for c in p)
 
 
@@ -685,7 +689,9 @@ def intersects_from_hits(hits_fn, method: str):
 
     def intersects(a, b):
         hr = hits_fn(a, b)
-        return IntersectionResult(method=method, trace=hr.trace, intersects=hr.intersects)
+        # the cast's trace as stored: a deferred one stays deferred (computed when read)
+        return make(IntersectionResult, method=method, trace=hr.__dict__["trace"],
+                    intersects=hr.intersects)
 
     intersects.__name__ = "intersects_" + hits_fn.__name__.removeprefix("hits_")
     intersects.__doc__ = f"Test-intersection from :func:`{hits_fn.__name__}`."

@@ -34,9 +34,14 @@ _state = {"enabled": True}
 #: the switch itself, for the lean paths' one dict probe per call (read-only outside here)
 STATE = _state
 
-#: how often each lean filter declined and left the answer to the careful path, by name
-#: (``"st_lean"``, ``"woo_lean"``, ``"badouel_lean"``): a count per process, for the
-#: benchmarks and the tests (:func:`fallbacks` reads it)
+#: how often each lean filter declined and left the answer to the careful path, by name, a
+#: count per process for the benchmarks and the tests (:func:`fallbacks` reads it):
+#: ``"st_lean"`` (:func:`algorithms.kernels.stplane.st_lean` declined: a point or line,
+#: nearly parallel, a region or ranking decision within its error bound, near touching),
+#: ``"woo_lean"`` (a Woo rejection whose distance bound is below the margin: the slab
+#: filter, then the 12-edge check runs), ``"badouel_lean"`` (a collinear triangle or a
+#: component parallel to its plane: the full Listing A.4 path), ``"badouel_miss"`` (a
+#: Badouel rejection :func:`triangle_clearly_misses` cannot certify: the edge check runs)
 FALLBACKS: dict = {}
 
 

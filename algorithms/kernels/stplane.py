@@ -781,4 +781,4 @@ def lean_distance(prim0, prim1, tol_fn, method):
     closest = (pa, pb)
     return make(DistanceResult, method=method,
                 trace=Deferred(_lean_trace, prim0, prim1, tol_fn, closest), distance=key,
-                sqr_distance=sqr, closest=closest, parameter=(s, t))
+                sqr_distance=sqr, closest=closest, parameter=(float(s), float(t)))

@@ -32,8 +32,8 @@ from algorithms.kernels.closest import (INF, closest_point_triangle, golden_sect
                                         linear_features_distance, linear_parts,
                                         linear_segment_closest, point_at, rescue_hit,
                                         robust_distance, surface_hits, touching_distance, unit)
+from algorithms.kernels.filters import FALLBACKS, triangle_clearly_misses
 from algorithms.kernels.filters import STATE as filters_state
-from algorithms.kernels.filters import triangle_clearly_misses
 from algorithms.primitives import Triangle
 from algorithms.registry import register
 from algorithms.results import Deferred, DistanceResult, HitResult, IntersectionResult, make
@@ -182,18 +182,20 @@ def hits_badouel(a, tri, front_only=False):
     if not front_only and filters_state["enabled"] and not a.exact and not tri.exact:
         lean = badouel_lean(o, d, lo, hi, tri.vertices)
         if lean is not None:
-            trace = Deferred(_badouel_trace, o, d, lo, hi, tri, lean[1])
             if lean[0] is None:
+                trace = Deferred(_badouel_trace, o, d, lo, hi, tri, lean[1])
                 return make(HitResult, method=A16, trace=trace, intersects=False,
                             first_t=None, hits=())
+            trace = Deferred(_badouel_trace, o, d, lo, hi, tri, {"barycentric": lean[2]})
             return surface_hits(o, d, lo, hi, lean[0], lean[1], A16, trace)
     return _badouel(o, d, lo, hi, tri, front_only)
 
 
 def badouel_lean(o, d, lo, hi, verts):
-    """Badouel (Listing A.4, both faces) on floats without the trace: ``(t, normal)`` for a
-    crossing, ``(None, info)`` for a rejection (``info``: the trace entries that
-    :func:`algorithms.kernels.filters.triangle_miss_bound` reads: ``n``, ``dot``,
+    """Badouel (Listing A.4, both faces) on floats without the trace:
+    ``(t, normal, barycentric)`` for a crossing, ``(None, info)`` for a rejection (``info``:
+    the trace entries that :func:`algorithms.kernels.filters.triangle_miss_bound` reads:
+    ``n``, ``dot``,
     ``t (before division)``, ``rejected`` and the failed barycentric), or ``None`` for the
     cases the full path answers (a collinear triangle, a component parallel to the plane).
     The operations are those of :func:`hits_badouel`, in the same order: the same bits.
@@ -206,9 +208,11 @@ def badouel_lean(o, d, lo, hi, verts):
     n = (e11 * e22 - e12 * e21, e12 * e20 - e10 * e22, e10 * e21 - e11 * e20)
     n0, n1, n2 = n
     if n0 == 0 and n1 == 0 and n2 == 0:
+        FALLBACKS["badouel_lean"] = FALLBACKS.get("badouel_lean", 0) + 1
         return None
     dot = n0 * d[0] + n1 * d[1] + n2 * d[2]
     if not (dot != 0):
+        FALLBACKS["badouel_lean"] = FALLBACKS.get("badouel_lean", 0) + 1
         return None
     tnum = (n0 * p0[0] + n1 * p0[1] + n2 * p0[2]) - (n0 * o[0] + n1 * o[1] + n2 * o[2])
     sdot, stnum = (dot, tnum) if dot < 0 else (-dot, -tnum)
@@ -245,7 +249,7 @@ def badouel_lean(o, d, lo, hi, verts):
         return None, {"n": n, "dot": dot, "t (before division)": tnum,
                       "rejected": "gamma < 0", "gamma": gamma}
     nh = unit(n)
-    return t, (nh if dot < 0 else tuple(0.0 - c for c in nh))
+    return t, (nh if dot < 0 else tuple(0.0 - c for c in nh)), (gamma, alpha, beta)
 
 
 def _badouel_trace(o, d, lo, hi, tri, _info) -> dict:
@@ -254,8 +258,9 @@ def _badouel_trace(o, d, lo, hi, tri, _info) -> dict:
 
 
 def miss_view(hr) -> dict:
-    """What :func:`algorithms.kernels.filters.triangle_miss_bound` reads of a rejected cast:
-    the lean path's small record when the trace is still deferred, else the trace."""
+    """What :func:`algorithms.kernels.filters.triangle_miss_bound` reads of a rejected cast
+    (and the distance of a hit reads: ``barycentric``): the lean path's small record when
+    the trace is still deferred, else the trace."""
     tr = hr.__dict__.get("trace")
     if type(tr) is Deferred and tr.func is _badouel_trace:
         return tr.args[-1]
@@ -423,6 +428,7 @@ def hits_linear_triangle(a, tri, front_only=False):
     o, d, lo, hi = linear_parts(a)
     if triangle_clearly_misses(o, d, lo, hi, tri.vertices, miss_view(hr)):
         return hr  # the filter: no grazing contact for rescue_hit to find
+    FALLBACKS["badouel_miss"] = FALLBACKS.get("badouel_miss", 0) + 1
     return _hits_and_features(a, tri, front_only)[0]
 
 
@@ -435,7 +441,7 @@ def distance_linear_triangle(a, tri):
     o, d, lo, hi = linear_parts(a)
     of, df = V.to_float(o), V.to_float(d)
     if hr.intersects:
-        bary = hr.trace.get("barycentric")
+        bary = miss_view(hr).get("barycentric")
         pb = (lambda p: _fp(bary)) if bary is not None else _bary(tri)
         return touching_distance(of, df, hr, method, {"first_t": hr.first_t}, pb)
     sq, t, pa, pb, feature, cands = feats
