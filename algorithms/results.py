@@ -33,6 +33,7 @@ The families
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass, field, replace
@@ -72,27 +73,18 @@ class Result:
         return replace(self, trace=_swap_trace(self.trace))
 
 
-class Deferred:
-    """A trace computed on first access: ``func(*args)`` (module-level ``func`` and plain
-    arguments, so a record holding one still pickles).
+class Deferred(functools.partial):
+    """A trace computed on first access: ``Deferred(func, *args)()`` is ``func(*args)``
+    (module-level ``func`` and plain arguments, so a record holding one still pickles).
 
     The filtered kernels (:mod:`algorithms.kernels.filters`) answer from a plain float path
     and hand the record a ``Deferred`` instead of the trace dict; reading ``result.trace``
     runs it once and keeps the dict, so every view sees the same trace it always did and a
-    caller that never looks pays nothing for it.
+    caller that never looks pays nothing for it. (A :func:`functools.partial`: made and
+    called in C, a tenth of a microsecond on the hot path of every query.)
     """
 
-    __slots__ = ("func", "args")
-
-    def __init__(self, func, *args):
-        self.func = func
-        self.args = args
-
-    def __call__(self) -> dict:
-        return self.func(*self.args)
-
-    def __reduce__(self):
-        return (Deferred, (self.func, *self.args))
+    __slots__ = ()
 
 
 class _TraceField:

@@ -672,6 +672,8 @@ def robust_distance(func):
     @functools.wraps(func)
     def wrapper(a, b, *args, **kwargs):
         r = func(a, b, *args, **kwargs)
+        if r.distance != 0 and r.sqr_distance != 0:
+            return r  # the common case: nothing underflowed
         pa, pb = r.closest
         diff = [float(x) - float(y) for x, y in zip(pa, pb)]
         if any(diff) and (r.distance == 0 or r.sqr_distance == 0):

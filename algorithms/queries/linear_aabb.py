@@ -34,7 +34,8 @@ from algorithms.core.tolerance import pair_scale
 from algorithms.kernels.filters import FALLBACKS, MARGIN, segment_clearly_misses_box
 from algorithms.kernels.filters import STATE as filters_state
 from algorithms.registry import register
-from algorithms.results import Deferred, DistanceResult, HitResult, IntersectionResult, make
+from algorithms.results import (Deferred, DistanceResult, Hit, HitResult, IntersectionResult,
+                               make)
 
 LINEAR = ("segment", "ray", "line")
 A18 = "ray-AABB, Woo, Dunn & Parberry, 3D Math Primer App. A.18, Listing A.6"
@@ -292,7 +293,19 @@ def hits_woo(a, box):
                             first_t=None, hits=())
             trace = Deferred(_woo_trace, o, d, lo, hi, box.min, box.max, None)
             t_in, t_out, n_in, n_out = lean
-            return solid_hits(o, d, lo, hi, t_in, t_out, n_in, n_out, A18, trace)
+            if t_in < 0 or not (t_in < t_out <= hi):
+                return solid_hits(o, d, lo, hi, t_in, t_out, n_in, n_out, A18, trace)
+            # solid_hits' entry-and-exit case (0 <= t_in < t_out <= hi) with its very
+            # arithmetic (point_at, floats already), unrolled: the common hit
+            o0, o1, o2 = o
+            d0, d1, d2 = d
+            return make(HitResult, method=A18, trace=trace, intersects=True, first_t=t_in,
+                        hits=(make(Hit, t=t_in, point=(o0 + t_in * d0, o1 + t_in * d1,
+                                                       o2 + t_in * d2),
+                                   normal=n_in, kind="entry"),
+                              make(Hit, t=t_out, point=(o0 + t_out * d0, o1 + t_out * d1,
+                                                        o2 + t_out * d2),
+                                   normal=n_out, kind="exit")))
     t_in, t_out, n_in, n_out, trace = woo_interval(o, d, lo, hi, box.min, box.max)
     return solid_hits(o, d, lo, hi, t_in, t_out, n_in, n_out, A18, trace)
 
