@@ -164,7 +164,8 @@ def _evaluate(a, b, motion_a, motion_b, id_a, id_b, extras) -> PairAnswer:
     axis_from_closest = False
     if both_separable and separating_axis is None and intersects is False:
         if dist is not None and distance > 0:
-            u = unit(np.asarray(closest[1]) - np.asarray(closest[0]))
+            c0, c1 = closest  # (float tuples: the same differences numpy would take)
+            u = unit((c1[0] - c0[0], c1[1] - c0[1], c1[2] - c0[2]))
             if u is not None:  # (tolerance.unit: |d|^2 cannot overflow at 1e200)
                 separating_axis = u
                 axis_from_closest = True

@@ -708,26 +708,33 @@ def st_lean(kind0, B0, m0, kind1, B1, m1, end0=None, end1=None):
             return _declined("st_lean")
         v = (D0 + s * m00 - t * m10, D1 + s * m01 - t * m11, D2 + s * m02 - t * m12)
     else:
-        cands = []  # (q, s, t, v)
+        # every finite edge's clamped conditional minimum (clamp inlined), as st_fast
+        cands = []  # (q, s, t)
         for bound in (lo0, hi0):
             if bound is not None:
                 s = bound + 0.0
                 t = ((D0 + s * m00) * m10 + (D1 + s * m01) * m11 + (D2 + s * m02) * m12) / c
-                t = clamp(t, lo1, hi1)
-                v = (D0 + s * m00 - t * m10, D1 + s * m01 - t * m11, D2 + s * m02 - t * m12)
-                cands.append((v[0] * v[0] + v[1] * v[1] + v[2] * v[2], s, t, v))
+                if lo1 is not None and t < lo1:
+                    t = lo1
+                elif hi1 is not None and t > hi1:
+                    t = hi1
+                v0, v1, v2 = D0 + s * m00 - t * m10, D1 + s * m01 - t * m11, D2 + s * m02 - t * m12
+                cands.append((v0 * v0 + v1 * v1 + v2 * v2, s, t))
         for bound in (lo1, hi1):
             if bound is not None:
                 t = bound + 0.0
                 s = -((D0 - t * m10) * m00 + (D1 - t * m11) * m01 + (D2 - t * m12) * m02) / a
-                s = clamp(s, lo0, hi0)
-                v = (D0 + s * m00 - t * m10, D1 + s * m01 - t * m11, D2 + s * m02 - t * m12)
-                cands.append((v[0] * v[0] + v[1] * v[1] + v[2] * v[2], s, t, v))
+                if lo0 is not None and s < lo0:
+                    s = lo0
+                elif hi0 is not None and s > hi0:
+                    s = hi0
+                v0, v1, v2 = D0 + s * m00 - t * m10, D1 + s * m01 - t * m11, D2 + s * m02 - t * m12
+                cands.append((v0 * v0 + v1 * v1 + v2 * v2, s, t))
         best = cands[0]
         for cand in cands:
             if cand[0] < best[0]:
                 best = cand
-        q, s, t, v = best
+        q, s, t = best
         reach = big * (2.0 + abs(s) + abs(t))
         margin = _LEAN_MARGIN * reach
         key = math.sqrt(q)
@@ -738,6 +745,7 @@ def st_lean(kind0, B0, m0, kind1, B1, m1, end0=None, end1=None):
         for cand in cands:
             if cand is not best and not (cand[1] == s and cand[2] == t) and not cand[0] > beat:
                 return _declined("st_lean")
+        v = (D0 + s * m00 - t * m10, D1 + s * m01 - t * m11, D2 + s * m02 - t * m12)
         key = math.hypot(*v)
     pa = B0 if s == 0 else (end0 if (end0 is not None and s == 1) else
                             (B0[0] + s * m00, B0[1] + s * m01, B0[2] + s * m02))
