@@ -31,7 +31,7 @@ import numpy as np
 from algorithms import registry
 from algorithms.answer import PairAnswer, Records
 from algorithms.core import once
-from algorithms.core.tolerance import needs_rescaling, reconcile, unit
+from algorithms.core.tolerance import reconcile, unit
 from algorithms.extras.containment import contains
 from algorithms.extras.planes import classify_linear_pair, plane2d_of
 from algorithms.kernels.motion import relative_motion, toi_world
@@ -110,12 +110,9 @@ def _hollow(ans: PairAnswer, a, b, hollow_a: bool, hollow_b: bool) -> PairAnswer
 def _evaluate(a, b, motion_a, motion_b, id_a, id_b, extras) -> PairAnswer:
     methods: list[str] = []
     errors: list[str] = []
-    # the scale check of registry.query, once for the pair (tolerance.call_rescaled)
-    ask = registry.query if needs_rescaling(a, b) else registry.query_unscaled
-
     def run(name, *args, call=None):
         try:
-            result = call() if call is not None else ask(name, a, b, *args)
+            result = call() if call is not None else registry.query(name, a, b, *args)
         except registry.QueryNotAvailable as exc:
             errors.append(str(exc))
             return None

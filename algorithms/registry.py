@@ -278,20 +278,6 @@ def query(name: str, a: Primitive, b: Primitive, *args, method: str | None = Non
     return result
 
 
-def query_unscaled(name: str, a: Primitive, b: Primitive):
-    """:func:`query` without its per-call scale check, for a pair that
-    :func:`algorithms.core.tolerance.needs_rescaling` has said needs none (the answer is
-    then the same: :func:`~algorithms.core.tolerance.call_rescaled` calls the function
-    as it is). :func:`algorithms.evaluate_pair` checks once per pair and asks each query
-    through this. Not for ``"toi"`` (its motion is part of the check)."""
-    entry, flip = _lookup(name, a.kind, b.kind, None)
-    if entry is None:
-        raise QueryNotAvailable(f"no {name} query for {a.kind}-{b.kind}")
-    if flip:
-        return entry.func(b, a).flipped()
-    return entry.func(a, b)
-
-
 def table(include_user: bool = False) -> list[Entry]:
     """Every registered entry (for the README's query list and the explorer's menus); user
     methods only with ``include_user``."""

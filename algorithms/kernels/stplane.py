@@ -646,36 +646,21 @@ def st_lean(kind0, B0, m0, kind1, B1, m1, end0=None, end1=None):
     inv_sin = math.sqrt(a * c / det)
     tol_s = 2.0 ** -30 * (1.0 + abs(s_bar) + (Dm + M1 * (1.0 + abs(t_bar))) / M0 * inv_sin)
     tol_t = 2.0 ** -30 * (1.0 + abs(t_bar) + (Dm + M0 * (1.0 + abs(s_bar))) / M1 * inv_sin)
-    # the distance of s_bar (t_bar) to its nearest finite bound, signed: < 0 outside
-    ds = dt = math.inf
-    cs = ct = 0
-    if lo0 is not None:
-        ds = s_bar - lo0
-        if ds < 0:
-            cs = -1
-    if hi0 is not None:
-        x = hi0 - s_bar
-        if x < 0:
-            cs = 1
-        if x < ds:
-            ds = x
-    if lo1 is not None:
-        dt = t_bar - lo1
-        if dt < 0:
-            ct = -1
-    if hi1 is not None:
-        x = hi1 - t_bar
-        if x < 0:
-            ct = 1
-        if x < dt:
-            dt = x
-    # every bound farther than the error bound (ds/dt is the nearest one, in or out)
-    ads = abs(s_bar - lo0) if lo0 is not None else math.inf
-    if hi0 is not None and abs(s_bar - hi0) < ads:
-        ads = abs(s_bar - hi0)
-    adt = abs(t_bar - lo1) if lo1 is not None else math.inf
-    if hi1 is not None and abs(t_bar - hi1) < adt:
-        adt = abs(t_bar - hi1)
+    # the class of s_bar (t_bar) against its domain [0, 1] or [0, inf) (lines and points
+    # are declined above) and its distance to the nearest bound, which must exceed the
+    # error bound (then the region is the careful path's)
+    if s_bar < 0:
+        cs, ads = -1, -s_bar
+    elif hi0 is not None and s_bar > 1:
+        cs, ads = 1, s_bar - 1
+    else:
+        cs, ads = 0, (s_bar if hi0 is None or s_bar < 0.5 else 1 - s_bar)
+    if t_bar < 0:
+        ct, adt = -1, -t_bar
+    elif hi1 is not None and t_bar > 1:
+        ct, adt = 1, t_bar - 1
+    else:
+        ct, adt = 0, (t_bar if hi1 is None or t_bar < 0.5 else 1 - t_bar)
     if not (ads > tol_s and adt > tol_t):
         return _declined("st_lean")
     if cs == 0 and ct == 0:
@@ -688,21 +673,15 @@ def st_lean(kind0, B0, m0, kind1, B1, m1, end0=None, end1=None):
             t = clamp(t, lo1, hi1)
         key = abs(D0 * n0 + D1 * n1 + D2 * n2) / math.sqrt(det)
         reach = big * (2.0 + abs(s) + abs(t))
-        dq = math.inf
-        if ds != math.inf:
-            x = ds - tol_s
-            if not x > 0:
-                return _declined("st_lean")
-            dq = det * x * x / c
-        if dt != math.inf:
-            x = dt - tol_t
-            if not x > 0:
-                return _declined("st_lean")
-            y = det * x * x / a
-            if y < dq:
-                dq = y
+        # inside, ads/adt are the distances to the nearest bound: the Schur-complement gap
+        x = ads - tol_s
+        y = adt - tol_t
+        dq = det * x * x / c
+        y = det * y * y / a
+        if y < dq:
+            dq = y
         margin = _LEAN_MARGIN * reach
-        if dq != math.inf and not (dq / (math.sqrt(key * key + dq) + key) > margin * 2.0):
+        if not (dq / (math.sqrt(key * key + dq) + key) > margin * 2.0):
             return _declined("st_lean")
         if not key > margin:
             return _declined("st_lean")
