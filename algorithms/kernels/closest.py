@@ -546,8 +546,8 @@ def touching_distance(o, d, hr, method, trace, param_b=None):
     p = _fp(point_at(o, d, t))
     pb = param_b(p) if param_b is not None else None
     tr = {**trace, "touching": True, "t": float(t), "hits_method": hr.method}
-    return DistanceResult(method=method, trace=tr, distance=0.0, sqr_distance=0.0,
-                          closest=(p, p), parameter=(float(t), pb))
+    return make(DistanceResult, method=method, trace=tr, distance=0.0, sqr_distance=0.0,
+                closest=(p, p), parameter=(float(t), pb))
 
 
 

@@ -249,7 +249,7 @@ def badouel_lean(o, d, lo, hi, verts):
         return None, {"n": n, "dot": dot, "t (before division)": tnum,
                       "rejected": "gamma < 0", "gamma": gamma}
     nh = unit(n)
-    return t, (nh if dot < 0 else tuple(0.0 - c for c in nh)), (gamma, alpha, beta)
+    return t, (nh if dot < 0 else (0.0 - nh[0], 0.0 - nh[1], 0.0 - nh[2])), (gamma, alpha, beta)
 
 
 def _badouel_trace(o, d, lo, hi, tri, _info) -> dict:
