@@ -61,6 +61,19 @@ def _swap_trace(trace: dict) -> dict:
     return out
 
 
+def _swap_stored(stored) -> dict:
+    return _swap_trace(stored() if type(stored) is Deferred else stored)
+
+
+def _swapped_trace(result):
+    """:func:`_swap_trace` of ``result``'s trace, deferred while that trace is (a flipped
+    query stays as cheap as the unflipped one until someone reads the trace)."""
+    stored = result.__dict__["trace"]
+    if type(stored) is Deferred:
+        return Deferred(_swap_stored, stored)
+    return _swap_trace(stored)
+
+
 @dataclass(frozen=True)
 class Result:
     """Common fields: the algorithm's name (with its section) and its intermediate values."""
@@ -70,7 +83,7 @@ class Result:
 
     def flipped(self) -> "Result":
         """The same answer for the arguments in the other order."""
-        return replace(self, trace=_swap_trace(self.trace))
+        return replace(self, trace=_swapped_trace(self))
 
 
 class Deferred(functools.partial):
@@ -132,7 +145,7 @@ class DistanceResult(Result):
             self,
             closest=(self.closest[1], self.closest[0]),
             parameter=(self.parameter[1], self.parameter[0]),
-            trace=_swap_trace(self.trace),
+            trace=_swapped_trace(self),
         )
 
     @property
@@ -176,7 +189,7 @@ class HitResult(Result):
     def flipped(self) -> "HitResult":
         # Only A's parameter is meaningful, so a flipped hit result keeps its points and
         # drops the parameter: the registry asks the ordered pair for ``first_t`` instead.
-        return replace(self, first_t=None, trace=_swap_trace(self.trace))
+        return replace(self, first_t=None, trace=_swapped_trace(self))
 
 
 @dataclass(frozen=True)
@@ -238,7 +251,7 @@ class ContactResult(Result):
 
     def flipped(self) -> "ContactResult":
         normal = None if self.normal is None else tuple(-float(c) for c in self.normal)
-        return replace(self, normal=normal, trace=_swap_trace(self.trace))
+        return replace(self, normal=normal, trace=_swapped_trace(self))
 
 
 # ----------------------------------------------------------------------------- JSON helpers
