@@ -28,8 +28,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from algorithms.results import (ContactResult, DistanceResult, HitResult, IntersectionResult,
-                                SeparationResult, SideResult)
+from algorithms.results import (ContactResult, Deferred, DistanceResult, HitResult,
+                                IntersectionResult, SeparationResult, SideResult)
 
 Vec3 = tuple  # (x, y, z) of floats
 
@@ -123,3 +123,29 @@ class PairAnswer:
     def kinds(self) -> tuple[str, str]:
         ka, _, kb = self.pair.partition("-")
         return (ka, kb)
+
+
+class _LazyField:
+    """A :class:`PairAnswer` field that may hold a :class:`~algorithms.results.Deferred`:
+    computed on first access and kept (``contains``, ``lines``, ``plane2d``: the extras that
+    :func:`~algorithms.evaluate_pair` does not need for the other keys). Reading the field
+    gives the value, as for any field."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return None  # the field's default
+        d = obj.__dict__
+        value = d[self.name]
+        if type(value) is Deferred:
+            value = d[self.name] = value()
+        return value
+
+    def __set__(self, obj, value):
+        obj.__dict__[self.name] = value
+
+
+for _name in ("contains", "lines", "plane2d"):
+    setattr(PairAnswer, _name, _LazyField(_name))

@@ -1,7 +1,8 @@
 """Compose the registry's queries into one typed answer per pair (:class:`PairAnswer`).
 
 :func:`evaluate_pair` asks every query that applies to the pair, all inside one
-:func:`~algorithms.core.once.one_analysis` scope, so each pair is analysed once: a linear
+:func:`~algorithms.core.once.one_analysis` scope (opened with ``once.begin``), so each pair
+is analysed once: a linear
 component against a shape is cast (and, on a miss, minimised over the shape's features) in one
 pass that ``hits``, ``distance`` and ``intersects`` all read; two linear components share one
 st-plane minimisation; round shapes' separating axis reads the same closest points as their
@@ -29,17 +30,19 @@ import numpy as np
 
 from algorithms import registry
 from algorithms.answer import PairAnswer, Records
-from algorithms.core.once import one_analysis
+from algorithms.core import once
 from algorithms.core.tolerance import reconcile, unit
 from algorithms.extras.containment import contains
 from algorithms.extras.planes import classify_linear_pair, plane2d_of
 from algorithms.kernels.motion import relative_motion, toi_world
 from algorithms.primitives import LINEAR_KINDS, SEPARABLE_KINDS, Primitive
 from algorithms.queries.sphere_solids import ARVO_HOLLOW, hollow_sphere_aabb
-from algorithms.results import IntersectionResult
+from algorithms.results import Deferred, IntersectionResult, make
 
 
 def _vec(v) -> tuple:
+    if len(v) == 3:
+        return (float(v[0]), float(v[1]), float(v[2]))
     return tuple(float(c) for c in v)
 
 
@@ -60,16 +63,21 @@ def evaluate_pair(
     variants; answered for sphere-aabb pairs, the other pairs report that they treat it as
     solid in ``errors``).
     """
-    with one_analysis():
-        ans = _evaluate(a, b, motion_a, motion_b, id_a, id_b)
+    # the extras no other key needs are computed when read (answer._LazyField)
+    extras = {
+        "contains": Deferred(contains, a, b, hollow_a, hollow_b),
+        "lines": (Deferred(classify_linear_pair, a, b)
+                  if a.kind in LINEAR_KINDS and b.kind in LINEAR_KINDS else None),
+        "plane2d": Deferred(plane2d_of, a, b) if "line" in (a.kind, b.kind) else None,
+    }
+    token = once.begin()
+    try:
+        ans = _evaluate(a, b, motion_a, motion_b, id_a, id_b, extras)
+    finally:
+        once.end(token)
     if hollow_a or hollow_b:
         ans = _hollow(ans, a, b, hollow_a, hollow_b)
-    lines = None
-    if a.kind in LINEAR_KINDS and b.kind in LINEAR_KINDS:
-        lines = classify_linear_pair(a, b)
-    plane2d = plane2d_of(a, b) if "line" in (a.kind, b.kind) else None
-    return replace(ans, contains=contains(a, b, hollow_a, hollow_b), lines=lines,
-                   plane2d=plane2d)
+    return ans
 
 
 def _hollow(ans: PairAnswer, a, b, hollow_a: bool, hollow_b: bool) -> PairAnswer:
@@ -99,10 +107,9 @@ def _hollow(ans: PairAnswer, a, b, hollow_a: bool, hollow_b: bool) -> PairAnswer
                    records=replace(ans.records, intersection=rec))
 
 
-def _evaluate(a, b, motion_a, motion_b, id_a, id_b) -> PairAnswer:
+def _evaluate(a, b, motion_a, motion_b, id_a, id_b, extras) -> PairAnswer:
     methods: list[str] = []
     errors: list[str] = []
-
     def run(name, *args, call=None):
         try:
             result = call() if call is not None else registry.query(name, a, b, *args)
@@ -154,7 +161,8 @@ def _evaluate(a, b, motion_a, motion_b, id_a, id_b) -> PairAnswer:
     axis_from_closest = False
     if both_separable and separating_axis is None and intersects is False:
         if dist is not None and distance > 0:
-            u = unit(np.asarray(closest[1]) - np.asarray(closest[0]))
+            c0, c1 = closest  # (float tuples: the same differences numpy would take)
+            u = unit((c1[0] - c0[0], c1[1] - c0[1], c1[2] - c0[2]))
             if u is not None:  # (tolerance.unit: |d|^2 cannot overflow at 1e200)
                 separating_axis = u
                 axis_from_closest = True
@@ -199,12 +207,15 @@ def _evaluate(a, b, motion_a, motion_b, id_a, id_b) -> PairAnswer:
         else:
             separating_axis = _vec(separating_axis)
 
-    return PairAnswer(
+    # every field given, in the dataclass's order: the same frozen record, built in one go
+    return make(
+        PairAnswer,
         a=id_a, b=id_b, pair=f"{a.kind}-{b.kind}", intersects=intersects, distance=distance,
         closest=closest, first_t=first_t, separating_axis=separating_axis, side=side, toi=toi,
         contact_point=point, contact_normal=normal, relative_motion=rel,
         distance_rounding=distance_rounding, axis_from_closest=axis_from_closest,
+        contains=extras["contains"], lines=extras["lines"], plane2d=extras["plane2d"],
         reconciled=reconciled,
         methods=tuple(methods), errors=tuple(errors),
-        records=Records(distance=dist, intersection=inter, hits=hits, separation=sep,
-                        side=side_rec, contact=contact))
+        records=make(Records, distance=dist, intersection=inter, hits=hits, separation=sep,
+                     side=side_rec, contact=contact))

@@ -185,9 +185,11 @@ def _lookup(query: str, ka: str, kb: str, method: str | None):
     if found is not None:
         entry = found[0]
         # still registered (a test may edit _TABLE directly): the cached answer stands
-        if entry is None or any(e is entry for e in _TABLE.get(
-                (entry.query, entry.kind_a, entry.kind_b), ())):
+        if entry is None:
             return found
+        for e in _TABLE.get((entry.query, entry.kind_a, entry.kind_b), ()):
+            if e is entry:
+                return found
     load_all()
     found = _CACHE[key] = _lookup_uncached(query, ka, kb, method)
     return found

@@ -33,6 +33,7 @@ The families
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass, field, replace
@@ -60,6 +61,19 @@ def _swap_trace(trace: dict) -> dict:
     return out
 
 
+def _swap_stored(stored) -> dict:
+    return _swap_trace(stored() if type(stored) is Deferred else stored)
+
+
+def _swapped_trace(result):
+    """:func:`_swap_trace` of ``result``'s trace, deferred while that trace is (a flipped
+    query stays as cheap as the unflipped one until someone reads the trace)."""
+    stored = result.__dict__["trace"]
+    if type(stored) is Deferred:
+        return Deferred(_swap_stored, stored)
+    return _swap_trace(stored)
+
+
 @dataclass(frozen=True)
 class Result:
     """Common fields: the algorithm's name (with its section) and its intermediate values."""
@@ -69,7 +83,52 @@ class Result:
 
     def flipped(self) -> "Result":
         """The same answer for the arguments in the other order."""
-        return replace(self, trace=_swap_trace(self.trace))
+        return replace(self, trace=_swapped_trace(self))
+
+
+class Deferred(functools.partial):
+    """A trace computed on first access: ``Deferred(func, *args)()`` is ``func(*args)``
+    (module-level ``func`` and plain arguments, so a record holding one still pickles).
+
+    The filtered kernels (:mod:`algorithms.kernels.filters`) answer from a plain float path
+    and hand the record a ``Deferred`` instead of the trace dict; reading ``result.trace``
+    runs it once and keeps the dict, so every view sees the same trace it always did and a
+    caller that never looks pays nothing for it. (A :func:`functools.partial`: made and
+    called in C, a tenth of a microsecond on the hot path of every query.)
+    """
+
+    __slots__ = ()
+
+
+class _TraceField:
+    """``Result.trace``: a data descriptor in front of the dataclass field that turns a
+    :class:`Deferred` into its dict on first access (and keeps it). Anything else is stored
+    and returned as given."""
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        d = obj.__dict__
+        value = d["trace"]
+        if type(value) is Deferred:
+            value = d["trace"] = value()
+        return value
+
+    def __set__(self, obj, value):
+        obj.__dict__["trace"] = value
+
+
+Result.trace = _TraceField()
+
+
+def make(cls, **fields):
+    """``cls(**fields)`` for a result record without the frozen dataclass's per-field
+    ``object.__setattr__`` (about 3x cheaper; the filtered kernels' fast paths build one per
+    query). Every field must be given; the record is the same frozen instance ``cls``
+    builds."""
+    obj = object.__new__(cls)
+    obj.__dict__.update(fields)
+    return obj
 
 
 @dataclass(frozen=True)
@@ -86,7 +145,7 @@ class DistanceResult(Result):
             self,
             closest=(self.closest[1], self.closest[0]),
             parameter=(self.parameter[1], self.parameter[0]),
-            trace=_swap_trace(self.trace),
+            trace=_swapped_trace(self),
         )
 
     @property
@@ -130,7 +189,7 @@ class HitResult(Result):
     def flipped(self) -> "HitResult":
         # Only A's parameter is meaningful, so a flipped hit result keeps its points and
         # drops the parameter: the registry asks the ordered pair for ``first_t`` instead.
-        return replace(self, first_t=None, trace=_swap_trace(self.trace))
+        return replace(self, first_t=None, trace=_swapped_trace(self))
 
 
 @dataclass(frozen=True)
@@ -192,7 +251,7 @@ class ContactResult(Result):
 
     def flipped(self) -> "ContactResult":
         normal = None if self.normal is None else tuple(-float(c) for c in self.normal)
-        return replace(self, normal=normal, trace=_swap_trace(self.trace))
+        return replace(self, normal=normal, trace=_swapped_trace(self))
 
 
 # ----------------------------------------------------------------------------- JSON helpers

@@ -10,8 +10,9 @@ a machine shared with other jobs moves both alike and the ratio stays meaningful
     Python, without traces or tolerances: segment-segment distance against Ericson's
     ``ClosestPtSegmentSegment`` (RTCD §5.1.9), ray-AABB ``hits`` against a bare Woo (Primer
     App. A.18, Listing A.6), ray-triangle ``hits`` against a bare Badouel (App. A.16,
-    Listing A.4); capsule, cylinder and generic pairs as the library's own figures with the
-    fast paths on and off (:func:`algorithms.core.filters.careful_only`).
+    Listing A.4), each with how many of its cases the lean filters sent to the careful path
+    (:data:`algorithms.kernels.filters.FALLBACKS`); capsule, cylinder and generic pairs as the library's own figures with the
+    fast paths on and off (:func:`algorithms.kernels.filters.careful_only`).
 ``bench batch``
     :mod:`algorithms.batch` per pair at ``N`` rows against a Python loop over the scalar
     ``query`` (and against a 20-line numpy Ericson written here, the floor of what numpy
@@ -343,6 +344,15 @@ def run_kernels(rounds: int = 7, count: int = 64, solids: int = 4, seed: int = 1
         "ray_triangle": (q_tri, count),
         "ray_triangle_careful": (careful(q_tri), count),
     }, rounds)
+    # how many of the cases each lean filter sent to the careful path (one untimed pass)
+    from algorithms.kernels.filters import FALLBACKS
+
+    for key, run, names in (("segment_segment", q_seg, ("st_lean",)),
+                            ("ray_aabb", q_box, ("woo_lean",)),
+                            ("ray_triangle", q_tri, ("badouel_lean", "badouel_miss"))):
+        before = sum(FALLBACKS.get(n, 0) for n in names)
+        run()
+        figures[key + "_fallbacks"] = sum(FALLBACKS.get(n, 0) for n in names) - before
     hits = sum(bare_woo(*a) is not None for a in box_args)
     figures["ray_aabb_hit_fraction"] = hits / count
     figures["ray_triangle_hit_fraction"] = sum(bare_badouel(*a) is not None
@@ -371,8 +381,8 @@ REFERENCE = {"segment_segment": "Geometric Tools C++ 24 ns", "ray_aabb": "Geomet
 
 def kernels_main(args) -> int:
     quick = getattr(args, "quick", False)
-    f = run_kernels(rounds=1 if quick else args.rounds, count=4 if quick else 64,
-                    solids=1 if quick else 4)
+    count = 4 if quick else 64
+    f = run_kernels(rounds=1 if quick else args.rounds, count=count, solids=1 if quick else 4)
     print(f"bench kernels: best of {1 if quick else args.rounds} interleaved rounds; "
           "'careful' = the same query with every filter off (algorithms.kernels.filters)")
     rows = [("segment_segment", "segment-segment query('distance')",
@@ -385,9 +395,10 @@ def kernels_main(args) -> int:
         r = _ratio(t, b)
         out[key] = {"us": round(t * 1e6, 3), "baseline_us": round(b * 1e6, 3),
                     "careful_us": round(c * 1e6, 3), "ratio": round(r, 2), "target": target}
-        extra = ""
+        out[key]["careful_fallbacks"] = f[key + "_fallbacks"]
+        extra = f"; {f[key + '_fallbacks']} of {count} cases sent to the careful path"
         if key + "_hit_fraction" in f:
-            extra = f" ({f[key + '_hit_fraction']:.0%} of the rays hit)"
+            extra += f" ({f[key + '_hit_fraction']:.0%} of the rays hit)"
         print(f"{what}: {_us(t)}; baseline {base}: {_us(b)}; ratio {r:.1f} "
               f"(target <= {target:g}); careful path {_us(c)} "
               f"(filters gain {_ratio(c, t):.1f}x){extra}")

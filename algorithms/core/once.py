@@ -45,6 +45,17 @@ def one_analysis():
         _SCOPE.reset(token)
 
 
+def begin():
+    """Open a :func:`one_analysis` scope without the context manager (the hot path of
+    :func:`algorithms.evaluate_pair`); returns the token for :func:`end`."""
+    return _SCOPE.set({})
+
+
+def end(token) -> None:
+    """Close the scope :func:`begin` opened."""
+    _SCOPE.reset(token)
+
+
 def shared(func: Callable) -> Callable:
     """Mark ``func(a, b, ...)`` as a pair's shared pass (see the module text). The arguments are
     compared by identity (primitives are immutable; the scope keeps them alive), keywords by
@@ -55,7 +66,7 @@ def shared(func: Callable) -> Callable:
         memo = _SCOPE.get()
         if memo is None:
             return func(*args, **kwargs)
-        key = (func, tuple(map(id, args)), tuple(sorted(kwargs.items())))
+        key = (func, tuple(map(id, args)), tuple(sorted(kwargs.items())) if kwargs else ())
         hit = memo.get(key)
         if hit is None:
             hit = memo[key] = (func(*args, **kwargs), args)

@@ -346,6 +346,12 @@ def call_rescaled(func, name: str, a, b, args=(), kwargs=None):
     """``func(a, b, *args, **kwargs)`` for query ``name``, run on the pair rescaled by exact
     powers of two when :func:`needs_rescaling` says so, with the answer scaled back (module
     notes, point 3). Otherwise exactly ``func(a, b, *args, **kwargs)``."""
+    if not args and not kwargs:  # the common case, unrolled (every query of a drag step)
+        ea, ma, da = _sizes(a)
+        eb, mb, db = _sizes(b)
+        if ea or eb or (da and db and _safe(ma if ma > mb else mb)):
+            r = func(a, b)
+            return r if name != "toi" else _settle(name, r)
     kwargs = kwargs or {}
     motion = args[0] if (name == "toi" and args) else kwargs.get("motion")
     if not needs_rescaling(a, b, motion):
@@ -408,7 +414,7 @@ def _up_lengths(entry, e):
 def _up_param(t, pe):
     if pe is None or t is None or not isinstance(t, (int, float)):
         return t
-    return math.ldexp(float(t), pe)
+    return _ldexp(float(t), pe)  # a parameter beyond the float range is +-inf, no crash
 
 
 def scale_result(result, e: int, pe_a=None, pe_b=None):

@@ -75,4 +75,6 @@ def sqr_dist(p, q):
 
 
 def to_float(u) -> tuple:
+    if len(u) == 3:
+        return (float(u[0]), float(u[1]), float(u[2]))
     return tuple(float(a) for a in u)

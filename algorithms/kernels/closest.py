@@ -40,6 +40,7 @@ from algorithms.core.minimize import golden_section
 from algorithms.core.tolerance import SAT_PARALLEL_SIN
 from algorithms.core.tolerance import unit as tolerance_unit
 from algorithms.primitives import AABB, OBB, Cylinder, Line, Plane, Ray, Segment, Sphere, Triangle
+from algorithms.results import Hit, HitResult, make
 
 INF = math.inf
 
@@ -361,6 +362,8 @@ def linear_parts(a):
 
 def point_at(o, d, t):
     """``o + t d``."""
+    if len(o) == 3:
+        return (o[0] + t * d[0], o[1] + t * d[1], o[2] + t * d[2])
     return tuple(oi + t * di for oi, di in zip(o, d))
 
 
@@ -464,31 +467,35 @@ def solid_hits(o, d, lo, hi, t_in, t_out, n_in, n_out, method, trace):
     ray); a segment ending inside has no exit; ``t_in == t_out`` (tangent, grazing an edge,
     crossing a flat box) is one hit of kind ``"hit"``. ``first_t`` is the least touching
     parameter, ``None`` when the component misses (or, for a line, when it is unbounded below).
+    ``trace`` may be a :class:`~algorithms.results.Deferred` (computed when read).
     """
-    from algorithms.results import Hit, HitResult
-
     if (t_in is None or t_in > t_out or t_out < lo or t_in > hi or t_in == INF
             or t_out == -INF):
-        return HitResult(method=method, trace=trace, intersects=False, first_t=None, hits=())
+        return make(HitResult, method=method, trace=trace, intersects=False, first_t=None,
+                    hits=())
     hits = []
     ta, tb = max(t_in, lo), min(t_out, hi)
     if ta == tb:  # one touching point (possibly after clipping to the domain)
         normal = n_in if t_in >= lo else (n_out if t_out <= hi else None)
-        hits.append(Hit(float(ta) + 0.0, _fp(point_at(o, d, ta)), normal, "hit"))
+        hits.append(make(Hit, t=float(ta) + 0.0, point=_fp(point_at(o, d, ta)), normal=normal,
+                         kind="hit"))
         first = ta
     else:
         if t_in >= lo:
-            hits.append(Hit(float(t_in), _fp(point_at(o, d, t_in)), n_in, "entry"))
+            hits.append(make(Hit, t=float(t_in), point=_fp(point_at(o, d, t_in)), normal=n_in,
+                             kind="entry"))
             first = t_in
         else:
             first = lo
             if lo != -INF:
-                hits.append(Hit(float(lo), _fp(point_at(o, d, lo)), None, "inside"))
+                hits.append(make(Hit, t=float(lo), point=_fp(point_at(o, d, lo)), normal=None,
+                                 kind="inside"))
         if t_out <= hi:
-            hits.append(Hit(float(t_out), _fp(point_at(o, d, t_out)), n_out, "exit"))
+            hits.append(make(Hit, t=float(t_out), point=_fp(point_at(o, d, t_out)),
+                             normal=n_out, kind="exit"))
     first_t = None if first == -INF else float(first)
-    return HitResult(method=method, trace=trace, intersects=True, first_t=first_t,
-                     hits=tuple(hits))
+    return make(HitResult, method=method, trace=trace, intersects=True, first_t=first_t,
+                hits=tuple(hits))
 
 
 def surface_hits(o, d, lo, hi, ts, normal, method, trace):
@@ -498,12 +505,12 @@ def surface_hits(o, d, lo, hi, ts, normal, method, trace):
     surface ``normal`` facing the side the component comes from) or a pair ``(ta, tb)``: the
     component lies in the surface over ``[ta, tb]`` (already inside ``[lo, hi]``; kind
     ``"overlap"``, no normal). ``first_t`` is ``ta``, or ``None`` when ``ta = -inf`` (a line
-    lying in the plane: unbounded below, scene-v1).
+    lying in the plane: unbounded below, scene-v1). ``trace`` may be a
+    :class:`~algorithms.results.Deferred`.
     """
-    from algorithms.results import Hit, HitResult
-
     if ts is None:
-        return HitResult(method=method, trace=trace, intersects=False, first_t=None, hits=())
+        return make(HitResult, method=method, trace=trace, intersects=False, first_t=None,
+                    hits=())
     if isinstance(ts, tuple):
         ta, tb = ts
         hits = [Hit(float(t), _fp(point_at(o, d, t)), None, "overlap")
@@ -512,13 +519,16 @@ def surface_hits(o, d, lo, hi, ts, normal, method, trace):
         return HitResult(method=method, trace=trace, intersects=True, first_t=first_t,
                          hits=tuple(hits))
     if ts in (INF, -INF) or ts != ts:  # an overflowed parameter is no hit
-        return HitResult(method=method, trace=trace, intersects=False, first_t=None, hits=())
-    hit = Hit(float(ts), _fp(point_at(o, d, ts)), normal, "hit")
-    return HitResult(method=method, trace=trace, intersects=True, first_t=float(ts),
-                     hits=(hit,))
+        return make(HitResult, method=method, trace=trace, intersects=False, first_t=None,
+                    hits=())
+    hit = make(Hit, t=float(ts), point=_fp(point_at(o, d, ts)), normal=normal, kind="hit")
+    return make(HitResult, method=method, trace=trace, intersects=True, first_t=float(ts),
+                hits=(hit,))
 
 
 def _fp(p):
+    if len(p) == 3:
+        return (float(p[0]), float(p[1]), float(p[2]))
     return tuple(float(c) for c in p)
 
 
@@ -536,8 +546,8 @@ def touching_distance(o, d, hr, method, trace, param_b=None):
     p = _fp(point_at(o, d, t))
     pb = param_b(p) if param_b is not None else None
     tr = {**trace, "touching": True, "t": float(t), "hits_method": hr.method}
-    return DistanceResult(method=method, trace=tr, distance=0.0, sqr_distance=0.0,
-                          closest=(p, p), parameter=(float(t), pb))
+    return make(DistanceResult, method=method, trace=tr, distance=0.0, sqr_distance=0.0,
+                closest=(p, p), parameter=(float(t), pb))
 
 
 
@@ -662,6 +672,8 @@ def robust_distance(func):
     @functools.wraps(func)
     def wrapper(a, b, *args, **kwargs):
         r = func(a, b, *args, **kwargs)
+        if r.distance != 0 and r.sqr_distance != 0:
+            return r  # the common case: nothing underflowed
         pa, pb = r.closest
         diff = [float(x) - float(y) for x, y in zip(pa, pb)]
         if any(diff) and (r.distance == 0 or r.sqr_distance == 0):
@@ -679,7 +691,9 @@ def intersects_from_hits(hits_fn, method: str):
 
     def intersects(a, b):
         hr = hits_fn(a, b)
-        return IntersectionResult(method=method, trace=hr.trace, intersects=hr.intersects)
+        # the cast's trace as stored: a deferred one stays deferred (computed when read)
+        return make(IntersectionResult, method=method, trace=hr.__dict__["trace"],
+                    intersects=hr.intersects)
 
     intersects.__name__ = "intersects_" + hits_fn.__name__.removeprefix("hits_")
     intersects.__doc__ = f"Test-intersection from :func:`{hits_fn.__name__}`."

@@ -31,6 +31,23 @@ from contextlib import contextmanager
 MARGIN = 2.0 ** -20
 
 _state = {"enabled": True}
+#: the switch itself, for the lean paths' one dict probe per call (read-only outside here)
+STATE = _state
+
+#: how often each lean filter declined and left the answer to the careful path, by name, a
+#: count per process for the benchmarks and the tests (:func:`fallbacks` reads it):
+#: ``"st_lean"`` (:func:`algorithms.kernels.stplane.st_lean` declined: a point or line,
+#: nearly parallel, a region or ranking decision within its error bound, near touching),
+#: ``"woo_lean"`` (a Woo rejection whose distance bound is below the margin: the slab
+#: filter, then the 12-edge check runs), ``"badouel_lean"`` (a collinear triangle or a
+#: component parallel to its plane: the full Listing A.4 path), ``"badouel_miss"`` (a
+#: Badouel rejection :func:`triangle_clearly_misses` cannot certify: the edge check runs)
+FALLBACKS: dict = {}
+
+
+def fallbacks(name: str) -> int:
+    """How many times the filter ``name`` has declined so far (see :data:`FALLBACKS`)."""
+    return FALLBACKS.get(name, 0)
 
 
 def enabled() -> bool:
@@ -59,21 +76,29 @@ def segment_clearly_misses_box(o, d, lo, hi, bmin, bmax) -> bool:
     the ``t`` comparison: then its true distance to the box exceeds the margin, far above any
     rounding, and no grazing contact can hide behind a rounded comparison. False when unsure
     (or for exact inputs): the caller runs its careful check."""
-    if not _state["enabled"] or not _floats(o, d, bmin, bmax):
+    if not _state["enabled"]:
         return False
-    scale = max(max(abs(x) for x in o), max(abs(x) for x in d), max(abs(x) for x in bmin),
-                max(abs(x) for x in bmax))
+    scale = 0.0
+    for v in (o, d, bmin, bmax):
+        for x in v:
+            if type(x) is not float:
+                return False
+            if x > scale:
+                scale = x
+            elif -x > scale:
+                scale = -x
     if not (0 < scale < 1e300):
         return False
     grow = MARGIN * scale
     t0, t1 = lo, hi
     for i in range(3):
         a, b = bmin[i] - grow, bmax[i] + grow
-        if d[i] == 0:
-            if o[i] < a or o[i] > b:
+        oi, di = o[i], d[i]
+        if di == 0:
+            if oi < a or oi > b:
                 return True
             continue
-        ta, tb = (a - o[i]) / d[i], (b - o[i]) / d[i]
+        ta, tb = (a - oi) / di, (b - oi) / di
         if ta > tb:
             ta, tb = tb, ta
         if ta > t0:

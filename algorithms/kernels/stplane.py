@@ -72,7 +72,10 @@ import math
 from dataclasses import dataclass, field
 
 from algorithms.core import vec as V
+from algorithms.kernels.filters import FALLBACKS
+from algorithms.kernels.filters import STATE as _filters_state
 from algorithms.primitives import Line, Point, Ray, Segment
+from algorithms.results import Deferred, DistanceResult, make
 
 #: parameter domain of each kind: (lo, hi), ``None`` meaning unbounded
 DOMAINS = {"point": (0, 0), "segment": (0, 1), "ray": (0, None), "line": (None, None)}
@@ -570,3 +573,199 @@ def minimize(prim0, prim1) -> STSolution:
         sol.s = _ldexp(sol.s, g0)
         sol.t = _ldexp(sol.t, g1)
     return sol
+
+
+# ----------------------------------------------------------------------------- the lean filter
+
+#: the lean path's ranking and touching margin, relative to the reach of the candidates
+#: (4x :func:`st_fast`'s 2^-40, so that whenever the lean path decides, :func:`st_fast`
+#: decides the same way and the deferred trace is that of the very same answer)
+_LEAN_MARGIN = 2.0 ** -38
+
+
+def st_lean(kind0, B0, m0, kind1, B1, m1, end0=None, end1=None):
+    """The cheapest filter in front of :func:`st_fast` and :func:`st_minimize`: the minimiser
+    ``(s, t, distance, diff, closest)`` of ``Q`` in plain floating point with no trace, or
+    ``None`` when an error bound says the careful path could choose otherwise.
+
+    Callers guarantee float inputs (non-exact primitives). It computes exactly the
+    floating-point operations :func:`st_fast` computes for the winning candidate (so the
+    answer is bit-for-bit :func:`st_fast`'s), but skips the candidates it does not need:
+
+    * the preconditions of :func:`st_fast` (segments and rays, directions at least
+      ``asin(2^-7)`` apart, ``s_bar``/``t_bar`` farther than their error bounds ``tol_s``,
+      ``tol_t`` from every domain bound, magnitudes in ``[2^-400, 2^398]``);
+    * **region 0** (the critical point inside the domain): ``Q`` is strictly convex, so the
+      critical point is the minimum; the careful path could only pick an edge if an edge
+      candidate came within rounding of it. Minimising ``Q`` over ``t`` at fixed ``s``
+      leaves ``Q_min + (det / c) (s - s_bar)^2`` (the Schur complement of ``c``; clamping
+      ``t`` only adds), and likewise ``Q_min + (det / a) (t - t_bar)^2`` at fixed ``t``. With
+      ``ds``, ``dt`` the distances of ``s_bar``, ``t_bar`` to the nearest finite bound, less
+      their error bounds, every edge candidate is at least
+      ``g = dQ / (sqrt(Q_min + dQ) + sqrt(Q_min))`` farther, ``dQ = min(det ds^2 / c,
+      det dt^2 / a)``. Decided when ``g > 2^-38 reach`` (``reach = big (2 + |s| + |t|)``,
+      ``big`` the largest input magnitude: the plain candidates' distances are accurate to
+      a few ulps of it), so no edge is evaluated at all;
+    * **other regions**: the minimum lies on the boundary; every edge candidate is evaluated
+      (clamped 1-D projections, as :func:`st_fast`) and ranked by ``|diff|^2``; decided when
+      every candidate at another ``(s, t)`` is farther than the best by ``2^-38 reach``;
+    * in both, the distance must exceed ``2^-38 reach`` (far from touching: the touching
+      tolerance of the callers is ``8 eps`` of the coordinates, below this).
+
+    Each ``None`` is counted in :data:`algorithms.kernels.filters.FALLBACKS` ``["st_lean"]``.
+    """
+    if not _filters_state["enabled"]:
+        return None
+    lo0, hi0 = DOMAINS[kind0]
+    lo1, hi1 = DOMAINS[kind1]
+    if lo0 == hi0 or lo1 == hi1:
+        # a point, or a line ((None, None), as in st_fast): the careful path answers, with
+        # its correctly rounded closest points (the golden answers of lines are those)
+        return _declined("st_lean")
+    m00, m01, m02 = m0
+    m10, m11, m12 = m1
+    D0, D1, D2 = B0[0] - B1[0], B0[1] - B1[1], B0[2] - B1[2]
+    M0 = max(abs(m00), abs(m01), abs(m02))
+    M1 = max(abs(m10), abs(m11), abs(m12))
+    big = max(M0, M1, abs(B0[0]), abs(B0[1]), abs(B0[2]), abs(B1[0]), abs(B1[1]), abs(B1[2]))
+    if not (M0 >= 2.0 ** -400 and M1 >= 2.0 ** -400 and big <= 2.0 ** 398):
+        return _declined("st_lean")
+    a = m00 * m00 + m01 * m01 + m02 * m02
+    c = m10 * m10 + m11 * m11 + m12 * m12
+    n0 = m01 * m12 - m02 * m11
+    n1 = m02 * m10 - m00 * m12
+    n2 = m00 * m11 - m01 * m10
+    det = n0 * n0 + n1 * n1 + n2 * n2
+    if not (det > _FAST_MIN_SIN2 * a * c and a > 0 and c > 0 and det < math.inf):
+        return _declined("st_lean")
+    s_bar = ((m11 * D2 - m12 * D1) * n0 + (m12 * D0 - m10 * D2) * n1
+             + (m10 * D1 - m11 * D0) * n2) / det
+    t_bar = ((m01 * D2 - m02 * D1) * n0 + (m02 * D0 - m00 * D2) * n1
+             + (m00 * D1 - m01 * D0) * n2) / det
+    Dm = max(abs(D0), abs(D1), abs(D2))
+    inv_sin = math.sqrt(a * c / det)
+    tol_s = 2.0 ** -30 * (1.0 + abs(s_bar) + (Dm + M1 * (1.0 + abs(t_bar))) / M0 * inv_sin)
+    tol_t = 2.0 ** -30 * (1.0 + abs(t_bar) + (Dm + M0 * (1.0 + abs(s_bar))) / M1 * inv_sin)
+    # the class of s_bar (t_bar) against its domain [0, 1] or [0, inf) (lines and points
+    # are declined above) and its distance to the nearest bound, which must exceed the
+    # error bound (then the region is the careful path's)
+    if s_bar < 0:
+        cs, ads = -1, -s_bar
+    elif hi0 is not None and s_bar > 1:
+        cs, ads = 1, s_bar - 1
+    else:
+        cs, ads = 0, (s_bar if hi0 is None or s_bar < 0.5 else 1 - s_bar)
+    if t_bar < 0:
+        ct, adt = -1, -t_bar
+    elif hi1 is not None and t_bar > 1:
+        ct, adt = 1, t_bar - 1
+    else:
+        ct, adt = 0, (t_bar if hi1 is None or t_bar < 0.5 else 1 - t_bar)
+    if not (ads > tol_s and adt > tol_t):
+        return _declined("st_lean")
+    if cs == 0 and ct == 0:
+        # region 0: the critical point, ranked by the lines' distance (as st_fast)
+        s = s_bar
+        if c == 0:
+            t = 0.0
+        else:
+            t = ((D0 + s * m00) * m10 + (D1 + s * m01) * m11 + (D2 + s * m02) * m12) / c
+            t = clamp(t, lo1, hi1)
+        key = abs(D0 * n0 + D1 * n1 + D2 * n2) / math.sqrt(det)
+        reach = big * (2.0 + abs(s) + abs(t))
+        # inside, ads/adt are the distances to the nearest bound: the Schur-complement gap
+        x = ads - tol_s
+        y = adt - tol_t
+        dq = det * x * x / c
+        y = det * y * y / a
+        if y < dq:
+            dq = y
+        margin = _LEAN_MARGIN * reach
+        if not (dq / (math.sqrt(key * key + dq) + key) > margin * 2.0):
+            return _declined("st_lean")
+        if not key > margin:
+            return _declined("st_lean")
+        v = (D0 + s * m00 - t * m10, D1 + s * m01 - t * m11, D2 + s * m02 - t * m12)
+    else:
+        # every finite edge's clamped conditional minimum (clamp inlined), as st_fast
+        cands = []  # (q, s, t)
+        for bound in (lo0, hi0):
+            if bound is not None:
+                s = bound + 0.0
+                t = ((D0 + s * m00) * m10 + (D1 + s * m01) * m11 + (D2 + s * m02) * m12) / c
+                if lo1 is not None and t < lo1:
+                    t = lo1
+                elif hi1 is not None and t > hi1:
+                    t = hi1
+                v0, v1, v2 = D0 + s * m00 - t * m10, D1 + s * m01 - t * m11, D2 + s * m02 - t * m12
+                cands.append((v0 * v0 + v1 * v1 + v2 * v2, s, t))
+        for bound in (lo1, hi1):
+            if bound is not None:
+                t = bound + 0.0
+                s = -((D0 - t * m10) * m00 + (D1 - t * m11) * m01 + (D2 - t * m12) * m02) / a
+                if lo0 is not None and s < lo0:
+                    s = lo0
+                elif hi0 is not None and s > hi0:
+                    s = hi0
+                v0, v1, v2 = D0 + s * m00 - t * m10, D1 + s * m01 - t * m11, D2 + s * m02 - t * m12
+                cands.append((v0 * v0 + v1 * v1 + v2 * v2, s, t))
+        best = cands[0]
+        for cand in cands:
+            if cand[0] < best[0]:
+                best = cand
+        q, s, t = best
+        reach = big * (2.0 + abs(s) + abs(t))
+        margin = _LEAN_MARGIN * reach
+        key = math.sqrt(q)
+        if not key > margin:
+            return _declined("st_lean")
+        beat = key + 2.0 * margin
+        beat = beat * beat
+        for cand in cands:
+            if cand is not best and not (cand[1] == s and cand[2] == t) and not cand[0] > beat:
+                return _declined("st_lean")
+        v = (D0 + s * m00 - t * m10, D1 + s * m01 - t * m11, D2 + s * m02 - t * m12)
+        key = math.hypot(*v)
+    pa = B0 if s == 0 else (end0 if (end0 is not None and s == 1) else
+                            (B0[0] + s * m00, B0[1] + s * m01, B0[2] + s * m02))
+    pb = B1 if t == 0 else (end1 if (end1 is not None and t == 1) else
+                            (B1[0] + t * m10, B1[1] + t * m11, B1[2] + t * m12))
+    return s, t, key, v, pa, pb
+
+
+def _declined(name):
+    FALLBACKS[name] = FALLBACKS.get(name, 0) + 1
+    return None
+
+
+def _lean_trace(prim0, prim1, tol_fn, closest):
+    """The trace of a distance the lean path answered: :func:`minimize`'s (in practice
+    :func:`st_fast`'s, which decides whenever :func:`st_lean` does) plus the caller's
+    ``touch_tolerance``, exactly as :func:`algorithms.queries.linear_linear.linear_distance`
+    writes it."""
+    trace = dict(minimize(prim0, prim1).trace)
+    trace["touch_tolerance"] = tol_fn(prim0, prim1, closest[0], closest[1])
+    return trace
+
+
+def lean_distance(prim0, prim1, tol_fn, method):
+    """The :class:`~algorithms.results.DistanceResult` of two float segments, rays or lines
+    from :func:`st_lean` with its trace deferred (:class:`~algorithms.results.Deferred`:
+    computed when read), or ``None`` (then the caller runs :func:`minimize`). ``tol_fn`` is
+    the caller's touching tolerance (never reached: the lean path declines near touching)."""
+    if prim0.exact or prim1.exact:
+        return None
+    k0, B0, m0 = linear_form(prim0)
+    k1, B1, m1 = linear_form(prim1)
+    sol = st_lean(k0, B0, m0, k1, B1, m1, prim0.p1 if k0 == "segment" else None,
+                  prim1.p1 if k1 == "segment" else None)
+    if sol is None:
+        return None
+    s, t, key, v, pa, pb = sol
+    sqr = key * key
+    if sqr == 0:
+        sqr = math.ulp(0.0)  # 1e-200 apart: the square underflows but is not 0
+    closest = (pa, pb)
+    return make(DistanceResult, method=method,
+                trace=Deferred(_lean_trace, prim0, prim1, tol_fn, closest), distance=key,
+                sqr_distance=sqr, closest=closest, parameter=(float(s), float(t)))

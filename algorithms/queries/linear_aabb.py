@@ -30,9 +30,12 @@ from algorithms.kernels.closest import (INF, closest_point_aabb, golden_section_
                                         intersects_from_hits, is_zero_vector,
                                         linear_features_distance, linear_parts, rescue_hit,
                                         robust_distance, solid_hits, touching_distance)
-from algorithms.kernels.filters import segment_clearly_misses_box
+from algorithms.core.tolerance import pair_scale
+from algorithms.kernels.filters import FALLBACKS, MARGIN, segment_clearly_misses_box
+from algorithms.kernels.filters import STATE as filters_state
 from algorithms.registry import register
-from algorithms.results import DistanceResult, IntersectionResult
+from algorithms.results import (Deferred, DistanceResult, Hit, HitResult, IntersectionResult,
+                               make)
 
 LINEAR = ("segment", "ray", "line")
 A18 = "ray-AABB, Woo, Dunn & Parberry, 3D Math Primer App. A.18, Listing A.6"
@@ -176,9 +179,133 @@ def slab_interval(o, d, lo, hi, bmin, bmax):
     return t_enter, t_leave, n_in, n_out, trace
 
 
+#: the outward normals of the six faces, by (axis, sign): shared tuples
+_NORMALS = {(i, sign): _axis_normal(i, sign) for i in range(3) for sign in (-1, 1)}
+#: what :func:`woo_lean` returns for a miss (Woo rejected)
+MISS = "miss"
+
+
+def woo_lean(o, d, hi, bmin, bmax):
+    """Woo (App. A.18, Listing A.6) for a float segment (``hi = 1``) or ray (``hi = inf``)
+    without the trace: ``(t_in, t_out, n_in, n_out)`` exactly as :func:`woo_interval`
+    computes them (the same operations in the same order, so the same bits),
+    ``(MISS, gap)`` when it rejects, or ``None`` for the cases it leaves to
+    :func:`woo_interval` (a zero direction).
+
+    ``gap`` is a lower bound on the distance from the component to the box (up to a few
+    ulps): rejected on axis ``i`` because the component never reaches the slab, the slab's
+    distance from the origin (a ray moving away) or from the end point (a segment stopping
+    short); rejected because the hit point ``x(t*)`` on the chosen plane ``w`` lies ``g``
+    outside slab ``j``, ``g |d_w| / (|d_w| + |d_j|)`` less the rounding of ``x(t*)``
+    (before ``t*`` the point is ``|d_w| (t* - t)`` outside slab ``w`` and at most
+    ``|d_j| (t* - t)`` closer to slab ``j``; after ``t*`` it moves away from slab ``j``, or
+    it would have entered it before ``t*``). Woo itself has no careful path: its comparisons are of the inputs and of
+    one rounded quotient per axis; what the careful side adds is the grazing-contact check
+    after a miss (:func:`algorithms.kernels.filters.segment_clearly_misses_box`,
+    :func:`algorithms.kernels.closest.rescue_hit`), which the callers keep."""
+    o0, o1, o2 = o
+    d0, d1, d2 = d
+    if d0 == 0 and d1 == 0 and d2 == 0:
+        return None
+    bounded = hi != INF
+    which = -1
+    t = -1.0
+    sign = 0
+    for i, oi, di in ((0, o0, d0), (1, o1, d1), (2, o2, d2)):
+        if oi < bmin[i]:
+            x = bmin[i] - oi
+            if not (di > 0):
+                return MISS, x  # every point has x_i <= o_i: that far below the slab
+            if bounded and x > di:
+                return MISS, x - di  # the end o_i + d_i is still below it
+            x = x / di
+            if which < 0 or x > t:
+                which, t, sign = i, x, -1
+        elif oi > bmax[i]:
+            x = bmax[i] - oi
+            if not (di < 0):
+                return MISS, -x
+            if bounded and x < di:
+                return MISS, di - x
+            x = x / di
+            if which < 0 or x > t:
+                which, t, sign = i, x, 1
+    # the exit: the nearest back-face plane
+    t_out = INF
+    n_out = None
+    for i, oi, di in ((0, o0, d0), (1, o1, d1), (2, o2, d2)):
+        if di == 0:
+            continue
+        if di > 0:
+            x = (bmax[i] - oi) / di
+            if n_out is None or x < t_out:
+                t_out, n_out = x, _NORMALS[(i, 1)]
+        else:
+            x = (bmin[i] - oi) / di
+            if n_out is None or x < t_out:
+                t_out, n_out = x, _NORMALS[(i, -1)]
+    if which < 0:
+        return -INF, t_out, None, n_out
+    for j, oj, dj in ((0, o0, d0), (1, o1, d1), (2, o2, d2)):
+        if j != which:
+            x = oj + dj * t
+            if x < bmin[j] or x > bmax[j]:
+                # outside slab j by g at t*; before t* outside slab w by |d_w| (t* - t),
+                # after it moving away from slab j: at least g |d_w| / (|d_w| + |d_j|) off
+                g = bmin[j] - x if x < bmin[j] else x - bmax[j]
+                g -= 2.0 ** -48 * (abs(oj) + abs(dj * t))  # the rounding of x and t*
+                dw = abs(d[which])
+                return MISS, (g * dw / (dw + abs(dj)) if g > 0 else 0.0)
+    return t, max(t_out, t), _NORMALS[(which, sign)], n_out
+
+
+def _woo_trace(o, d, lo, hi, bmin, bmax, _gap=None) -> dict:
+    """The trace of a cast :func:`woo_lean` answered: :func:`woo_interval`'s."""
+    return woo_interval(o, d, lo, hi, bmin, bmax)[4]
+
+
+def _clear_miss(hr, a, box, o, d, lo, hi) -> bool:
+    """True when the cast ``hr`` missed by far more than rounding: from :func:`woo_lean`'s
+    gap when it answered (``gap > 2 MARGIN scale``, the margin of
+    :func:`~algorithms.kernels.filters.segment_clearly_misses_box` with ``scale`` the
+    pair's largest coordinate or direction component), else from that slab filter."""
+    tr = hr.__dict__.get("trace")
+    if type(tr) is Deferred and tr.func is _woo_trace and tr.args[6] is not None:
+        scale = max(pair_scale(a, box), abs(d[0]), abs(d[1]), abs(d[2]))
+        if tr.args[6] > 2.0 * MARGIN * scale and scale < 1e300:
+            return True
+        FALLBACKS["woo_lean"] = FALLBACKS.get("woo_lean", 0) + 1
+    return segment_clearly_misses_box(o, d, lo, hi, box.min, box.max)
+
+
 def hits_woo(a, box):
-    """Segment, ray or line against the AABB by Woo's method (App. A.18, Listing A.6)."""
+    """Segment, ray or line against the AABB by Woo's method (App. A.18, Listing A.6).
+
+    A float segment or ray runs :func:`woo_lean` (the trace deferred: computed from
+    :func:`woo_interval` when read)."""
     o, d, lo, hi = linear_parts(a)
+    if lo == 0 and filters_state["enabled"] and not a.exact and not box.exact:
+        lean = woo_lean(o, d, hi, box.min, box.max)
+        if lean is not None:
+            if lean[0] is MISS:
+                trace = Deferred(_woo_trace, o, d, lo, hi, box.min, box.max, lean[1])
+                return make(HitResult, method=A18, trace=trace, intersects=False,
+                            first_t=None, hits=())
+            trace = Deferred(_woo_trace, o, d, lo, hi, box.min, box.max, None)
+            t_in, t_out, n_in, n_out = lean
+            if t_in < 0 or not (t_in < t_out <= hi):
+                return solid_hits(o, d, lo, hi, t_in, t_out, n_in, n_out, A18, trace)
+            # solid_hits' entry-and-exit case (0 <= t_in < t_out <= hi) with its very
+            # arithmetic (point_at, floats already), unrolled: the common hit
+            o0, o1, o2 = o
+            d0, d1, d2 = d
+            return make(HitResult, method=A18, trace=trace, intersects=True, first_t=t_in,
+                        hits=(make(Hit, t=t_in, point=(o0 + t_in * d0, o1 + t_in * d1,
+                                                       o2 + t_in * d2),
+                                   normal=n_in, kind="entry"),
+                              make(Hit, t=t_out, point=(o0 + t_out * d0, o1 + t_out * d1,
+                                                        o2 + t_out * d2),
+                                   normal=n_out, kind="exit")))
     t_in, t_out, n_in, n_out, trace = woo_interval(o, d, lo, hi, box.min, box.max)
     return solid_hits(o, d, lo, hi, t_in, t_out, n_in, n_out, A18, trace)
 
@@ -246,10 +373,11 @@ def hits_linear_aabb(a, box):
     A clear miss (:func:`algorithms.kernels.filters.segment_clearly_misses_box`) skips that
     check."""
     hr = _cast(a, box)
-    if not hr.intersects:
-        o, d, lo, hi = linear_parts(a)
-        if segment_clearly_misses_box(o, d, lo, hi, box.min, box.max):
-            return hr  # the filter: no grazing contact for rescue_hit to find
+    if hr.intersects:
+        return hr  # (what _hits_and_features returns for a hit, without a second cast)
+    o, d, lo, hi = linear_parts(a)
+    if _clear_miss(hr, a, box, o, d, lo, hi):
+        return hr  # the filter: no grazing contact for rescue_hit to find
     return _hits_and_features(a, box)[0]
 
 

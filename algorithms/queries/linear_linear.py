@@ -30,10 +30,12 @@ from typing import Optional
 from algorithms.core import tolerance
 from algorithms.core import vec as V
 from algorithms.core.once import shared
-from algorithms.kernels.stplane import DOMAINS, METHOD, clamp, linear_form, minimize, point_at
+from algorithms.kernels.stplane import (DOMAINS, METHOD, clamp, lean_distance, linear_form,
+                                        minimize, point_at)
 from algorithms.primitives import Line
 from algorithms.registry import register
-from algorithms.results import DistanceResult, Hit, HitResult, IntersectionResult
+from algorithms.results import (Deferred, DistanceResult, Hit, HitResult, IntersectionResult,
+                                make)
 
 EPS = tolerance.EPS  # 2**-52
 #: touching tolerance in units of ``eps * scale`` (see the module docstring)
@@ -99,7 +101,12 @@ def linear_distance(prim0, prim1) -> DistanceResult:
     ``parameter = (s, t)`` (``None`` for a point); ``trace`` carries the book's ``a b c d e f``,
     ``det``, ``s_bar t_bar`` (or ``parallel``), ``region``, the evaluated edge ``candidates`` and
     the final ``s``, ``t``. Touching within :func:`touch_tolerance` gives distance 0.
+    A clear, non-parallel float pair is answered by the lean filter
+    (:func:`algorithms.kernels.stplane.lean_distance`, the trace computed when read).
     """
+    lean = lean_distance(prim0, prim1, touch_tolerance, METHOD)
+    if lean is not None:
+        return lean
     sol = minimize(prim0, prim1)
     trace = dict(sol.trace)
     dist = sol.distance
@@ -128,13 +135,18 @@ def linear_distance(prim0, prim1) -> DistanceResult:
 def linear_intersects(prim0, prim1) -> IntersectionResult:
     """Touching test: distance within :func:`touch_tolerance` (exactly 0 for exact inputs)."""
     r = linear_distance(prim0, prim1)
-    return IntersectionResult(method=METHOD, trace={"distance": r.distance,
-                                                     "touch_tolerance":
-                                                         r.trace["touch_tolerance"],
-                                                     "distance_raw":
-                                                         r.trace.get("distance_raw",
-                                                                     r.distance)},
-                              intersects=r.distance == 0)
+    return make(IntersectionResult, method=METHOD, trace=Deferred(_intersects_trace, r),
+                intersects=r.distance == 0)
+
+
+def _intersects_trace(r) -> dict:
+    return {"distance": r.distance, "touch_tolerance": r.trace["touch_tolerance"],
+            "distance_raw": r.trace.get("distance_raw", r.distance)}
+
+
+def _hits_trace(r) -> dict:
+    return {"distance": r.distance, "s": r.parameter[0], "t": r.parameter[1],
+            "region": r.trace.get("region"), "edge": r.trace.get("edge")}
 
 
 def _collinear_interval(prim0, prim1):
@@ -184,11 +196,10 @@ def linear_hits(prim0, prim1) -> HitResult:
     Normals are ``None`` (no surface).
     """
     r = linear_distance(prim0, prim1)
-    trace = {"distance": r.distance, "s": r.parameter[0], "t": r.parameter[1],
-             "region": r.trace.get("region"), "edge": r.trace.get("edge")}
-    if r.distance != 0:
-        return HitResult(method=HITS_METHOD, trace=trace, intersects=False, first_t=None,
-                         hits=())
+    if r.distance != 0:  # (the trace is read from the distance's when asked for)
+        return make(HitResult, method=HITS_METHOD, trace=Deferred(_hits_trace, r),
+                    intersects=False, first_t=None, hits=())
+    trace = _hits_trace(r)
     k0, B0, m0 = linear_form(prim0)
     k1, B1, m1 = linear_form(prim1)
     exact = _is_exact(prim0, prim1)

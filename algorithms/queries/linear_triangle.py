@@ -32,10 +32,11 @@ from algorithms.kernels.closest import (INF, closest_point_triangle, golden_sect
                                         linear_features_distance, linear_parts,
                                         linear_segment_closest, point_at, rescue_hit,
                                         robust_distance, surface_hits, touching_distance, unit)
-from algorithms.kernels.filters import triangle_clearly_misses
+from algorithms.kernels.filters import FALLBACKS, triangle_clearly_misses
+from algorithms.kernels.filters import STATE as filters_state
 from algorithms.primitives import Triangle
 from algorithms.registry import register
-from algorithms.results import DistanceResult, IntersectionResult
+from algorithms.results import Deferred, DistanceResult, HitResult, IntersectionResult, make
 
 LINEAR = ("segment", "ray", "line")
 A16 = "ray-triangle, Badouel, Dunn & Parberry, 3D Math Primer App. A.16, Listing A.4"
@@ -173,8 +174,101 @@ def hits_badouel(a, tri, front_only=False):
     listing's NaN-safe form (``if not (dot < 0)``, ``if not (t <= 0)``, ``if not (alpha >= 0)``);
     for a back face (two-sided mode) the signs of ``dot`` and ``t`` are flipped first, and the
     listing's ``t >= dot * minT`` bound is applied with ``minT = 1`` for segments only.
+
+    Float inputs run :func:`badouel_lean` first (the same arithmetic without the trace,
+    which is deferred: computed by this function's full path when read).
     """
     o, d, lo, hi = linear_parts(a)
+    if not front_only and filters_state["enabled"] and not a.exact and not tri.exact:
+        lean = badouel_lean(o, d, lo, hi, tri.vertices)
+        if lean is not None:
+            if lean[0] is None:
+                trace = Deferred(_badouel_trace, o, d, lo, hi, tri, lean[1])
+                return make(HitResult, method=A16, trace=trace, intersects=False,
+                            first_t=None, hits=())
+            trace = Deferred(_badouel_trace, o, d, lo, hi, tri, {"barycentric": lean[2]})
+            return surface_hits(o, d, lo, hi, lean[0], lean[1], A16, trace)
+    return _badouel(o, d, lo, hi, tri, front_only)
+
+
+def badouel_lean(o, d, lo, hi, verts):
+    """Badouel (Listing A.4, both faces) on floats without the trace:
+    ``(t, normal, barycentric)`` for a crossing, ``(None, info)`` for a rejection (``info``:
+    the trace entries that :func:`algorithms.kernels.filters.triangle_miss_bound` reads:
+    ``n``, ``dot``,
+    ``t (before division)``, ``rejected`` and the failed barycentric), or ``None`` for the
+    cases the full path answers (a collinear triangle, a component parallel to the plane).
+    The operations are those of :func:`hits_badouel`, in the same order: the same bits.
+    Badouel has no careful path of its own; the grazing-contact check after a rejection
+    (:func:`algorithms.kernels.filters.triangle_clearly_misses`, then
+    :func:`algorithms.kernels.closest.rescue_hit`) stays with the caller."""
+    p0, p1, p2 = verts
+    e10, e11, e12 = p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]
+    e20, e21, e22 = p2[0] - p1[0], p2[1] - p1[1], p2[2] - p1[2]
+    n = (e11 * e22 - e12 * e21, e12 * e20 - e10 * e22, e10 * e21 - e11 * e20)
+    n0, n1, n2 = n
+    if n0 == 0 and n1 == 0 and n2 == 0:
+        FALLBACKS["badouel_lean"] = FALLBACKS.get("badouel_lean", 0) + 1
+        return None
+    dot = n0 * d[0] + n1 * d[1] + n2 * d[2]
+    if not (dot != 0):
+        FALLBACKS["badouel_lean"] = FALLBACKS.get("badouel_lean", 0) + 1
+        return None
+    tnum = (n0 * p0[0] + n1 * p0[1] + n2 * p0[2]) - (n0 * o[0] + n1 * o[1] + n2 * o[2])
+    sdot, stnum = (dot, tnum) if dot < 0 else (-dot, -tnum)
+    if lo == 0 and not (stnum <= 0):
+        return None, {"n": n, "dot": dot, "t (before division)": tnum,
+                      "rejected": "origin behind the plane (t < 0)"}
+    if hi != INF and not (stnum >= sdot * hi):
+        return None, {"n": n, "dot": dot, "t (before division)": tnum,
+                      "rejected": "plane beyond the end of the segment (t > 1)"}
+    t = tnum / dot
+    p = (o[0] + t * d[0], o[1] + t * d[1], o[2] + t * d[2])
+    ax0, ax1, ax2 = abs(n0), abs(n1), abs(n2)
+    if ax0 > ax1:
+        iu, iv = (1, 2) if ax0 > ax2 else (0, 1)
+    else:
+        iu, iv = (0, 2) if ax1 > ax2 else (0, 1)
+    u0, u1, u2 = p[iu] - p0[iu], p1[iu] - p0[iu], p2[iu] - p0[iu]
+    v0, v1, v2 = p[iv] - p0[iv], p1[iv] - p0[iv], p2[iv] - p0[iv]
+    temp = u1 * v2 - v1 * u2
+    if not (temp != 0):
+        return None, {"n": n, "dot": dot, "t (before division)": tnum,
+                      "rejected": "zero projected area"}
+    temp = 1 / temp
+    alpha = (u0 * v2 - v0 * u2) * temp
+    if not (alpha >= 0):
+        return None, {"n": n, "dot": dot, "t (before division)": tnum,
+                      "rejected": "alpha < 0", "alpha": alpha}
+    beta = (u1 * v0 - v1 * u0) * temp
+    if not (beta >= 0):
+        return None, {"n": n, "dot": dot, "t (before division)": tnum,
+                      "rejected": "beta < 0", "beta": beta}
+    gamma = 1 - alpha - beta
+    if not (gamma >= 0):
+        return None, {"n": n, "dot": dot, "t (before division)": tnum,
+                      "rejected": "gamma < 0", "gamma": gamma}
+    nh = unit(n)
+    return t, (nh if dot < 0 else (0.0 - nh[0], 0.0 - nh[1], 0.0 - nh[2])), (gamma, alpha, beta)
+
+
+def _badouel_trace(o, d, lo, hi, tri, _info) -> dict:
+    """The trace of a cast :func:`badouel_lean` answered: the full path's."""
+    return _badouel(o, d, lo, hi, tri, False).trace
+
+
+def miss_view(hr) -> dict:
+    """What :func:`algorithms.kernels.filters.triangle_miss_bound` reads of a rejected cast
+    (and the distance of a hit reads: ``barycentric``): the lean path's small record when
+    the trace is still deferred, else the trace."""
+    tr = hr.__dict__.get("trace")
+    if type(tr) is Deferred and tr.func is _badouel_trace:
+        return tr.args[-1]
+    return hr.trace
+
+
+def _badouel(o, d, lo, hi, tri, front_only):
+    """The full Listing A.4 path of :func:`hits_badouel`, with the trace."""
     p0, p1, p2 = tri.vertices
     e1, e2 = V.sub(p1, p0), V.sub(p2, p1)
     n = V.cross(e1, e2)
@@ -329,10 +423,12 @@ def hits_linear_triangle(a, tri, front_only=False):
     A clear miss (:func:`algorithms.kernels.filters.triangle_clearly_misses`) skips that
     check."""
     hr = _cast(a, tri, front_only)
-    if not hr.intersects and not front_only:
-        o, d, lo, hi = linear_parts(a)
-        if triangle_clearly_misses(o, d, lo, hi, tri.vertices, hr.trace):
-            return hr  # the filter: no grazing contact for rescue_hit to find
+    if hr.intersects or front_only:
+        return hr  # (what _hits_and_features returns then, without a second cast)
+    o, d, lo, hi = linear_parts(a)
+    if triangle_clearly_misses(o, d, lo, hi, tri.vertices, miss_view(hr)):
+        return hr  # the filter: no grazing contact for rescue_hit to find
+    FALLBACKS["badouel_miss"] = FALLBACKS.get("badouel_miss", 0) + 1
     return _hits_and_features(a, tri, front_only)[0]
 
 
@@ -345,7 +441,7 @@ def distance_linear_triangle(a, tri):
     o, d, lo, hi = linear_parts(a)
     of, df = V.to_float(o), V.to_float(d)
     if hr.intersects:
-        bary = hr.trace.get("barycentric")
+        bary = miss_view(hr).get("barycentric")
         pb = (lambda p: _fp(bary)) if bary is not None else _bary(tri)
         return touching_distance(of, df, hr, method, {"first_t": hr.first_t}, pb)
     sq, t, pa, pb, feature, cands = feats

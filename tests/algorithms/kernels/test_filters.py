@@ -149,3 +149,80 @@ def test_obb_and_cylinder_hits_identical_with_and_without_filters(a, c, angle, e
         with careful_only():
             careful = query("hits", a, other)
         assert repr(fast) == repr(careful)
+
+
+# ----------------------------------------------------------------------------- lean paths
+
+
+def _declines(name, call):
+    """(result, how many times the lean filter ``name`` declined during ``call()``)."""
+    from algorithms.kernels.filters import fallbacks
+
+    before = fallbacks(name)
+    out = call()
+    return out, fallbacks(name) - before
+
+
+def test_st_lean_sends_the_near_degenerate_to_the_careful_path():
+    # a clear skew pair (x axis against a z-parallel segment at x = 0.5, y = 1): decided by
+    # the lean path, region 0, s = t = 1/2, distance 1 (hand-derived), nothing declined
+    a = Segment((0, 0, 0), (1, 0, 0))
+    r, n = _declines("st_lean", lambda: query("distance", a, Segment((0.5, 1, -1),
+                                                                       (0.5, 1, 1))))
+    assert n == 0 and (r.parameter, r.distance) == ((0.5, 0.5), 1.0)
+    assert r.trace["region"] == 0 and r.trace["edge"] == "interior"  # the deferred trace
+    # ordinary random-looking segment and ray pairs: decided, nothing declined
+    for b in (Segment((0.3, 1, 0.2), (0.7, -0.5, 1.1)), Ray((2, 2, 2), (-1, -0.5, 0.3))):
+        r, n = _declines("st_lean", lambda b=b: query("distance", a, b))
+        assert n == 0 and r.distance > 0.1
+    # nearly parallel (1e-4 rad), exactly parallel, crossing (touching at (0.5, 0.5, 0)),
+    # a line, a point: each declined once, and the careful path answers
+    hard = [(a, Segment((0, 1, 0), (1, 1, 1e-4))), (a, Segment((0, 1, 0), (1, 1, 0))),
+            (Segment((0, 0, 0), (1, 1, 0)), Segment((1, 0, 0), (0, 1, 0))),
+            (a, Line((0, 1, 0), (0, 0, 1)))]
+    for p, q in hard:
+        r, n = _declines("st_lean", lambda p=p, q=q: query("distance", p, q))
+        assert n == 1, (p, q)
+        with careful_only():
+            careful = query("distance", p, q)
+        assert repr(r) == repr(careful)
+    # the crossing pair touches: distance 0 at (0.5, 0.5, 0)
+    assert query("distance", *hard[2][:2]).distance == 0.0
+
+
+def test_woo_lean_certifies_clear_misses_only():
+    box = AABB((0, 0, 0), (1, 1, 1))
+    # a ray along +x at z = 3 misses by 2 (it never reaches the z-slab): certified
+    r, n = _declines("woo_lean", lambda: query("hits", Ray((-1, 0.5, 3), (1, 0, 0)), box))
+    assert n == 0 and not r.intersects
+    # grazing the edge x = 0, z = 1 exactly: o + t d = (0, 0.5, 1) at t = 1 and then leaves
+    # (d = (1, 0, 1)); Woo's comparisons are exact here: one touching hit at t = 1
+    r, n = _declines("woo_lean", lambda: query("hits", Ray((-1, 0.5, 0), (1, 0, 1)), box))
+    assert n == 0 and r.first_t == 1.0 and [h.kind for h in r.hits] == ["hit"]
+    # the same ray lifted by 1e-12: Woo rejects (z = 1 + 1e-12 at t = 1), the bound
+    # (1e-12 |d_x| / (|d_x| + |d_z|) = 5e-13) is below the margin: the careful check runs
+    ray = Ray((-1, 0.5, 1e-12), (1, 0, 1))
+    r, n = _declines("woo_lean", lambda: query("hits", ray, box))
+    assert n == 1 and not r.intersects
+    with careful_only():
+        assert repr(query("hits", ray, box)) == repr(r)
+    # and its distance is the lift over sqrt(2), to the rounding of coordinates near 1
+    assert abs(query("distance", ray, box).distance - 1e-12 / math.sqrt(2)) < 1e-15  # ulps of 1
+
+
+def test_badouel_lean_declines_parallel_and_collinear():
+    tri = Triangle(((0, 0, 0), (1, 0, 0), (0, 1, 0)))
+    # an ordinary crossing: decided, the hit at t = 1 on (0.2, 0.3, 0)
+    r, n = _declines("badouel_lean", lambda: query("hits", Ray((0.2, 0.3, 1), (0, 0, -1)),
+                                                   tri))
+    assert n == 0 and r.first_t == 1.0 and r.hits[0].point == (0.2, 0.3, 0.0)
+    assert r.trace["barycentric"] == (0.5, 0.2, 0.3)  # the deferred trace: the full path's
+    # a ray in the plane (d . n = 0) and a collinear triangle: the full path answers
+    for a, t in ((Ray((-1, 0.25, 0), (1, 0, 0)), tri),
+                 (Ray((0.5, 0, 1), (0, 0, -1)), Triangle(((0, 0, 0), (1, 0, 0), (2, 0, 0))))):
+        r, n = _declines("badouel_lean", lambda a=a, t=t: query("hits", a, t))
+        assert n == 1 and r.intersects
+    # a ray passing 1e-12 beyond the vertex (1, 0, 0): rejected, not certified clear
+    r, n = _declines("badouel_miss", lambda: query("hits", Ray((1 + 1e-12, 0, 1), (0, 0, -1)),
+                                                   tri))
+    assert n == 1 and not r.intersects
