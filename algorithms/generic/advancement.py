@@ -267,7 +267,14 @@ def _fast_advancement(a, b, motion, max_iter) -> Optional[ContactResult]:
         return None
     if a.exact or b.exact:
         return None
-    out = toi_fast.fast_advancement(a, b, motion, tol_rel=TOL_REL, max_iter=max_iter)
+    F = _Distance(a, b, motion, None)
+
+    def careful(t):
+        f, pa, pb = F(t)
+        return f, tuple(float(c) for c in pa), tuple(float(c) for c in pb)
+
+    out = toi_fast.fast_advancement(a, b, motion, careful=careful, tol_rel=TOL_REL,
+                                    max_iter=max_iter)
     if out is None:
         return None
     toi, point, normal, part = out

@@ -50,10 +50,22 @@ _EPS = 2.0 ** -52
 #: relative accuracy of the gap at t = 0 (what the trace shows) and at each step
 FIRST_REL = 1e-9
 STEP_REL = 1e-2
+#: fresh starts of GJK from its newest support point after a stall
+RESTARTS = 2
+#: the least fraction of the gap a stalled GJK's plane must prove for a step
+STALL_FRACTION = 0.1
+#: where GJK stalls in the polish (within tol of a curved contact): ask the careful static
+#: query (the careful path's accuracy, about 1e-12 in t) rather than stop short (about 1e-9)
+POLISH_CAREFUL = True
 
 
 class Unsure(Exception):
     """The fast path cannot vouch for its answer: the careful path takes over."""
+
+
+class Stalled(Exception):
+    """GJK stalled short of its gap (a curved rim near contact): the careful static query
+    answers this one time."""
 
 
 # ----------------------------------------------------------------------------- shapes
@@ -221,6 +233,41 @@ def _closest_triangle(a, b, c):
                                             a[2] + abz * v + acz * w)
 
 
+_FACES = ((0, 1, 2, 3), (0, 2, 3, 1), (0, 3, 1, 2), (1, 3, 2, 0))
+
+
+def _closest_tetrahedron(Y):
+    """Ericson RTCD §5.1.6 ``ClosestPtPointTetrahedron`` for the origin: the nearest of the
+    faces whose plane separates the origin from the opposite vertex; ``(0, 1, 2, 3)`` with the
+    barycentrics when the origin is inside. A flat tetrahedron: the nearest of all four faces
+    (their union is the hull)."""
+    best = None
+    outside_any = False
+    for i, j, k, l_ in _FACES:
+        a, b, c, d = Y[i], Y[j], Y[k], Y[l_]
+        e1 = (b[0] - a[0], b[1] - a[1], b[2] - a[2])
+        e2 = (c[0] - a[0], c[1] - a[1], c[2] - a[2])
+        n = (e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
+             e1[0] * e2[1] - e1[1] * e2[0])
+        so = -(a[0] * n[0] + a[1] * n[1] + a[2] * n[2])
+        sd = (d[0] - a[0]) * n[0] + (d[1] - a[1]) * n[1] + (d[2] - a[2]) * n[2]
+        nn = n[0] * n[0] + n[1] * n[1] + n[2] * n[2]
+        ed = (d[0] - a[0]) ** 2 + (d[1] - a[1]) ** 2 + (d[2] - a[2]) ** 2
+        flat = not sd * sd > 1e-16 * nn * ed
+        if flat or so * sd < 0:
+            outside_any = True
+            idx, lam, v = _closest_triangle(a, b, c)
+            vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
+            if best is None or vv < best[3]:
+                face = (i, j, k)
+                best = (tuple(face[x] for x in idx), lam, v, vv)
+    if not outside_any:
+        # inside: the barycentrics by Cramer's rule (kernels.gjk._face for k = 4)
+        idx, lam, v = closest_on_simplex(Y)
+        return idx, lam, v
+    return best[0], best[1], best[2]
+
+
 def _closest(Y):
     """The point of ``conv(Y)`` nearest the origin, ``(idx, lam, v)`` as
     :func:`algorithms.kernels.gjk.closest_on_simplex`; the tetrahedron by its faces (Ericson
@@ -233,9 +280,9 @@ def _closest(Y):
             return _closest_segment(Y[0], Y[1])
         if n == 3:
             return _closest_triangle(Y[0], Y[1], Y[2])
+        return _closest_tetrahedron(Y)
     except Unsure:
-        return closest_on_simplex(Y)
-    return closest_on_simplex(Y)  # a tetrahedron: rare with the early stops; careful
+        return closest_on_simplex(Y)  # a degenerate face: the careful sub-algorithm
 
 
 # ----------------------------------------------------------------------------- GJK
@@ -276,6 +323,8 @@ class Pair:
             lam, v = (1.0,), Y[0]
         best_lower, best_u = -math.inf, None
         settled = False
+        flat = 0
+        restarts = 0
         R = self.R
         floor = 8 * _EPS * self.size
         for _ in range(MAX_GJK):
@@ -303,16 +352,32 @@ class Pair:
                 break
             w = (wx, wy, wz)
             if w in Y:
-                settled = True
+                settled = "repeat"
                 break  # no new support point: v is the distance up to rounding
             Y2 = Y + [w]
             idx, lam2, v2 = _closest(Y2)
             if len(idx) == 4:
                 return self._touch(pts + [(p, q)], lam2, ox, oy, oz)
             vv2 = v2[0] * v2[0] + v2[1] * v2[1] + v2[2] * v2[2]
-            if not vv2 < vv:
-                settled = True
-                break  # no progress: v is the distance up to rounding
+            if not vv2 < vv and vv2 <= vv * (1 + 4 * _EPS) and flat < 8 and v2 != v:
+                flat += 1  # a level step |v|^2 cannot register (kernels.gjk does the same)
+            elif not vv2 < vv:
+                # a stall short of the gap (near a curved rim): retry along v tilted by
+                # 1e-7 |v| about each axis, as the careful GJK does, keeping the best
+                retry = self._retry(Y, v, vn, ox, oy, oz)
+                if retry is None and restarts < RESTARTS:
+                    # a sliver simplex that rounding cannot shrink: start again from the
+                    # newest support point (the separating bounds found so far stay valid)
+                    restarts += 1
+                    pts, Y, lam, v = [(p, q)], [w], (1.0,), w
+                    continue
+                if retry is None:
+                    settled = "stall"
+                    break
+                if retry[0] == "touch":
+                    return self._touch(pts + [retry[1]], retry[2], ox, oy, oz)
+                p, q, idx, lam2, v2 = retry
+                Y2 = Y + [(p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz)]
             pts2 = pts + [(p, q)]
             pts = [pts2[i] for i in idx]
             Y = [Y2[i] for i in idx]
@@ -329,11 +394,41 @@ class Pair:
         pb = (pb[0] + ox, pb[1] + oy, pb[2] + oz)
         dx, dy, dz = pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2]
         upper = math.sqrt(dx * dx + dy * dy + dz * dz)
-        # settled: |v| is the distance up to rounding, as the careful GJK ends (the step may
-        # use it, with the tol / 2 margin, as the careful path does); else the plane's bound
-        if settled and upper > 0:
+        # a repeated support point: |v| is the distance up to rounding, as the careful GJK ends
+        # (a step may use it with the tol / 2 margin, as the careful path does); else (also on
+        # a stall, where a curved rim can leave |v| well above the distance) the plane's bound
+        if settled == "stall" and not (vn - best_lower <= eps_abs
+                                       or vn - best_lower <= rel * (best_lower - R)):
+            # far from the contact a plane that proves a tenth of the gap still makes a
+            # conservative step; near it (rel == 0) or with a poorer bound: the careful query
+            if rel == 0 or not best_lower - R >= STALL_FRACTION * (vn - R) > 0:
+                raise Stalled()
+        if settled == "repeat" and upper > 0:
             return upper, upper, (dx / upper, dy / upper, dz / upper), tuple(pa), pb
         return upper, best_lower, best_u, tuple(pa), pb
+
+    def _retry(self, Y, v, vn, ox, oy, oz):
+        """The support along ``v`` tilted by ``1e-7 |v|`` about each axis that shrinks ``v``
+        most: ``(p, q, idx, lam, v)``, ``("touch", (p, q), lam)`` or ``None``."""
+        tilt = 1e-7 * vn
+        vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
+        best = None
+        for i in range(3):
+            for sgn in (tilt, -tilt):
+                d = [v[0], v[1], v[2]]
+                d[i] += sgn
+                p = self.sa(-d[0], -d[1], -d[2])
+                q = self.sb(d[0], d[1], d[2])
+                w = (p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz)
+                if w in Y:
+                    continue
+                idx, lam, v2 = _closest(Y + [w])
+                if len(idx) == 4:
+                    return "touch", (p, q), lam
+                vv2 = v2[0] * v2[0] + v2[1] * v2[1] + v2[2] * v2[2]
+                if vv2 < vv and (best is None or vv2 < best[0]):
+                    best = (vv2, (p, q, idx, lam, v2))
+        return None if best is None else best[1]
 
     def _touch(self, pts, lam, ox, oy, oz):
         """The cores touch or overlap (``v = 0`` up to rounding): ``(0, 0, None, pa, pb)``
@@ -403,17 +498,21 @@ def _tolerance(m, f0, pa, pb, rel):
     return rel * scale if scale > 0 else 1e-300
 
 
-def fast_advancement(a, b, motion, *, tol_rel=1e-9, max_iter=64, polish_steps=40):
+def fast_advancement(a, b, motion, *, careful=None, tol_rel=1e-9, max_iter=64,
+                     polish_steps=40):
     """Conservative advancement for two bounded primitives (module notes), or ``None`` when
     the careful path must answer. Returns ``(toi, point, normal, trace_part)`` with
-    ``trace_part`` the keys the careful path's trace has besides ``"A.6"``."""
+    ``trace_part`` the keys the careful path's trace has besides ``"A.6"``.
+
+    ``careful(t) -> (distance, pa, pb)`` (the careful path's static query, surface points)
+    answers where GJK stalls short of its gap; without it the careful path takes over."""
     try:
-        return _advance(a, b, motion, tol_rel, max_iter, polish_steps)
+        return _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful)
     except (Unsure, ZeroDivisionError, OverflowError, ValueError):
         return None
 
 
-def _advance(a, b, motion, tol_rel, max_iter, polish_steps):
+def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None):
     P = Pair(a, b, motion)
     R = P.R
     m = P.m
@@ -421,11 +520,18 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps):
         raise Unsure("range")
     calls = [0]
 
-    def F(t, eps, rel):
+    def F(t, eps, rel, polish=False):
         calls[0] += 1
         if calls[0] > MAX_QUERIES:
             raise Unsure("too many steps")
-        up, lo, u, pa, pb = P.at(t, eps, rel)
+        try:
+            up, lo, u, pa, pb = P.at(t, eps, rel)
+        except Stalled:
+            if polish and not POLISH_CAREFUL:
+                raise
+            if careful is None:
+                raise Unsure("GJK stalled") from None
+            return _careful(careful, t, P)
         return up - R, lo - R, u, pa, pb
 
     # the first distance to FIRST_REL of itself (it is the trace's distance at t = 0 and sets
@@ -486,7 +592,13 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps):
         t2 = min(1.0, t + low / closing)
         if t2 <= t:
             break
-        f2, low2, u2, pa2, pb2 = F(t2, fine, 0.0)
+        try:
+            f2, low2, u2, pa2, pb2 = F(t2, fine, 0.0, polish=True)
+        except Stalled:
+            # GJK cannot resolve the gap at t2 (a curved rim within tol): stay at t, which
+            # is within tol and before the contact
+            trace["polish_stalled"] = t2
+            break
         done += 1
         if f2 <= 0 or u2 is None:
             # landed on the contact (transversal: one Newton step does it), touching or
@@ -504,6 +616,25 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps):
     trace.update({"case": "d(t) reached tol", "toi": t, "distance_at_toi": f,
                   "static_queries": calls[0]})
     return t, point, normal, trace
+
+
+def _careful(careful, t, P):
+    """One static query of the careful path at ``t``, in :meth:`Pair.at`'s terms: its
+    distance as the step's bound (as the careful path steps), its closest points moved to the
+    cores (``pa - r_A n``, ``pb + r_B n``)."""
+    P.careful_queries = getattr(P, "careful_queries", 0) + 1
+    d, pa, pb = careful(t)
+    if d <= 0:
+        return 0.0, 0.0, None, pa, pa  # contact: a common point (the polish lands on it)
+    dx, dy, dz = pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]
+    n = math.sqrt(dx * dx + dy * dy + dz * dz)
+    if not (n > 0 and math.isfinite(n)):
+        raise Unsure("the careful query's closest points")
+    nx, ny, nz = dx / n, dy / n, dz / n
+    ra, rb = P.ra, P.rb
+    ca = (pa[0] - ra * nx, pa[1] - ra * ny, pa[2] - ra * nz)
+    cb = (pb[0] + rb * nx, pb[1] + rb * ny, pb[2] + rb * nz)
+    return d, d, (-nx, -ny, -nz), ca, cb
 
 
 def _miss(trace, case, calls):
