@@ -50,13 +50,11 @@ _EPS = 2.0 ** -52
 #: relative accuracy of the gap at t = 0 (what the trace shows) and at each step
 FIRST_REL = 1e-9
 STEP_REL = 1e-2
-#: fresh starts of GJK from its newest support point after a stall
-RESTARTS = 2
 #: the least fraction of the gap a stalled GJK's plane must prove for a step
 STALL_FRACTION = 0.1
-#: where GJK stalls in the polish (within tol of a curved contact): ask the careful static
-#: query (the careful path's accuracy, about 1e-12 in t) rather than stop short (about 1e-9)
-POLISH_CAREFUL = True
+EXHAUSTIVE_RETRY = True
+#: the gap GJK closes near the contact, relative to tol (the polish stops at 1e-3 tol)
+FINE = 1e-4
 
 
 class Unsure(Exception):
@@ -64,8 +62,8 @@ class Unsure(Exception):
 
 
 class Stalled(Exception):
-    """GJK stalled short of its gap (a curved rim near contact): the careful static query
-    answers this one time."""
+    """GJK stalled short of its gap (a curved rim near contact), with the state it reached:
+    ``(upper, u, pa, pb)`` (``upper`` the core distance, an upper bound, no lower bound)."""
 
 
 # ----------------------------------------------------------------------------- shapes
@@ -73,6 +71,11 @@ class Stalled(Exception):
 
 def _t3(v):
     return (float(v[0]), float(v[1]), float(v[2]))
+
+
+def _cylinder_frame(cyl):
+    """``(centre, unit axis, radius, half height)`` of a cylinder in plain floats."""
+    return _t3(cyl.center), _t3(cyl.unit_axis), float(cyl.radius), float(cyl.height) / 2
 
 
 def shape(prim):
@@ -183,7 +186,24 @@ def _closest_segment(A, B):
 
 def _closest_triangle(a, b, c):
     """Ericson RTCD §5.1.5 ``ClosestPtPointTriangle`` for the origin: the Voronoi region of the
-    origin, its barycentrics. Raises :class:`Unsure` on a degenerate triangle."""
+    origin, its barycentrics. Raises :class:`Unsure` on a degenerate triangle.
+
+    Based at the vertex opposite the longest edge (as :func:`algorithms.kernels.gjk._face`):
+    on a sliver (two support points of one rim, one far corner) the edges from the sharp
+    vertex are nearly parallel and the projection loses the slow progress GJK makes there."""
+    l_a = (b[0] - c[0]) ** 2 + (b[1] - c[1]) ** 2 + (b[2] - c[2]) ** 2
+    l_b = (a[0] - c[0]) ** 2 + (a[1] - c[1]) ** 2 + (a[2] - c[2]) ** 2
+    l_c = (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 + (a[2] - b[2]) ** 2
+    if l_a >= l_b and l_a >= l_c:
+        return _triangle_at(a, b, c)
+    order = (1, 0, 2) if l_b >= l_c else (2, 0, 1)
+    P = (a, b, c)
+    idx, lam, v = _triangle_at(P[order[0]], P[order[1]], P[order[2]])
+    return tuple(order[i] for i in idx), lam, v
+
+
+def _triangle_at(a, b, c):
+    """:func:`_closest_triangle` with the edges based at ``a``."""
     abx, aby, abz = b[0] - a[0], b[1] - a[1], b[2] - a[2]
     acx, acy, acz = c[0] - a[0], c[1] - a[1], c[2] - a[2]
     # ap = -a
@@ -298,10 +318,19 @@ class Pair:
         self.m = _t3(motion)
         self.closed = pa_ is not None and pb_ is not None  # point/segment cores
         self.cores = (pa_, pb_)
+        # a point core against a cylinder: the closed form of the solid cylinder
+        self.cyl = None
+        if ka == "point" and kb == "cylinder":
+            self.cyl = (False, pa_[0], _cylinder_frame(b))
+        elif kb == "point" and ka == "cylinder":
+            self.cyl = (True, pb_[0], _cylinder_frame(a))
         self.size = max(sza, szb, max(map(abs, self.m)))
         # the simplex: (a_i on A, b_i on B at t = 0)
-        self.simplex = [(ca, cb)]
+        self.start = (ca, cb)
+        self.simplex = [self.start]
+        self.closest = _closest
         self.gjk_iterations = 0
+        self.stalls = 0
 
     def at(self, t, eps_abs, rel):
         """The core pair at time ``t``: ``(upper, lower, u, pa, pb)`` with ``upper >= |v|``
@@ -312,11 +341,13 @@ class Pair:
         ox, oy, oz = t * self.m[0], t * self.m[1], t * self.m[2]
         if self.closed:
             return self._closed(ox, oy, oz)
+        if self.cyl is not None:
+            return self._point_cylinder(ox, oy, oz)
         sa, sb = self.sa, self.sb
         pts = self.simplex
         Y = [(p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz) for p, q in pts]
         if len(Y) > 1:
-            idx, lam, v = _closest(Y)
+            idx, lam, v = self.closest(Y)
             pts = [pts[i] for i in idx]
             Y = [Y[i] for i in idx]
         else:
@@ -324,7 +355,6 @@ class Pair:
         best_lower, best_u = -math.inf, None
         settled = False
         flat = 0
-        restarts = 0
         R = self.R
         floor = 8 * _EPS * self.size
         for _ in range(MAX_GJK):
@@ -355,7 +385,7 @@ class Pair:
                 settled = "repeat"
                 break  # no new support point: v is the distance up to rounding
             Y2 = Y + [w]
-            idx, lam2, v2 = _closest(Y2)
+            idx, lam2, v2 = self.closest(Y2)
             if len(idx) == 4:
                 return self._touch(pts + [(p, q)], lam2, ox, oy, oz)
             vv2 = v2[0] * v2[0] + v2[1] * v2[1] + v2[2] * v2[2]
@@ -365,12 +395,6 @@ class Pair:
                 # a stall short of the gap (near a curved rim): retry along v tilted by
                 # 1e-7 |v| about each axis, as the careful GJK does, keeping the best
                 retry = self._retry(Y, v, vn, ox, oy, oz)
-                if retry is None and restarts < RESTARTS:
-                    # a sliver simplex that rounding cannot shrink: start again from the
-                    # newest support point (the separating bounds found so far stay valid)
-                    restarts += 1
-                    pts, Y, lam, v = [(p, q)], [w], (1.0,), w
-                    continue
                 if retry is None:
                     settled = "stall"
                     break
@@ -401,8 +425,9 @@ class Pair:
                                        or vn - best_lower <= rel * (best_lower - R)):
             # far from the contact a plane that proves a tenth of the gap still makes a
             # conservative step; near it (rel == 0) or with a poorer bound: the careful query
-            if rel == 0 or not best_lower - R >= STALL_FRACTION * (vn - R) > 0:
-                raise Stalled()
+            if rel < STEP_REL or not best_lower - R >= STALL_FRACTION * (vn - R) > 0:
+                u = (dx / upper, dy / upper, dz / upper) if upper > 0 else best_u
+                raise Stalled(upper, u, tuple(pa), pb)
         if settled == "repeat" and upper > 0:
             return upper, upper, (dx / upper, dy / upper, dz / upper), tuple(pa), pb
         return upper, best_lower, best_u, tuple(pa), pb
@@ -422,7 +447,7 @@ class Pair:
                 w = (p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz)
                 if w in Y:
                     continue
-                idx, lam, v2 = _closest(Y + [w])
+                idx, lam, v2 = self.closest(Y + [w])
                 if len(idx) == 4:
                     return "touch", (p, q), lam
                 vv2 = v2[0] * v2[0] + v2[1] * v2[1] + v2[2] * v2[2]
@@ -440,6 +465,31 @@ class Pair:
                 pa[i] += l_ * p[i]
                 pb[i] += l_ * q[i]
         return 0.0, 0.0, None, tuple(pa), (pb[0] + ox, pb[1] + oy, pb[2] + oz)
+
+    def _point_cylinder(self, ox, oy, oz):
+        """A point core against a solid cylinder: the axial coordinate clamped to the height and
+        the radial part to the radius (the cylinder is a disk times an interval in orthogonal
+        coordinates, so the nearest point splits the same way; GTCG §10.9)."""
+        cyl_is_a, p, (c, w, rad, hh) = self.cyl
+        if cyl_is_a:  # the point moves with B; the cylinder stays
+            p = (p[0] + ox, p[1] + oy, p[2] + oz)
+        else:  # the cylinder moves with B
+            c = (c[0] + ox, c[1] + oy, c[2] + oz)
+        dx, dy, dz = p[0] - c[0], p[1] - c[1], p[2] - c[2]
+        h = dx * w[0] + dy * w[1] + dz * w[2]
+        rx, ry, rz = dx - h * w[0], dy - h * w[1], dz - h * w[2]
+        rho = math.sqrt(rx * rx + ry * ry + rz * rz)
+        f = rad / rho if rho > rad else 1.0
+        hc = hh if h > hh else (-hh if h < -hh else h)
+        q = (c[0] + hc * w[0] + f * rx, c[1] + hc * w[1] + f * ry, c[2] + hc * w[2] + f * rz)
+        self.gjk_iterations += 1
+        ex, ey, ez = p[0] - q[0], p[1] - q[1], p[2] - q[2]
+        dist = math.sqrt(ex * ex + ey * ey + ez * ez)
+        pa, pb = (q, p) if cyl_is_a else (p, q)
+        if not dist > 8 * _EPS * self.size:
+            return 0.0, 0.0, None, pa, pb  # the point is in the cylinder
+        u = (pa[0] - pb[0]) / dist, (pa[1] - pb[1]) / dist, (pa[2] - pb[2]) / dist
+        return dist, dist, u, pa, pb
 
     def _closed(self, ox, oy, oz):
         """Point/segment cores: Ericson RTCD §5.1.9 in plain floats (exact zero tests)."""
@@ -519,16 +569,34 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None):
     if not all(math.isfinite(x) for x in m) or not 0 < P.size < 1e150:
         raise Unsure("range")
     calls = [0]
+    tol_now = [-math.inf]  # tol, once known
 
-    def F(t, eps, rel, polish=False):
+    def F(t, eps, rel):  # noqa: N802 - the f(t) of the careful path
         calls[0] += 1
         if calls[0] > MAX_QUERIES:
             raise Unsure("too many steps")
         try:
             up, lo, u, pa, pb = P.at(t, eps, rel)
-        except Stalled:
-            if polish and not POLISH_CAREFUL:
-                raise
+        except Stalled as e:
+            up, u, pa, pb = e.args
+            if up - R <= tol_now[0]:
+                # within tol by an upper bound: the careful path's criterion holds at t
+                # (which a conservative step reached); no bound for a further step
+                P.stalls += 1
+                return up - R, -math.inf, u, pa, pb
+            if EXHAUSTIVE_RETRY:
+                # GJK again with the careful exhaustive sub-algorithm (every face, the
+                # smallest feasible projection): slower, and it gets past most slivers
+                P.closest = closest_on_simplex
+                try:
+                    up, lo, u, pa, pb = P.at(t, eps, rel)
+                    return up - R, lo - R, u, pa, pb
+                except Stalled as e2:
+                    up, u, pa, pb = e2.args
+                    if up - R <= tol_now[0]:
+                        return up - R, -math.inf, u, pa, pb
+                finally:
+                    P.closest = _closest
             if careful is None:
                 raise Unsure("GJK stalled") from None
             return _careful(careful, t, P)
@@ -541,7 +609,8 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None):
     tol = _tolerance(m, f, pa_s, pb_s, tol_rel)
     if f <= tol:
         raise Unsure("within tol at t = 0")  # the careful path finds the common point
-    fine = 1e-4 * tol
+    tol_now[0] = tol
+    fine = FINE * tol
 
     iterations = []
     trace = {"tol": tol, "iterations": iterations}
@@ -592,13 +661,7 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None):
         t2 = min(1.0, t + low / closing)
         if t2 <= t:
             break
-        try:
-            f2, low2, u2, pa2, pb2 = F(t2, fine, 0.0, polish=True)
-        except Stalled:
-            # GJK cannot resolve the gap at t2 (a curved rim within tol): stay at t, which
-            # is within tol and before the contact
-            trace["polish_stalled"] = t2
-            break
+        f2, low2, u2, pa2, pb2 = F(t2, fine, 0.0)
         done += 1
         if f2 <= 0 or u2 is None:
             # landed on the contact (transversal: one Newton step does it), touching or
