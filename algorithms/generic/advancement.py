@@ -263,7 +263,8 @@ def _fast_advancement(a, b, motion, max_iter) -> Optional[ContactResult]:
     """:func:`algorithms.kernels.toi_fast.fast_advancement` for two bounded float primitives
     (issue 12: 10x faster), or ``None``: then the careful path below answers (always inside
     :func:`algorithms.kernels.filters.careful_only`)."""
-    if not filters.enabled() or a.kind not in toi_fast.KINDS or b.kind not in toi_fast.KINDS:
+    if not (filters.enabled() and toi_fast.enabled()) or a.kind not in toi_fast.KINDS \
+            or b.kind not in toi_fast.KINDS:
         return None
     if a.exact or b.exact:
         return None

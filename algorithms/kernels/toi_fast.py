@@ -36,6 +36,7 @@ caller runs the careful path. :func:`algorithms.kernels.filters.careful_only` sw
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 
 from algorithms.core.tolerance import PARALLEL_SIN
 from algorithms.kernels.gjk import closest_on_simplex
@@ -52,9 +53,29 @@ FIRST_REL = 1e-9
 STEP_REL = 1e-2
 #: the least fraction of the gap a stalled GJK's plane must prove for a step
 STALL_FRACTION = 0.1
-EXHAUSTIVE_RETRY = True
 #: the gap GJK closes near the contact, relative to tol (the polish stops at 1e-3 tol)
 FINE = 1e-4
+
+
+_state = {"enabled": True}
+
+
+def enabled() -> bool:
+    """True unless inside :func:`off` (or :func:`algorithms.kernels.filters.careful_only`,
+    which the caller checks)."""
+    return _state["enabled"]
+
+
+@contextmanager
+def off():
+    """Inside the ``with`` block conservative advancement runs its careful path only: today's
+    implementation before the fast path, the baseline of ``explorer bench kernels``."""
+    old = _state["enabled"]
+    _state["enabled"] = False
+    try:
+        yield
+    finally:
+        _state["enabled"] = old
 
 
 class Unsure(Exception):
@@ -584,19 +605,18 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None):
                 # (which a conservative step reached); no bound for a further step
                 P.stalls += 1
                 return up - R, -math.inf, u, pa, pb
-            if EXHAUSTIVE_RETRY:
-                # GJK again with the careful exhaustive sub-algorithm (every face, the
-                # smallest feasible projection): slower, and it gets past most slivers
-                P.closest = closest_on_simplex
-                try:
-                    up, lo, u, pa, pb = P.at(t, eps, rel)
-                    return up - R, lo - R, u, pa, pb
-                except Stalled as e2:
-                    up, u, pa, pb = e2.args
-                    if up - R <= tol_now[0]:
-                        return up - R, -math.inf, u, pa, pb
-                finally:
-                    P.closest = _closest
+            # GJK again with the careful exhaustive sub-algorithm (every face, the
+            # smallest feasible projection): slower, and it gets past most slivers
+            P.closest = closest_on_simplex
+            try:
+                up, lo, u, pa, pb = P.at(t, eps, rel)
+                return up - R, lo - R, u, pa, pb
+            except Stalled as e2:
+                up, u, pa, pb = e2.args
+                if up - R <= tol_now[0]:
+                    return up - R, -math.inf, u, pa, pb
+            finally:
+                P.closest = _closest
             if careful is None:
                 raise Unsure("GJK stalled") from None
             return _careful(careful, t, P)
