@@ -49,7 +49,7 @@ MAX_GJK = 128
 MAX_QUERIES = 200
 _EPS = 2.0 ** -52
 #: relative accuracy of the gap at t = 0 (what the trace shows) and at each step
-FIRST_REL = 1e-9
+FIRST_REL = 1e-13
 STEP_REL = 1e-2
 #: the least fraction of the gap a stalled GJK's plane must prove for a step
 STALL_FRACTION = 0.1
