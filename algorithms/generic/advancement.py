@@ -28,6 +28,15 @@ Two methods, both registered for all 121 ordered pairs:
     ``[0, t_min]`` for the first ``t`` with ``f(t) <= tol`` (the sublevel set of a convex
     function is an interval).
 
+*Fast path.* For two bounded float shapes :func:`conservative_advancement` (with the default
+distance and tolerance) first runs :func:`algorithms.kernels.toi_fast.fast_advancement`: the
+same loop, tolerance, cases and trace keys (plus ``"path"``) on plain floats, a warm-started
+GJK whose separating planes bound the steps, closed forms for point/segment cores; where it
+cannot vouch for an answer (touching at ``t = 0``, a step into contact, a GJK stall it cannot
+settle) the careful path below answers. :func:`algorithms.kernels.toi_fast.off` and
+:func:`algorithms.kernels.filters.careful_only` run the careful path alone (issue 12: 15-90x
+on ``explorer bench kernels``'s moving pairs).
+
 A moving point against X is a segment ray cast (A.6: "a ray can be seen as a moving point"):
 ``moving_point_ray_cast`` (priority -5) asks the ``"hits"`` query of the segment ``p -+ motion``
 when one is registered for the pair, and the conservative advancement otherwise.

@@ -20,17 +20,36 @@ Dunn & Parberry, 3D Math Primer, App. A.6: A still, B moving by ``t m``) runs on
   ``c = u . m > 0`` no contact comes before ``t + (L - R) / c``, for *any* ``u``, converged or
   not (the GJK ray cast's step, van den Bergen 2004). So GJK stops early (1 % of the distance
   far from the contact, ``1e-4 tol`` near it) and the step is still conservative; ``c <= 0``
-  for a separating plane proves no contact from there on;
+  for a separating plane proves no contact from there on (a repeated support point ends GJK
+  with ``|v|`` the distance up to rounding, which then bounds the step as in the careful
+  path, with its ``tol / 2`` margin);
 * **closed forms** for the point and segment cores (sphere, capsule, point, segment pairs):
-  Ericson's ``ClosestPtSegmentSegment`` (RTCD §5.1.9), no GJK at all.
+  Ericson's ``ClosestPtSegmentSegment`` (RTCD §5.1.9), and for a point core against a solid
+  cylinder (axial and radial parts clamped apart), no GJK at all;
+* **Ericson's sub-algorithm** (RTCD §5.1.5-5.1.6: the origin's Voronoi region on a segment,
+  triangle, tetrahedron) in place of the careful exhaustive one
+  (:func:`algorithms.kernels.gjk.closest_on_simplex`, still used for a degenerate face).
 
 The loop, its tolerance (``1e-9`` of the scale), its cases and its trace keys are those of the
-careful path, whose answer this one reproduces to the accuracy of the static distances (a
-few ulps for polytopes and round cores; the careful GJK's own ``1e-13``-relative gap, about
-``1e-12``, for a cylinder). Whenever it meets what the careful path handles with more care
-(overlap or touching within ``tol`` at ``t = 0``, a degenerate simplex, a GJK that does not
-settle, a step that lands in contact), :func:`fast_advancement` returns ``None`` and the
-caller runs the careful path. :func:`algorithms.kernels.filters.careful_only` switches it off.
+careful path (``"closing_speed"`` is along the plane's ``u``; ``"path"`` says this path
+answered). The first distance is solved to the careful GJK's ``1e-13``.
+
+*Stalls.* Near a flat face touching a cylinder's rim GJK's simplex turns into a sliver whose
+progress rounding cannot register, short of the gap it was asked for (the careful GJK meets the
+same and then trusts ``|v|``). Here a stall first retries along ``v`` tilted by ``1e-7 |v|``
+(as the careful GJK does); then, far from the contact, a plane proving a tenth of the gap still
+makes a step; within ``tol`` by the upper bound ``|v| - R`` the advancement ends there (the
+careful path's criterion ``d(t) <= tol`` holds at a time a conservative step reached); else GJK
+runs again with the exhaustive sub-algorithm, and as the last resort the careful static query
+answers that one step.
+
+*Accuracy* (against the careful path on the same inputs; ``bench kernels``'s cases and the
+property test in ``tests/algorithms/kernels/test_toi_fast.py``): polytopes, capsules and spheres
+to a few ulps; a cylinder within ``tol / closing speed`` (about ``1e-9``, at worst ``1e-8``)
+before the careful contact, never after it. Whenever it meets what the careful path handles
+with more care (touching within ``tol`` at ``t = 0``, a step that lands in contact, a GJK that
+does not settle), :func:`fast_advancement` returns ``None`` and the caller runs the careful
+path. :func:`off` and :func:`algorithms.kernels.filters.careful_only` switch it off.
 """
 
 from __future__ import annotations
@@ -346,6 +365,9 @@ class Pair:
         elif kb == "point" and ka == "cylinder":
             self.cyl = (True, pb_[0], _cylinder_frame(a))
         self.size = max(sza, szb, max(map(abs, self.m)))
+        #: a curved core (the cylinder's rim): a GJK stall there may leave |v| well above
+        #: the distance, so only the planes' bounds count
+        self.curved = "cylinder" in (ka, kb)
         # the simplex: (a_i on A, b_i on B at t = 0)
         self.start = (ca, cb)
         self.simplex = [self.start]
@@ -442,6 +464,9 @@ class Pair:
         # a repeated support point: |v| is the distance up to rounding, as the careful GJK ends
         # (a step may use it with the tol / 2 margin, as the careful path does); else (also on
         # a stall, where a curved rim can leave |v| well above the distance) the plane's bound
+        if settled == "stall" and not self.curved:
+            settled = "repeat"  # polytopes: rounding, |v| is the distance (the careful GJK's
+            # "converged (no progress)")
         if settled == "stall" and not (vn - best_lower <= eps_abs
                                        or vn - best_lower <= rel * (best_lower - R)):
             # far from the contact a plane that proves a tenth of the gap still makes a
