@@ -720,7 +720,7 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None):
     pa_s, pb_s = _surface(pa, pb, P)
     point = tuple((x + y) / 2 for x, y in zip(pa_s, pb_s))
     # at distance 0 the careful path keeps the last direction of the closest points
-    normal = (-u[0], -u[1], -u[2]) if f == 0 else _normal(pa, pb, u)
+    normal = (0.0 - u[0], 0.0 - u[1], 0.0 - u[2]) if f == 0 else _normal(pa, pb, u)
     trace.update({"case": "d(t) reached tol", "toi": t, "distance_at_toi": f,
                   "static_queries": calls[0]})
     return t, point, normal, trace
@@ -758,7 +758,7 @@ def _normal(pa, pb, u):
     n = math.sqrt(dx * dx + dy * dy + dz * dz)
     if n > 0 and math.isfinite(n):
         return (dx / n, dy / n, dz / n)
-    return (-u[0], -u[1], -u[2])
+    return (0.0 - u[0], 0.0 - u[1], 0.0 - u[2])  # 0.0 - x: no signed zeros
 
 
 def _surface(pa, pb, P):
