@@ -277,10 +277,12 @@ def _fast_advancement(a, b, motion, max_iter) -> Optional[ContactResult]:
         return None
     if a.exact or b.exact:
         return None
-    F = _Distance(a, b, motion, None)
+    F = []  # the careful path's f(t), made on first use (GJK stalls near a curved rim)
 
     def careful(t):
-        f, pa, pb = F(t)
+        if not F:
+            F.append(_Distance(a, b, motion, None))
+        f, pa, pb = F[0](t)
         return f, tuple(float(c) for c in pa), tuple(float(c) for c in pb)
 
     out = toi_fast.fast_advancement(a, b, motion, careful=careful, tol_rel=TOL_REL,

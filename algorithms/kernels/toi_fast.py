@@ -57,7 +57,7 @@ from __future__ import annotations
 import math
 from contextlib import contextmanager
 
-from algorithms.core.tolerance import PARALLEL_SIN
+from algorithms.core.tolerance import PARALLEL_SIN, unit
 from algorithms.kernels.gjk import closest_on_simplex
 
 #: the kinds with a plain-float support function here (the bounded kinds)
@@ -115,7 +115,7 @@ def _t3(v):
 
 def _cylinder_frame(cyl):
     """``(centre, unit axis, radius, half height)`` of a cylinder in plain floats."""
-    return _t3(cyl.center), _t3(cyl.unit_axis), float(cyl.radius), float(cyl.height) / 2
+    return _t3(cyl.center), unit(cyl.axis), float(cyl.radius), float(cyl.height) / 2
 
 
 def shape(prim):
@@ -127,7 +127,7 @@ def shape(prim):
     if k == "point" or k == "sphere":
         p = _t3(prim.position if k == "point" else prim.center)
         r = 0.0 if k == "point" else float(prim.radius)
-        return "point", (p,), (lambda x, y, z: p), r, p, max(max(map(abs, p)), r)
+        return "point", (p,), (lambda x, y, z: p), r, p, max(abs(p[0]), abs(p[1]), abs(p[2]), r)
     if k == "segment" or k == "capsule":
         p0, p1 = _t3(prim.p0), _t3(prim.p1)
         r = 0.0 if k == "segment" else float(prim.radius)
@@ -136,7 +136,8 @@ def shape(prim):
             return p0 if x * p0[0] + y * p0[1] + z * p0[2] >= x * p1[0] + y * p1[1] + z * p1[2] \
                 else p1
         c = ((p0[0] + p1[0]) / 2, (p0[1] + p1[1]) / 2, (p0[2] + p1[2]) / 2)
-        return "segment", (p0, p1), seg, r, c, max(max(map(abs, p0)), max(map(abs, p1)), r)
+        return "segment", (p0, p1), seg, r, c, max(abs(p0[0]), abs(p0[1]), abs(p0[2]),
+                                                   abs(p1[0]), abs(p1[1]), abs(p1[2]), r)
     if k == "triangle":
         a, b, c = (_t3(v) for v in prim.vertices)
 
@@ -188,7 +189,7 @@ def shape(prim):
         return "obb", None, obb, 0.0, c, max(max(map(abs, c)), e0, e1, e2)
     if k == "cylinder":
         c = _t3(prim.center)
-        w = _t3(prim.unit_axis)
+        w = unit(prim.axis)  # the values of prim.unit_axis, without numpy
         rad, hh = float(prim.radius), float(prim.height) / 2
         top = (c[0] + hh * w[0], c[1] + hh * w[1], c[2] + hh * w[2])
         bot = (c[0] - hh * w[0], c[1] - hh * w[1], c[2] - hh * w[2])
@@ -540,28 +541,28 @@ class Pair:
     def _closed(self, ox, oy, oz):
         """Point/segment cores: Ericson RTCD §5.1.9 in plain floats (exact zero tests)."""
         A, B = self.cores
-        p1 = A[0]
+        p1x, p1y, p1z = A[0]
         q1 = A[-1]
-        p2 = (B[0][0] + ox, B[0][1] + oy, B[0][2] + oz)
-        q2 = (B[-1][0] + ox, B[-1][1] + oy, B[-1][2] + oz)
-        d1 = (q1[0] - p1[0], q1[1] - p1[1], q1[2] - p1[2])
-        d2 = (q2[0] - p2[0], q2[1] - p2[1], q2[2] - p2[2])
-        r = (p1[0] - p2[0], p1[1] - p2[1], p1[2] - p2[2])
-        a = d1[0] * d1[0] + d1[1] * d1[1] + d1[2] * d1[2]
-        e = d2[0] * d2[0] + d2[1] * d2[1] + d2[2] * d2[2]
-        f = d2[0] * r[0] + d2[1] * r[1] + d2[2] * r[2]
+        p2x, p2y, p2z = B[0][0] + ox, B[0][1] + oy, B[0][2] + oz
+        q2 = B[-1]
+        d1x, d1y, d1z = q1[0] - p1x, q1[1] - p1y, q1[2] - p1z
+        d2x, d2y, d2z = q2[0] + ox - p2x, q2[1] + oy - p2y, q2[2] + oz - p2z
+        rx, ry, rz = p1x - p2x, p1y - p2y, p1z - p2z
+        a = d1x * d1x + d1y * d1y + d1z * d1z
+        e = d2x * d2x + d2y * d2y + d2z * d2z
+        f = d2x * rx + d2y * ry + d2z * rz
         if a <= 0 and e <= 0:
             s = t = 0.0
         elif a <= 0:
             s = 0.0
             t = min(max(f / e, 0.0), 1.0)
         else:
-            c = d1[0] * r[0] + d1[1] * r[1] + d1[2] * r[2]
+            c = d1x * rx + d1y * ry + d1z * rz
             if e <= 0:
                 t = 0.0
                 s = min(max(-c / a, 0.0), 1.0)
             else:
-                b = d1[0] * d2[0] + d1[1] * d2[1] + d1[2] * d2[2]
+                b = d1x * d2x + d1y * d2y + d1z * d2z
                 denom = a * e - b * b
                 s = min(max((b * f - c * e) / denom, 0.0), 1.0) if denom > 0 else 0.0
                 t = (b * s + f) / e
@@ -571,8 +572,8 @@ class Pair:
                 elif t > 1.0:
                     t = 1.0
                     s = min(max((b - c) / a, 0.0), 1.0)
-        c1 = (p1[0] + d1[0] * s, p1[1] + d1[1] * s, p1[2] + d1[2] * s)
-        c2 = (p2[0] + d2[0] * t, p2[1] + d2[1] * t, p2[2] + d2[2] * t)
+        c1 = (p1x + d1x * s, p1y + d1y * s, p1z + d1z * s)
+        c2 = (p2x + d2x * t, p2y + d2y * t, p2z + d2z * t)
         dx, dy, dz = c1[0] - c2[0], c1[1] - c2[1], c1[2] - c2[2]
         dist = math.sqrt(dx * dx + dy * dy + dz * dz)
         self.gjk_iterations += 1
@@ -589,8 +590,9 @@ def _tolerance(m, f0, pa, pb, rel):
     scale = max(math.sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]),
                 f0 if math.isfinite(f0) else 0.0)
     for p in (pa, pb):
-        if all(math.isfinite(x) for x in p):
-            scale = max(scale, max(abs(x) for x in p))
+        c = max(abs(p[0]), abs(p[1]), abs(p[2]))
+        if c < math.inf:  # finite (and not NaN)
+            scale = max(scale, c)
     return rel * scale if scale > 0 else 1e-300
 
 
