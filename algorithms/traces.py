@@ -2,9 +2,11 @@
 
 A result record's ``trace`` is a dict under the book's names; the families the explorer draws
 and explains have their keys declared here as :class:`typing.TypedDict`\\ s (``total=False``:
-a key is absent where the method did not reach that step). Views read these keys and nothing
-else; ``tests/algorithms/test_traces.py`` checks, on every shipped scene, that every key a view
-reads is present in the record it reads it from.
+a key is absent where the method did not reach that step; keys with spaces or symbols, as the
+books write them, use the functional form). Views read these keys and nothing else (the explain
+text through :class:`explorer.present.explain.Fields`, bound to one of these schemas);
+``tests/algorithms/test_traces.py`` checks, on every shipped scene, that every key a view reads
+is declared and present in the record it reads it from.
 
 :data:`FAMILIES` maps a family to its schema and to the keys that are always present.
 """
@@ -20,7 +22,7 @@ class StPlaneCandidate(TypedDict, total=False):
     #: the candidate's parameters and squared distance Q(s, t)
     s: float
     t: float
-    Q: float
+    sqr_distance: float
 
 
 class StPlaneTrace(TypedDict, total=False):
@@ -38,6 +40,9 @@ class StPlaneTrace(TypedDict, total=False):
     #: the unconstrained minimiser (absent when parallel)
     s_bar: float
     t_bar: float
+    #: parallel components: B's ends projected on A's line, in A's parameter
+    sigma0: float
+    sigma1: float
     #: the directions are parallel (det = 0 within rounding)
     parallel: bool
     #: the st-plane region 0-8 of (s_bar, t_bar) (Fig. 10.36; Fig. 10.35 for a half-strip)
@@ -124,6 +129,236 @@ class MovingAabbsTrace(TypedDict, total=False):
     case: str
 
 
+class AdvancementStep(TypedDict, total=False):
+    """One row of ``trace["steps"]`` of conservative advancement, kept only when the method is
+    asked to record (``conservative_advancement(..., record=True)``; Mirtich; Dunn & Parberry,
+    3D Math Primer, App. A.6). A is still, B has moved by ``t * motion`` (A's frame)."""
+
+    #: ``"advance"`` (an iteration), ``"end"`` (the distance at t = 1 when the bound passes
+    #: it), ``"search"`` (where the grazing fallback starts) or ``"toi"`` (the last row: the
+    #: time of impact after the final Newton polish)
+    phase: str
+    #: the time t_i of this row
+    t: float
+    #: the distance d(t_i) from the static distance query
+    distance: float
+    #: the closest points at t_i: ``(p_A, p_B)`` (on A, on B moved by t_i motion)
+    closest: Any
+    #: the unit n = (p_B - p_A) / |p_B - p_A| (``"advance"`` rows)
+    normal: Any
+    #: the bound on the closing speed, -n . motion: d(t) falls no faster than this (convexity)
+    closing_speed: float
+    #: the step dt = (d - tol / 2) / closing_speed (d / bound, aiming at the level tol / 2);
+    #: ``None`` when the closing speed is <= 0 (no contact: d grows from here)
+    dt: Optional[float]
+    #: t_i + dt, the next time (past 1: no contact in [0, 1])
+    t_next: Optional[float]
+
+
+class AdvancementTrace(TypedDict, total=False):
+    """The trace of conservative advancement (:mod:`algorithms.generic.advancement`)."""
+
+    #: the A.6 reduction: ``{"reduction", "d", "l"}``, d the relative motion B - A
+    #: (a string key: ``trace["A.6"]``)
+    #: distances within this count as contact (1e-9 times the problem's scale)
+    tol: float
+    #: every iteration: ``{"t", "distance", "closing_speed"}`` (always kept)
+    iterations: list
+    #: the recorded steps (:class:`AdvancementStep`), only with ``record=True``
+    steps: list
+    #: how the time of impact was decided, in words
+    case: str
+    #: the time of impact and d(toi) (a contact only)
+    toi: float
+    distance_at_toi: float
+    #: the final Newton steps to level 0: ``{"from_t", "t", "distance", "steps"}``
+    polish: dict
+    #: the grazing fallback to the convex search, and the least d it found
+    fallback: str
+    search_min: dict
+    #: a step that passed the contact (rounding only) and was backed off by bisection
+    overshoot: dict
+    #: how many static distance queries the run made
+    static_queries: int
+
+
+class WooPlane(TypedDict, total=False):
+    """One candidate (or back) plane of Woo's ray-box test (Primer A.18, Listing A.6)."""
+
+    #: ``"x"``, ``"y"`` or ``"z"`` (the box's own axes for an OBB)
+    axis: str
+    #: the plane's name, ``"min x"`` / ``"max y"``...
+    plane: str
+    #: the ray parameter at which the ray reaches the plane
+    t: float
+    #: the plane's outward normal (OBB only)
+    n: Any
+
+
+#: these traces' keys hold spaces and symbols: the functional form keeps the book's spelling,
+#: one comment a key as in the classes
+WooTrace = TypedDict("WooTrace", {
+    "inside": Optional[bool],        # the origin lies inside the box
+    "candidate planes": list,        # per axis, the plane facing the ray (WooPlane rows)
+    "back planes": list,             # the planes behind the origin (WooPlane rows)
+    "chosen": Optional[dict],        # the candidate farthest along the ray (a WooPlane)
+    "rejected": str,                 # why the hit was rejected, in words
+}, total=False)
+WooTrace.__doc__ = "Ray (segment, line) against an AABB or OBB: Woo's planes (Primer A.18)."
+
+HultquistTrace = TypedDict("HultquistTrace", {
+    "e": Any,                        # e = c - p0, origin to centre
+    "e^2": float,                    # e . e
+    "r^2": float,                    # the squared radius
+    "inside": bool,                  # the origin lies inside the ball
+    "a": float,                      # a = e . d_hat, the centre's projection on the ray
+    "b^2": float,                    # b^2 = e . e - a^2, squared distance centre to line
+    "f^2": float,                    # f^2 = r^2 - b^2 (negative: the line misses)
+    "f": float,                      # sqrt(f^2)
+    "t = a - f": float,              # the entry distance along the unit direction
+    "a + f": float,                  # the exit distance
+    "t_enter": float,                # entry and exit in the ray's own parameter
+    "t_leave": float,
+    "rejected": str,                 # why the hit was rejected, in words
+}, total=False)
+HultquistTrace.__doc__ = "Ray against a sphere: Hultquist's test (Primer A.12)."
+
+BadouelTrace = TypedDict("BadouelTrace", {
+    "e1": Any,                       # the edges v1 - v0 and v2 - v0
+    "e2": Any,
+    "n": Any,                        # the normal e1 x e2 (not unit)
+    "dot": float,                    # n . d (0: parallel; the division is deferred)
+    "t": float,                      # the ray parameter of the plane crossing
+    "t (before division)": float,    # its numerator
+    "dominant axis dropped": str,    # the axis of n's largest component, dropped for 2D
+    "alpha": float,                  # the barycentric coordinates of the crossing
+    "beta": float,
+    "gamma": float,
+    "rejected": str,                 # why the hit was rejected, in words
+}, total=False)
+BadouelTrace.__doc__ = "Ray against a triangle: Badouel's test (Primer A.16, Listing A.4)."
+
+RayPlaneTrace = TypedDict("RayPlaneTrace", {
+    "d.n": float,                    # d . n (0: the ray runs parallel to the plane)
+    "d - p0.n": float,               # the numerator of t
+    "t": float,                      # t = (d - p0 . n) / (d . n)
+    "parallel": bool,                # d . n = 0
+    "in_plane": bool,                # parallel and in the plane
+    "front_only": bool,              # only the front face counts
+    "rejected": str,                 # why the hit was rejected, in words
+}, total=False)
+RayPlaneTrace.__doc__ = "Ray against a plane (Primer A.9)."
+
+
+class ArvoAxis(TypedDict, total=False):
+    """One axis of Arvo's sphere-box test (GTCG §11.12.8)."""
+
+    #: ``"x"``, ``"y"`` or ``"z"``
+    axis: str
+    #: the centre's coordinate and the box's interval on this axis
+    c: float
+    min: float
+    max: float
+    #: ``"below"``, ``"inside"`` or ``"above"`` the interval
+    where: str
+    #: the closest box coordinate (the clamp of ``c``)
+    q: float
+    #: (c - q)^2, this axis' share of the squared distance
+    term: float
+    #: the squared distance to the nearer face (hollow boxes)
+    face_sq: float
+
+
+class ArvoTrace(TypedDict, total=False):
+    """Sphere against an AABB: Arvo's closest point (GTCG §11.12.8, Primer A.14). The distance
+    record holds ``per_axis`` and ``dist_squared``; the intersection record ``r_squared``."""
+
+    #: the per-axis clamps (rows: :class:`ArvoAxis`)
+    per_axis: list
+    #: the squared distance from the centre to the box
+    dist_squared: float
+    #: the squared radius it is compared with
+    r_squared: float
+
+
+class PlaneSideTrace(TypedDict, total=False):
+    """A side record's trace (Primer A.10 minD/maxD; Boreskov's corner and classify)."""
+
+    #: A.10: the box's projection interval on the normal, and the plane's d
+    minD: float
+    maxD: float
+    d: float
+    #: Boreskov (AABB): the corner the normal's signs pick, its index 0-7 and f there
+    corner: Any
+    corner_index: int
+    f_corner: float
+    #: Boreskov (AABB): the opposite corner and f there
+    opposite_corner: Any
+    f_opposite: float
+    #: Boreskov: ``"IN_FRONT"``, ``"IN_BACK"`` or ``"IN_BOTH"``
+    classify: str
+    #: Boreskov (sphere): the centre's signed distance and the radius compared with it
+    v: float
+    effective_radius: float
+
+
+class MovingTrace(TypedDict, total=False):
+    """Moving spheres (Primer A.13) and a moving sphere against a plane (A.15)."""
+
+    #: A.13: e = c2 - c1, r = r1 + r2, e . e and r^2
+    e: Any
+    r: float
+    e_dot_e: float
+    r2: float
+    #: A.13: the length of the relative motion, e . d_hat, the discriminant
+    l: float  # noqa: E741 - the book's name
+    e_dot_d: float
+    discriminant: float
+    #: A.15: the side the sphere starts on, its nearest point to the plane, d . n
+    classify: int
+    p0: Any
+    d_dot_n: float
+    #: A.15: the ray parameter at which p0 meets the plane
+    t: float
+    #: how the time of impact was decided, in words
+    case: str
+
+
+class GjkStep(TypedDict, total=False):
+    """One GJK iteration."""
+
+    #: the support point of the Minkowski difference
+    w: Any
+    #: the duality gap |v|^2 - v . w at this step
+    gap: float
+
+
+class GjkTrace(TypedDict, total=False):
+    """GJK distance (Gilbert-Johnson-Keerthi on support functions)."""
+
+    #: how many iterations ran, and why it stopped
+    iterations: int
+    termination: str
+    #: every iteration (rows: :class:`GjkStep`)
+    steps: list
+
+
+class Plane2dTrace(TypedDict, total=False):
+    """A pair in the z = 0 plane seen in 2D (Primer A.1, A.7): ``PairAnswer.plane2d``."""
+
+    #: ``"A.1"`` (point and line) or ``"A.7"`` (two lines)
+    section: str
+    #: the lines as ``(a, b, d)`` of ``a x + b y = d`` with a unit normal
+    line_a: Any
+    line_b: Any
+    #: A.7: a1 b2 - a2 b1, the case, and the point (``None`` unless one point)
+    denominator: float
+    case: str
+    point: Any
+    #: A.1: d - q . n, the point's signed distance to the line
+    signed_distance: float
+
+
 #: family -> (schema, keys always present in a record of that family)
 FAMILIES: dict[str, tuple[type, tuple[str, ...]]] = {
     "st_plane": (StPlaneTrace, ("a", "b", "c", "d", "e", "region", "s", "t")),
@@ -131,4 +366,6 @@ FAMILIES: dict[str, tuple[type, tuple[str, ...]]] = {
     "sat_axis": (SatAxis, ("name", "axis", "r_A", "r_B", "distance", "margin", "separating")),
     "moving_aabbs": (MovingAabbsTrace, ("axes", "t_enter", "t_leave")),
     "moving_aabbs_axis": (MovingAabbsAxis, ("axis", "t_enter", "t_leave")),
+    "advancement": (AdvancementTrace, ("tol", "iterations", "case")),
+    "advancement_step": (AdvancementStep, ("phase", "t", "distance", "closest")),
 }

@@ -193,13 +193,39 @@ def _search(F, lo, hi, tol, trace, f_lo=None):
     return t, f, pa, pb
 
 
+class _StepRecorder:
+    """``trace["steps"]`` of :func:`conservative_advancement` when it is asked to record
+    (:class:`algorithms.traces.AdvancementStep`): copies of the loop's values, never an input
+    to it."""
+
+    def __init__(self, trace):
+        self.rows = trace["steps"] = []
+
+    def row(self, phase, t, f, pa, pb, **more):
+        self.rows.append({"phase": phase, "t": float(t), "distance": float(f),
+                          "closest": (tuple(float(c) for c in pa), tuple(float(c) for c in pb)),
+                          **more})
+
+    def advance(self, t, f, closing, pa, pb, n, tol):
+        # the loop's own step: dt = (d - tol / 2) / closing (aiming at the level tol / 2)
+        dt = (f - tol / 2) / closing if closing > 0 else None
+        self.row("advance", t, f, pa, pb, closing_speed=float(closing),
+                 normal=tuple(float(c) for c in n), dt=dt,
+                 t_next=None if dt is None else t + dt)
+
+
 def conservative_advancement(a, b, motion, *, distance: Optional[Callable] = None,
-                             tol: Optional[float] = None, max_iter: int = 64) -> ContactResult:
+                             tol: Optional[float] = None, max_iter: int = 64,
+                             record: bool = False) -> ContactResult:
     """Time of impact by conservative advancement on the distance (module docstring).
 
     ``distance(a, b) -> DistanceResult`` defaults to the registry's ``"distance"`` query (the
     tests pass closed-form oracles). ``trace["iterations"]`` lists ``t``, ``distance`` and the
-    ``closing_speed`` of every step.
+    ``closing_speed`` of every step. ``record=True`` also keeps ``trace["steps"]``: every
+    iteration with its closest points, the step ``dt`` and the next ``t``, and a last row at the
+    ``toi`` (:class:`algorithms.traces.AdvancementStep`; the explorer's time line and
+    step-through draw them). Recording reads the loop's values and changes none of them; off,
+    it costs one test per iteration.
     """
     if distance is None and tol is None:
         fast = _fast_advancement(a, b, motion, max_iter)
@@ -212,9 +238,12 @@ def conservative_advancement(a, b, motion, *, distance: Optional[Callable] = Non
     trace = {"A.6": a6_trace(motion), "tol": tol}
     iterations = []
     trace["iterations"] = iterations
+    steps = _StepRecorder(trace) if record else None
     if f <= tol:
         trace["case"] = "within tol at t = 0: already touching or intersecting"
         trace["static_queries"] = F.calls
+        if steps is not None:
+            steps.row("toi", 0.0, f, pa, pb)
         return _result(METHOD_CA, trace, 0.0, pa, pb, F.direction(pa, pb) if f > 0 else None)
     t = 0.0
     n = None
@@ -225,6 +254,8 @@ def conservative_advancement(a, b, motion, *, distance: Optional[Callable] = Non
             break
         closing = -float(n @ m)
         iterations.append({"t": t, "distance": f, "closing_speed": closing})
+        if steps is not None:
+            steps.advance(t, f, closing, pa, pb, n, tol)
         if closing <= 0:
             trace["case"] = "closing speed <= 0: d(t) is non-decreasing from here (convex)"
             trace["static_queries"] = F.calls
@@ -233,6 +264,8 @@ def conservative_advancement(a, b, motion, *, distance: Optional[Callable] = Non
         if t_new > 1:
             f1 = F(1.0)
             if f1[0] > tol:
+                if steps is not None:
+                    steps.row("end", 1.0, *f1)
                 trace["case"] = "the advancement bound passes t = 1: no contact in [0, 1]"
                 trace["static_queries"] = F.calls
                 return _result(METHOD_CA, trace, None)
@@ -250,6 +283,8 @@ def conservative_advancement(a, b, motion, *, distance: Optional[Callable] = Non
             break
     if not converged:
         iterations.append({"t": t, "distance": f, "closing_speed": None})
+        if steps is not None:
+            steps.row("search", t, f, pa, pb)
         trace["fallback"] = "convex search (slow advancement: grazing contact)"
         found = _search(F, t, 1.0, tol, trace)
         if found is None:
@@ -261,6 +296,8 @@ def conservative_advancement(a, b, motion, *, distance: Optional[Callable] = Non
     t, f, pa, pb, n = _polish(F, t, f, pa, pb, m, trace)
     trace.update({"case": "d(t) reached tol", "toi": t, "distance_at_toi": f,
                   "static_queries": F.calls})
+    if steps is not None:
+        steps.row("toi", t, f, pa, pb)
     return _result(METHOD_CA, trace, t, pa, pb, n if n is not None else n_last)
 
 

@@ -33,7 +33,9 @@ from typing import Optional
 from explorer.model.scene import Scene, Signal
 
 #: overlay kinds (explorer.render.overlays.KINDS keys) on when a workspace starts
-DEFAULT_OVERLAYS = ("closest", "hits", "intersects", "separating_axis", "side", "toi", "motion")
+#: (``minkowski`` draws only for a moving pair in focus: nothing in a scene that does not move)
+DEFAULT_OVERLAYS = ("closest", "hits", "intersects", "separating_axis", "side", "toi", "motion",
+                    "minkowski")
 #: draw scopes: every query pair, the selection's pairs, only the chosen pair
 SCOPES = ("queries", "selected", "pair")
 #: results panel modes: the selection against every other, the chosen pair, the query pairs

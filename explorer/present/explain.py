@@ -7,14 +7,17 @@ never contradicts the chosen candidate (nearly parallel segments try every edge,
 so); a miss says why (Woo: the slab never entered or the coordinate outside the face, from the
 step-through of :mod:`explorer.present.steps`; Hultquist: ``f^2 < 0``).
 
-One text template per method family, in a table (:data:`TEMPLATES`) keyed by a method-name
-fragment and/or the pair's kinds, not an ``isinstance`` ladder. A template is a list of steps; a
-step is a sentence with ``{path}`` placeholders into the result (``{distance}``,
-``{trace.region}``, ``{trace.toi.t_enter}``), or ``("each", list_path, sentence)`` repeated for
-every item of a list in the trace (Arvo's per-axis terms, Woo's candidate planes, the
-separating-axis candidates...). A placeholder whose value is missing makes its step drop out,
-so a template never shows "None" for a trace that has not got that key. Every family is shown
-whose key matches, then the remaining top-level trace numbers.
+The text reads the typed answer (:class:`~algorithms.answer.PairAnswer`): its fields and its
+records' traces, whose keys are declared in :mod:`algorithms.traces`. One template per method
+family, in a table (:data:`TEMPLATES`) keyed by a method-name fragment and/or the pair's kinds;
+a template's steps are a small function of the :class:`Subject` that reads each trace through a
+:class:`Fields` accessor bound to its schema (a ``TypedDict``), never a string path into JSON.
+A step is a sentence with ``{name}`` placeholders filled by :func:`say`: a value that is missing
+(or not finite) makes its step drop out, so a template never shows "None" for a trace that has
+not got that key. :func:`each` repeats a sentence for every row of a list in a trace (Arvo's
+per-axis terms, Woo's candidate planes, the separating-axis candidates...) with the digits that
+tell the rows apart. Every family is shown whose key matches, then the distance record's
+remaining top-level trace numbers.
 
 Sources: Eberly & Schneider, GTCG §10.8 (st-plane regions), §11.12.7-11.12.9 (separating
 axes, Arvo, cylinders); Dunn & Parberry, 3D Math Primer, App. A.13, A.15, A.17, A.18 (Woo);
@@ -25,12 +28,20 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass
-from typing import Optional, Union
+import typing
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Callable, Iterable, Iterator, Mapping, Optional
 
 import numpy as np
 
-Step = Union[str, tuple]
+from algorithms.answer import PairAnswer
+from algorithms.results import to_jsonable
+from algorithms.traces import (ArvoAxis, ArvoTrace, BadouelTrace, GjkStep, GjkTrace,
+                               HultquistTrace, MovingAabbsAxis, MovingAabbsTrace, MovingTrace,
+                               Plane2dTrace, PlaneSideTrace, RayPlaneTrace, SatAxis, SatTrace,
+                               StPlaneCandidate, StPlaneTrace, WooPlane, WooTrace)
 
 
 def fmt(x, digits: int = 6, none: str = "—", vector_digits: int | None = None) -> str:
@@ -67,32 +78,183 @@ def distinct_digits(values, start: int = 6, most: int = 15) -> int:
     return most
 
 
+# ---------------------------------------------------------------------- typed access
+
+#: while :func:`recording` runs: every key read through a :class:`Fields`, as
+#: ``(schema name, key, present)``
+_READS: Optional[list] = None
+
+
+@contextmanager
+def recording() -> Iterator[list]:
+    """Collect the trace keys the explain text reads (``(schema name, key, present)``), for the
+    test that every one is declared in :mod:`algorithms.traces` and present on the shipped
+    scenes."""
+    global _READS
+    outer, inner = _READS, []
+    _READS = inner
+    try:
+        yield inner
+    finally:
+        if outer is not None:  # a recording inside another: the outer one sees these too
+            outer.extend(inner)
+        _READS = outer
+
+
+@lru_cache(maxsize=None)
+def declared(schema) -> frozenset:
+    """The keys a trace schema (a ``TypedDict``) declares."""
+    return frozenset(typing.get_type_hints(schema))
+
+
+class Fields:
+    """A trace (or one row of a list in it) read through its schema: ``f["key"]`` is the value
+    or ``None`` when absent; :meth:`rows` and :meth:`sub` give the nested records typed too.
+
+    While :func:`recording`, every read is noted, so a test can prove that the keys the text
+    reads are the schema's and are present where they should be.
+    """
+
+    __slots__ = ("_data", "schema")
+
+    def __init__(self, data, schema):
+        self._data = data if isinstance(data, Mapping) else {}
+        self.schema = schema
+
+    def __bool__(self) -> bool:
+        return bool(self._data)
+
+    def __getitem__(self, key: str):
+        if _READS is not None:
+            _READS.append((self.schema.__name__, key, key in self._data))
+        return self._data.get(key)
+
+    def get(self, key: str, default=None):
+        value = self[key]
+        return default if value is None else value
+
+    def rows(self, key: str, schema, most: int = 24) -> Optional[list]:
+        """The dict rows of the list under ``key`` (its first ``most``), each a
+        :class:`Fields` of ``schema``; ``None`` when ``key`` holds no list."""
+        items = self[key]
+        if not isinstance(items, (list, tuple)):
+            return None
+        return [Fields(i, schema) for i in items[:most] if isinstance(i, Mapping)]
+
+    def sub(self, key: str, schema) -> "Fields":
+        """The dict under ``key`` read as ``schema`` (empty when absent)."""
+        return Fields(self[key], schema)
+
+
+def _record_trace(record) -> dict:
+    trace = getattr(record, "trace", None) if record is not None else None
+    return trace if isinstance(trace, Mapping) else {}
+
+
+#: a second method worth showing beside the default one, per unordered pair: the explain text
+#: runs it (``registry.query(query, plane, other, method=name)``) and keeps its record under
+#: ``key`` in :attr:`Subject.extras`
+EXTRA_METHODS = {
+    ("aabb", "plane"): ("side", "boreskov_corner", "boreskov"),
+    ("plane", "sphere"): ("side", "boreskov_classify", "boreskov"),
+}
+
+
+def extras_of(answer: Optional[PairAnswer], prim_a, prim_b) -> dict:
+    """The records of :data:`EXTRA_METHODS` for the pair (``{}`` when none; never raises)."""
+    if answer is None or prim_a is None or prim_b is None:
+        return {}
+    extra = EXTRA_METHODS.get(tuple(sorted((prim_a.kind, prim_b.kind))))
+    if extra is None:
+        return {}
+    from algorithms import registry
+
+    query, method, key = extra
+    try:
+        record = registry.query(query, prim_a, prim_b, method=method)
+    except Exception:  # noqa: BLE001 - an explanation extra must never break the panel
+        return {}
+    return {key: record}
+
+
 @dataclass(frozen=True)
-class Template:
-    """A method family's explanation: shown when ``method`` contains ``method_has`` (any of, case
-    folded) or the pair is one of ``pairs`` (unordered, ``"aabb-ray"`` style)."""
+class Subject:
+    """What a template explains: the typed answer, the extra methods' records and why a
+    linear component misses (from the step-through), each trace read through its schema."""
 
-    title: str
-    source: str
-    steps: tuple
-    method_has: tuple = ()
-    pairs: tuple = ()
-    needs: str = ""  # a result path that must exist (e.g. "trace.toi.axes")
-    exclude_pairs: tuple = ()
+    answer: PairAnswer
+    extras: dict = field(default_factory=dict)
+    why_miss: Optional[str] = None
 
-    def matches(self, result: dict) -> bool:
-        if self.needs and lookup(result, self.needs) is None:
-            return False
-        kinds = "-".join(sorted(str(result.get("pair") or "").split("-")))
-        if kinds in {"-".join(sorted(p.split("-"))) for p in self.exclude_pairs}:
-            return False
-        if not self.method_has and not self.pairs:
-            return bool(self.needs)
-        method = (result.get("method") or "").lower()
-        if any(h.lower() in method for h in self.method_has):
-            return True
-        kinds = str(result.get("pair") or "").split("-")
-        return "-".join(sorted(kinds)) in {"-".join(sorted(p.split("-"))) for p in self.pairs}
+    @property
+    def method(self) -> str:
+        """The answer's methods and the extras', joined by ``"; "``."""
+        names = [self.answer.method] + [r.method for r in self.extras.values()]
+        return "; ".join(m for m in names if m)
+
+    @property
+    def kinds(self) -> str:
+        """The pair's kinds sorted, ``"aabb-ray"`` style (unordered)."""
+        return "-".join(sorted(self.answer.pair.split("-")))
+
+    # the records' traces, typed by the family the template explains
+    def distance(self, schema) -> Fields:
+        return Fields(_record_trace(self.answer.records.distance), schema)
+
+    def intersection(self, schema) -> Fields:
+        return Fields(_record_trace(self.answer.records.intersection), schema)
+
+    def hits(self, schema) -> Fields:
+        return Fields(_record_trace(self.answer.records.hits), schema)
+
+    def side(self, schema=PlaneSideTrace) -> Fields:
+        return Fields(_record_trace(self.answer.records.side), schema)
+
+    def separation(self, schema=SatTrace) -> Fields:
+        return Fields(_record_trace(self.answer.records.separation), schema)
+
+    def contact(self, schema) -> Fields:
+        return Fields(_record_trace(self.answer.records.contact), schema)
+
+    def extra(self, key: str, schema=PlaneSideTrace) -> Fields:
+        return Fields(_record_trace(self.extras.get(key)), schema)
+
+
+# ---------------------------------------------------------------------- sentences
+
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def _plain(value):
+    """A trace value as the text shows it: numpy and Fraction values as Python numbers and
+    lists, a non-finite float as missing (as in the scene-v1 result)."""
+    return to_jsonable(value)
+
+
+def say(sentence: str, digits: Optional[Mapping] = None, **values) -> Optional[str]:
+    """``sentence`` (HTML-escaped) with its ``{name}`` placeholders filled from ``values``;
+    ``None`` when one is missing. ``digits`` maps a name to its significant digits (6)."""
+    shown = {}
+    for name, value in values.items():
+        value = _plain(value)
+        if value is None:
+            return None
+        d = (digits or {}).get(name, 6)
+        shown[name] = html.escape(value if isinstance(value, str) else fmt(value, d))
+    try:
+        return _PLACEHOLDER.sub(lambda m: shown[m.group(1)], html.escape(sentence, quote=False))
+    except KeyError as exc:  # a placeholder the template did not fill: a template bug
+        raise ValueError(f"explain template: no value for {exc} in {sentence!r}") from None
+
+
+def each(rows: Optional[list], sentence: str, *keys: str) -> list[Optional[str]]:
+    """``sentence`` once per row, its ``{key}`` placeholders from the row's ``keys``, with the
+    digits that print the rows' different values differently (:func:`distinct_digits`)."""
+    if rows is None:
+        return []
+    values = [{k: _plain(r[k]) for k in keys} for r in rows]
+    digits = {k: distinct_digits([v[k] for v in values]) for k in keys}
+    return [say(sentence, digits, **v) for v in values]
 
 
 REGION_WORDS = {
@@ -113,343 +275,355 @@ REGION_EDGES = {1: {"s=1"}, 2: {"s=1", "t=1"}, 3: {"t=1"}, 4: {"s=0", "t=1"}, 5:
                 6: {"s=0", "t=0"}, 7: {"t=0"}, 8: {"s=1", "t=0"}}
 
 
-def region_sentence(trace: dict) -> str:
+def region_sentence(trace) -> str:
     """The region's words, and, when the chosen edge is not one of the region's (nearly parallel
-    segments: every edge is tried), what was done instead, so the two never contradict."""
-    region = trace.get("region")
+    segments: every edge is tried), what was done instead, so the two never contradict.
+    ``trace``: an st-plane trace (:class:`~algorithms.traces.StPlaneTrace`) or its
+    :class:`Fields`."""
+    t = trace if isinstance(trace, Fields) else Fields(trace, StPlaneTrace)
+    region = _plain(t["region"])
     words = REGION_WORDS.get(region, "") if isinstance(region, int) else ""
-    edge = trace.get("edge")
-    if isinstance(region, int) and region in REGION_EDGES and isinstance(edge, str) \
-            and edge.replace(" ", "") not in REGION_EDGES[region]:
-        words += (f"; but (s̄, t̄) is far outside the square (det = {fmt(trace.get('det'))}: "
+    edge = t["edge"]
+    if not (isinstance(region, int) and isinstance(edge, str)):
+        return words
+    if region == 0 and edge != "interior":
+        # (s̄, t̄) on the square's boundary (touching at an end): the least candidate is that
+        # edge's, the same point; anything else is rounding of nearly parallel components
+        on = edge.replace(" ", "").split("=")
+        bar = {"s": _plain(t["s_bar"]), "t": _plain(t["t_bar"])}.get(on[0])
+        if len(on) == 2 and isinstance(bar, (int, float)) and abs(bar - float(on[1])) <= 1e-9:
+            return ("on the square's boundary: (s̄, t̄) lies on the edge "
+                    f"{edge} itself, whose candidate is the same point (no clamping)")
+        return words + (f"; but the least candidate lies on {edge} (det = "
+                        f"{fmt(_plain(t['det']))}: nearly parallel, so every edge was tried "
+                        f"and the least lies on {edge})")
+    if region in REGION_EDGES and edge.replace(" ", "") not in REGION_EDGES[region]:
+        words += (f"; but (s̄, t̄) is far outside the square (det = {fmt(_plain(t['det']))}: "
                   f"nearly parallel), so every edge was tried and the least lies on {edge}")
     return words
+
+
+# ---------------------------------------------------------------------- the templates
+# Each is a function of the Subject giving its sentences (None: the step drops out). The
+# sentences keep the books' symbols; the values come from the typed answer and its records.
+
+def _st_plane(x: Subject):
+    t = x.distance(StPlaneTrace)
+    region = _plain(t["region"])
+    yield say("Write the squared distance as Q(s, t) = a s² + 2b st + c t² + 2d s + 2e t + f "
+              "with a = {a}, b = {b}, c = {c}, d = {d}, e = {e}, f = {f} (domain {domain}).",
+              a=t["a"], b=t["b"], c=t["c"], d=t["d"], e=t["e"], f=t["f"], domain=t["domain"])
+    yield say("det = ac − b² = |m0 × m1|² = {det}.", det=t["det"])
+    yield say("The gradient of Q vanishes at (s̄, t̄) = ({s_bar}, {t_bar}), in region {region}: "
+              "{words}.", s_bar=t["s_bar"], t_bar=t["t_bar"], region=region,
+              words=region_sentence(t) if isinstance(region, int) else None)
+    yield say("The components are parallel (det = 0): Q is least along a whole line, the valley "
+              "a s + b t + d = 0; B's ends project to σ0 = {sigma0}, σ1 = {sigma1} on A.",
+              sigma0=t["sigma0"], sigma1=t["sigma1"])
+    yield from each(t.rows("candidates", StPlaneCandidate),
+                    "Candidate on {edge}: (s, t) = ({s}, {t}), Q = {sqr_distance}.",
+                    "edge", "s", "t", "sqr_distance")
+    yield say("The least candidate is on {edge}: s = {s}, t = {t}, Q = {sqr_distance}, so the "
+              "distance is {distance}.", edge=t["edge"], s=t["s"], t=t["t"],
+              sqr_distance=t["sqr_distance"], distance=x.answer.distance)
+
+
+def _two_rays(x: Subject):
+    ln = x.answer.lines  # algorithms.extras.planes.TwoRaysResult
+    yield say("Take the lines r1(t1) = p1 + t1 d1 and r2(t2) = p2 + t2 d2 (no range yet): "
+              "|d1 × d2|² = {cross}.", cross=ln.cross_sqr)
+    yield say("They are {case}.", case=ln.case)
+    yield say("t1 = ((p2 − p1) × d2) · (d1 × d2) / |d1 × d2|² = {t1}, "
+              "t2 = ((p2 − p1) × d1) · (d1 × d2) / |d1 × d2|² = {t2}; "
+              "r1(t1) and r2(t2) are {gap} apart.", t1=ln.t1, t2=ln.t2, gap=ln.gap)
+    yield say("Within both components' own ranges: {within}.", within=ln.within)
+
+
+def _lines_2d(x: Subject):
+    p = Fields(x.answer.plane2d, Plane2dTrace)
+    yield say("A's line: a x + b y = d with (a, b, d) = {line} (unit normal).", line=p["line_a"])
+    yield say("B's line: (a, b, d) = {line}.", line=p["line_b"])
+    yield say("A.7: denominator a1 b2 − a2 b1 = {den}; the lines are {case}; x = (b2 d1 − b1 "
+              "d2) / den, y = (a1 d2 − a2 d1) / den give {point}.", den=p["denominator"],
+              case=p["case"], point=p["point"])
+    yield say("A.1: q' = q + (d − q · n) n, with d − q · n = {signed}: the closest point is "
+              "{point}.", signed=p["signed_distance"], point=p["point"])
+
+
+def _woo(x: Subject):
+    h = x.hits(WooTrace)
+    chosen = h.sub("chosen", WooPlane)
+    yield say("The ray starts inside the box: {inside}.", inside=h["inside"])
+    yield from each(h.rows("candidate planes", WooPlane),
+                    "On axis {axis}, the candidate plane facing the ray is {plane}, reached at "
+                    "t = {t}.", "axis", "plane", "t")
+    yield say("The hit, if any, is on the candidate plane farthest along the ray: {plane} at "
+              "t = {t}; the hit point is then checked to lie inside the face's rectangle.",
+              plane=chosen["plane"], t=chosen["t"])
+    yield say("First hit parameter: t = {first_t}.", first_t=x.answer.first_t)
+    yield say("Why it misses: {why}", why=x.why_miss)
+
+
+def _hultquist(x: Subject):
+    h = x.hits(HultquistTrace)
+    yield say("e = c − p0 = {e} runs from the ray's origin to the centre; e · e = {e2} against "
+              "r² = {r2} (origin inside: {inside}).", e=h["e"], e2=h["e^2"], r2=h["r^2"],
+              inside=h["inside"])
+    yield say("a = e · d̂ = {a} is how far along the ray the centre projects; b² = e · e − a² = "
+              "{b2} is the squared distance from the centre to the ray's line.", a=h["a"],
+              b2=h["b^2"])
+    yield say("f² = r² − b² = {f2}; a negative f² means the line misses. f = {f}.",
+              f2=h["f^2"], f=h["f"])
+    yield say("The ray enters at distance a − f = {enter} and leaves at a + f = {leave} along "
+              "it; in the ray's own parameter the first hit is t = {first_t}.",
+              enter=h["t = a - f"], leave=h["a + f"], first_t=x.answer.first_t)
+    yield say("Why it misses: {why}", why=x.why_miss)
+
+
+def _badouel(x: Subject):
+    h = x.hits(BadouelTrace)
+    yield say("Edges e1 = {e1}, e2 = {e2}; normal n = e1 × e2 = {n}; n · d = {dot} (0 would "
+              "mean parallel; the division is deferred).", e1=h["e1"], e2=h["e2"], n=h["n"],
+              dot=h["dot"])
+    yield say("The ray meets the triangle's plane at t = {t} (numerator {num}).", t=h["t"],
+              num=h["t (before division)"])
+    yield say("Drop the dominant axis of n ({axis}) and solve in 2D for the barycentric "
+              "coordinates: α = {alpha}, β = {beta}, γ = {gamma}.",
+              axis=h["dominant axis dropped"], alpha=h["alpha"], beta=h["beta"],
+              gamma=h["gamma"])
+    yield say("All three in [0, 1]: the hit point lies inside; first hit t = {first_t}.",
+              first_t=x.answer.first_t)
+
+
+def _ray_plane(x: Subject):
+    h = x.hits(RayPlaneTrace)
+    yield say("d · n = {dn} (0: the ray runs parallel to the plane).", dn=h["d.n"])
+    yield say("t = (d − p0 · n) / (d · n) with numerator {num}: t = {t}.", num=h["d - p0.n"],
+              t=h["t"])
+    yield say("First hit t = {first_t}.", first_t=x.answer.first_t)
+
+
+def _arvo(x: Subject):
+    d = x.distance(ArvoTrace)
+    yield from each(d.rows("per_axis", ArvoAxis),
+                    "Axis {axis}: the centre coordinate {c} is {where} [{min}, {max}]; the "
+                    "closest box coordinate is {q}, adding {term} to the squared distance.",
+                    "axis", "c", "where", "min", "max", "q", "term")
+    yield say("The squared distance from the centre to the box is {d2}; compared with r² = "
+              "{r2}: intersects = {intersects}.", d2=d["dist_squared"],
+              r2=x.intersection(ArvoTrace)["r_squared"], intersects=x.answer.intersects)
+
+
+def _primer_a10(x: Subject):
+    s = x.side()
+    yield say("Project the box on the plane normal: its points reach n · x from minD = {lo} to "
+              "maxD = {hi}; the plane is n · x = {d}.", lo=s["minD"], hi=s["maxD"], d=s["d"])
+    yield say("Side {side}: 1 when minD > d (all in front), −1 when maxD < d (all behind), 0 "
+              "when d lies in [minD, maxD].", side=x.answer.side)
+
+
+def _boreskov_corner(x: Subject):
+    b = x.extra("boreskov")
+    yield say("The signs of the normal's components pick one corner, {corner} (corner "
+              "{index}), where f(x) = n · x − d is least: f = {f}.", corner=b["corner"],
+              index=b["corner_index"], f=b["f_corner"])
+    yield say("The opposite corner {corner} gives the largest value, f = {f}.",
+              corner=b["opposite_corner"], f=b["f_opposite"])
+    yield say("Both signs together classify the box: {classify}.", classify=b["classify"])
+
+
+def _boreskov_sphere(x: Subject):
+    b = x.extra("boreskov")
+    yield say("The centre's signed distance to the plane is {v}; compared with the radius "
+              "{r}: {classify}.", v=b["v"], r=b["effective_radius"], classify=b["classify"])
+
+
+def _cylinders(x: Subject):
+    s = x.separation()
+    yield from each(s.rows("axes", SatAxis),
+                    "Test {name}: r_A = {r_A}, r_B = {r_B}, centre distance {distance}, "
+                    "margin {margin} (separating: {separating}).",
+                    "name", "r_A", "r_B", "distance", "margin", "separating")
+    yield say("The first test that separates: {found_by}.", found_by=s["found_by"])
+    yield say("{certificate}.", certificate=s["certificate"])
+
+
+def _separating_axes(x: Subject):
+    s = x.separation()
+    yield say("Each candidate axis L gets the projection radii r_A = Σ h_i |a_i · L| and r_B, "
+              "and the projected centre distance |(C_B − C_A) · L|; the shapes are separated on "
+              "L when the distance exceeds r_A + r_B (margin > 0).")
+    yield from each(s.rows("axes", SatAxis),
+                    "{name}: r_A = {r_A}, r_B = {r_B}, distance {distance}, margin {margin}.",
+                    "name", "r_A", "r_B", "distance", "margin")
+    yield say("Axis used (largest margin among the separating ones): {chosen}.",
+              chosen=s["chosen"])
+    yield say("No axis separates; the least overlap is on {least}: the shapes intersect.",
+              least=s["least_overlap"])
+
+
+def _moving_aabbs(x: Subject):
+    c = x.contact(MovingAabbsTrace)
+    yield say("Hold A still; B moves by d = {d} over t in [0, 1] (A.6).",
+              d=x.answer.relative_motion)
+    yield from each(c.rows("axes", MovingAabbsAxis),
+                    "Axis {axis}: velocity {d}; the boxes overlap on this axis for t in "
+                    "[{t_enter}, {t_leave}].", "axis", "d", "t_enter", "t_leave")
+    yield say("All three axes overlap for t in [{t_enter}, {t_leave}] (the largest t_enter, the "
+              "smallest t_leave, cut to [0, 1]).", t_enter=c["t_enter"], t_leave=c["t_leave"])
+    yield say("Time of impact: {toi}.", toi=x.answer.toi)
+
+
+def _moving_sphere_plane(x: Subject):
+    c = x.contact(MovingTrace)
+    yield say("The sphere (radius {r}) starts on side {classify} of the plane.", r=c["r"],
+              classify=c["classify"])
+    yield say("Its nearest point to the plane, p0 = {p0}, travels as a ray; d · n = {dn}.",
+              p0=c["p0"], dn=c["d_dot_n"])
+    yield say("Case: {case}; the ray meets the plane at t = {t}.", case=c["case"], t=c["t"])
+    yield say("Time of impact {toi}, contact point c − r n = {point}.", toi=x.answer.toi,
+              point=x.answer.contact_point)
+
+
+def _moving_spheres(x: Subject):
+    c = x.contact(MovingTrace)
+    yield say("e = {e} (centre to centre), r = r1 + r2 = {r}, e · e = {ee} against r² = {r2}.",
+              e=c["e"], r=c["r"], ee=c["e_dot_e"], r2=c["r2"])
+    yield say("The relative motion has length l = {l}; e · d̂ = {ed}, discriminant {disc}.",
+              l=c["l"], ed=c["e_dot_d"], disc=c["discriminant"])
+    yield say("Case: {case}.", case=c["case"])
+    yield say("Time of impact: {toi}.", toi=x.answer.toi)
+
+
+def _gjk(x: Subject):
+    g = x.distance(GjkTrace)
+    yield say("{iterations} iterations; termination: {termination}.",
+              iterations=g["iterations"], termination=g["termination"])
+    yield from each(g.rows("steps", GjkStep), "Support point w = {w}, gap {gap}.", "w", "gap")
+    yield say("Distance {distance} between {closest}.", distance=x.answer.distance,
+              closest=x.answer.closest)
+
+
+def _present(value) -> bool:
+    """A trace value that counts as there: a container, or a value shown as a number."""
+    return isinstance(value, (Mapping, list, tuple)) or _plain(value) is not None
+
+
+@dataclass(frozen=True)
+class Template:
+    """A method family's explanation: shown when the methods contain ``method_has`` (any of,
+    case folded) or the pair is one of ``pairs`` (unordered, ``"aabb-ray"`` style), and
+    ``needs`` (a test of the typed answer, if any) holds. ``steps`` gives the sentences."""
+
+    title: str
+    source: str
+    steps: Callable[[Subject], Iterable[Optional[str]]]
+    method_has: tuple = ()
+    pairs: tuple = ()
+    needs: Optional[Callable[[Subject], bool]] = None
+    exclude_pairs: tuple = ()
+
+    def matches(self, x: Subject) -> bool:
+        if self.needs is not None and not self.needs(x):
+            return False
+        if x.kinds in {"-".join(sorted(p.split("-"))) for p in self.exclude_pairs}:
+            return False
+        if not self.method_has and not self.pairs:
+            return self.needs is not None
+        method = x.method.lower()
+        if any(h.lower() in method for h in self.method_has):
+            return True
+        return x.kinds in {"-".join(sorted(p.split("-"))) for p in self.pairs}
+
+    def sentences(self, x: Subject) -> list[str]:
+        return [s for s in self.steps(x) if s]
+
+
+def _has(fields_of: Callable[[Subject], Fields], key: str) -> Callable[[Subject], bool]:
+    """``needs``: the trace ``fields_of(x)`` holds ``key`` (not ``None``)."""
+    return lambda x: _present(fields_of(x)[key])
 
 
 #: the table: method family -> template (first the specific ones)
 TEMPLATES: dict[str, Template] = {
     "st-plane": Template(
         "Closest points of two linear components: the st-plane",
-        "Eberly & Schneider, GTCG §10.8.3, Figs. 10.35-10.37",
-        (
-            "Write the squared distance as Q(s, t) = a s² + 2b st + c t² + 2d s + 2e t + f with "
-            "a = {trace.a}, b = {trace.b}, c = {trace.c}, d = {trace.d}, e = {trace.e}, "
-            "f = {trace.f} (domain {trace.domain}).",
-            "det = ac − b² = |m0 × m1|² = {trace.det}.",
-            "The gradient of Q vanishes at (s̄, t̄) = ({trace.s_bar}, {trace.t_bar}), in region "
-            "{trace.region}: {region_words}.",
-            "The components are parallel (det = 0): Q is least along a whole line, the valley "
-            "a s + b t + d = 0; B's ends project to σ0 = {trace.sigma0}, σ1 = {trace.sigma1} on A.",
-            ("each", "trace.candidates",
-             "Candidate on {edge}: (s, t) = ({s}, {t}), Q = {sqr_distance}."),
-            "The least candidate is on {trace.edge}: s = {trace.s}, t = {trace.t}, "
-            "Q = {trace.sqr_distance}, so the distance is {distance}.",
-        ),
-        method_has=("st-plane",),
-    ),
+        "Eberly & Schneider, GTCG §10.8.3, Figs. 10.35-10.37", _st_plane,
+        method_has=("st-plane",)),
     "two rays": Template(
         "The lines of two rays: crossing, parallel, coincident or skew",
-        "Dunn & Parberry, 3D Math Primer, App. A.8",
-        (
-            "Take the lines r1(t1) = p1 + t1 d1 and r2(t2) = p2 + t2 d2 (no range yet): "
-            "|d1 × d2|² = {trace.two rays.|d1 x d2|^2}.",
-            "They are {trace.two rays.case}.",
-            "t1 = ((p2 − p1) × d2) · (d1 × d2) / |d1 × d2|² = {trace.two rays.t1}, "
-            "t2 = ((p2 − p1) × d1) · (d1 × d2) / |d1 × d2|² = {trace.two rays.t2}; "
-            "r1(t1) and r2(t2) are {trace.two rays.gap} apart.",
-            "Within both components' own ranges: {trace.two rays.within}.",
-        ),
-        needs="trace.two rays.case",
-    ),
+        "Dunn & Parberry, 3D Math Primer, App. A.8", _two_rays,
+        needs=lambda x: x.answer.lines is not None and x.answer.lines.case is not None),
     "2d lines": Template(
         "Lines in the z = 0 plane as a x + b y = d",
         "Dunn & Parberry, 3D Math Primer, App. A.1 (closest point), A.7 (two lines)",
-        (
-            "A's line: a x + b y = d with (a, b, d) = {trace.2d lines.line_a} (unit normal).",
-            "B's line: (a, b, d) = {trace.2d lines.line_b}.",
-            "A.7: denominator a1 b2 − a2 b1 = {trace.2d lines.denominator}; the lines are "
-            "{trace.2d lines.case}; x = (b2 d1 − b1 d2) / den, y = (a1 d2 − a2 d1) / den give "
-            "{trace.2d lines.point}.",
-            "A.1: q' = q + (d − q · n) n, with d − q · n = {trace.2d lines.signed_distance}: "
-            "the closest point is {trace.2d lines.point}.",
-        ),
-        needs="trace.2d lines.section",
-    ),
+        _lines_2d,
+        needs=_has(lambda x: Fields(x.answer.plane2d, Plane2dTrace), "section")),
     "woo": Template(
         "Ray against a box: Woo's candidate planes",
-        "Dunn & Parberry, 3D Math Primer, App. A.18, Listing A.6 (Woo)",
-        (
-            "The ray starts inside the box: {trace.hits.inside}.",
-            ("each", "trace.hits.candidate planes",
-             "On axis {axis}, the candidate plane facing the ray is {plane}, reached at "
-             "t = {t}."),
-            "The hit, if any, is on the candidate plane farthest along the ray: "
-            "{trace.hits.chosen.plane} at t = {trace.hits.chosen.t}; the hit point is then "
-            "checked to lie inside the face's rectangle.",
-            "First hit parameter: t = {first_t}.",
-            "Why it misses: {why_miss}",
-        ),
-        method_has=("woo",),
-    ),
+        "Dunn & Parberry, 3D Math Primer, App. A.18, Listing A.6 (Woo)", _woo,
+        method_has=("woo",)),
     "hultquist": Template(
         "Ray against a sphere: Hultquist's test",
-        "Dunn & Parberry, 3D Math Primer, App. A.12",
-        (
-            "e = c − p0 = {trace.hits.e} runs from the ray's origin to the centre; "
-            "e · e = {trace.hits.e^2} against r² = {trace.hits.r^2} (origin inside: "
-            "{trace.hits.inside}).",
-            "a = e · d̂ = {trace.hits.a} is how far along the ray the centre projects; "
-            "b² = e · e − a² = {trace.hits.b^2} is the squared distance from the centre to the "
-            "ray's line.",
-            "f² = r² − b² = {trace.hits.f^2}; a negative f² means the line misses. "
-            "f = {trace.hits.f}.",
-            "The ray enters at distance a − f = {trace.hits.t = a - f} and leaves at a + f = "
-            "{trace.hits.a + f} along it; in the ray's own parameter the first hit is "
-            "t = {first_t}.",
-            "Why it misses: {why_miss}",
-        ),
+        "Dunn & Parberry, 3D Math Primer, App. A.12", _hultquist,
         method_has=("hultquist",),
-        needs="trace.hits",
-    ),
+        needs=lambda x: x.answer.records.hits is not None),
     "badouel": Template(
         "Ray against a triangle: Badouel's test",
-        "Dunn & Parberry, 3D Math Primer, App. A.16, Listing A.4",
-        (
-            "Edges e1 = {trace.hits.e1}, e2 = {trace.hits.e2}; normal n = e1 × e2 = "
-            "{trace.hits.n}; n · d = {trace.hits.dot} (0 would mean parallel; the division "
-            "is deferred).",
-            "The ray meets the triangle's plane at t = {trace.hits.t} "
-            "(numerator {trace.hits.t (before division)}).",
-            "Drop the dominant axis of n ({trace.hits.dominant axis dropped}) and solve in 2D "
-            "for the barycentric coordinates: α = {trace.hits.alpha}, β = {trace.hits.beta}, "
-            "γ = {trace.hits.gamma}.",
-            "All three in [0, 1]: the hit point lies inside; first hit t = {first_t}.",
-        ),
+        "Dunn & Parberry, 3D Math Primer, App. A.16, Listing A.4", _badouel,
         method_has=("badouel",),
-        needs="trace.hits.e1",
-    ),
+        needs=_has(lambda x: x.hits(BadouelTrace), "e1")),
     "ray plane": Template(
         "Ray against a plane",
-        "Dunn & Parberry, 3D Math Primer, App. A.9",
-        (
-            "d · n = {trace.hits.d.n} (0: the ray runs parallel to the plane).",
-            "t = (d − p0 · n) / (d · n) with numerator {trace.hits.d - p0.n}: t = "
-            "{trace.hits.t}.",
-            "First hit t = {first_t}.",
-        ),
+        "Dunn & Parberry, 3D Math Primer, App. A.9", _ray_plane,
         method_has=("A.9",),
-        needs="trace.hits.t",
-        exclude_pairs=("segment-aabb", "ray-aabb", "line-aabb"),
-    ),
+        needs=_has(lambda x: x.hits(RayPlaneTrace), "t"),
+        exclude_pairs=("segment-aabb", "ray-aabb", "line-aabb")),
     "arvo": Template(
         "Sphere against a box: Arvo's closest point",
-        "Eberly & Schneider, GTCG §11.12.8 (Arvo); Dunn & Parberry, App. A.14",
-        (
-            ("each", "trace.per_axis",
-             "Axis {axis}: the centre coordinate {c} is {where} [{min}, {max}]; the closest "
-             "box coordinate is {q}, adding {term} to the squared distance."),
-            "The squared distance from the centre to the box is {trace.dist_squared}; "
-            "compared with r² = {trace.intersects.r_squared}: intersects = {intersects}.",
-        ),
-        method_has=("arvo",),
-    ),
+        "Eberly & Schneider, GTCG §11.12.8 (Arvo); Dunn & Parberry, App. A.14", _arvo,
+        method_has=("arvo",)),
     "primer a10": Template(
         "Box against a plane: the projection interval",
-        "Dunn & Parberry, 3D Math Primer, App. A.10, Listing A.2",
-        (
-            "Project the box on the plane normal: its points reach n · x from minD = "
-            "{trace.side.minD} to maxD = {trace.side.maxD}; the plane is n · x = "
-            "{trace.side.d}.",
-            "Side {side}: 1 when minD > d (all in front), −1 when maxD < d (all behind), 0 "
-            "when d lies in [minD, maxD].",
-        ),
-        needs="trace.side.minD",
-    ),
+        "Dunn & Parberry, 3D Math Primer, App. A.10, Listing A.2", _primer_a10,
+        needs=_has(lambda x: x.side(), "minD")),
     "boreskov corner": Template(
         "Box against a plane: Boreskov's corner test",
-        "Boreskov, bounding volumes, Fig. 3.9",
-        (
-            "The signs of the normal's components pick one corner, {trace.boreskov.corner} "
-            "(corner {trace.boreskov.corner_index}), where f(x) = n · x − d is least: "
-            "f = {trace.boreskov.f_corner}.",
-            "The opposite corner {trace.boreskov.opposite_corner} gives the largest value, "
-            "f = {trace.boreskov.f_opposite}.",
-            "Both signs together classify the box: {trace.boreskov.classify}.",
-        ),
-        needs="trace.boreskov.corner",
-    ),
+        "Boreskov, bounding volumes, Fig. 3.9", _boreskov_corner,
+        needs=_has(lambda x: x.extra("boreskov"), "corner")),
     "boreskov sphere": Template(
         "Sphere against a plane: Boreskov's classify",
-        "Boreskov, bounding volumes, BoundingSphere::classify",
-        (
-            "The centre's signed distance to the plane is {trace.boreskov.v}; compared with "
-            "the radius {trace.boreskov.effective_radius}: {trace.boreskov.classify}.",
-        ),
-        needs="trace.boreskov.v",
-    ),
+        "Boreskov, bounding volumes, BoundingSphere::classify", _boreskov_sphere,
+        needs=_has(lambda x: x.extra("boreskov"), "v")),
     "cylinders": Template(
         "Cylinder against cylinder: separating axes and planes",
-        "Eberly & Schneider, GTCG §11.12.9",
-        (
-            ("each", "trace.separating_axis.axes",
-             "Test {name}: r_A = {r_A}, r_B = {r_B}, centre distance {distance}, "
-             "margin {margin} (separating: {separating})."),
-            "The first test that separates: {trace.separating_axis.found_by}.",
-            "{trace.separating_axis.certificate}.",
-        ),
-        pairs=("cylinder-cylinder",),
-    ),
+        "Eberly & Schneider, GTCG §11.12.9", _cylinders,
+        pairs=("cylinder-cylinder",)),
     "separating axes": Template(
         "Separating axes",
-        "Eberly & Schneider, GTCG §11.11, §11.12.7",
-        (
-            "Each candidate axis L gets the projection radii r_A = Σ h_i |a_i · L| and r_B, and "
-            "the projected centre distance |(C_B − C_A) · L|; the shapes are separated on L "
-            "when the distance exceeds r_A + r_B (margin > 0).",
-            ("each", "trace.separating_axis.axes",
-             "{name}: r_A = {r_A}, r_B = {r_B}, distance {distance}, margin {margin}."),
-            "Axis used (largest margin among the separating ones): "
-            "{trace.separating_axis.chosen}.",
-            "No axis separates; the least overlap is on {trace.separating_axis.least_overlap}: "
-            "the shapes intersect.",
-        ),
-        needs="trace.separating_axis.axes",
-        exclude_pairs=("cylinder-cylinder",),
-    ),
+        "Eberly & Schneider, GTCG §11.11, §11.12.7", _separating_axes,
+        needs=_has(lambda x: x.separation(), "axes"),
+        exclude_pairs=("cylinder-cylinder",)),
     "moving aabbs": Template(
         "Moving boxes: per-axis time intervals",
-        "Dunn & Parberry, 3D Math Primer, App. A.17, Listing A.5, Fig. A.16",
-        (
-            "Hold A still; B moves by d = {trace.toi.relative_motion} over t in [0, 1] (A.6).",
-            ("each", "trace.toi.axes",
-             "Axis {axis}: velocity {d}; the boxes overlap on this axis for t in "
-             "[{t_enter}, {t_leave}]."),
-            "All three axes overlap for t in [{trace.toi.t_enter}, {trace.toi.t_leave}] "
-            "(the largest t_enter, the smallest t_leave, cut to [0, 1]).",
-            "Time of impact: {toi}.",
-        ),
-        needs="trace.toi.axes",
-        pairs=("aabb-aabb",),
-    ),
+        "Dunn & Parberry, 3D Math Primer, App. A.17, Listing A.5, Fig. A.16", _moving_aabbs,
+        needs=_has(lambda x: x.contact(MovingAabbsTrace), "axes"),
+        pairs=("aabb-aabb",)),
     "moving sphere plane": Template(
         "Moving sphere against a plane",
-        "Dunn & Parberry, 3D Math Primer, App. A.15, Listing A.3",
-        (
-            "The sphere (radius {trace.toi.r}) starts on side {trace.toi.classify} of the plane.",
-            "Its nearest point to the plane, p0 = {trace.toi.p0}, travels as a ray; d · n = "
-            "{trace.toi.d_dot_n}.",
-            "Case: {trace.toi.case}; the ray meets the plane at t = {trace.toi.t}.",
-            "Time of impact {toi}, contact point c − r n = {trace.toi.point}.",
-        ),
-        method_has=("A.15",),
-    ),
+        "Dunn & Parberry, 3D Math Primer, App. A.15, Listing A.3", _moving_sphere_plane,
+        method_has=("A.15",)),
     "moving spheres": Template(
         "Moving spheres",
-        "Dunn & Parberry, 3D Math Primer, App. A.13",
-        (
-            "e = {trace.toi.e} (centre to centre), r = r1 + r2 = {trace.toi.r}, "
-            "e · e = {trace.toi.e_dot_e} against r² = {trace.toi.r2}.",
-            "The relative motion has length l = {trace.toi.l}; e · d̂ = {trace.toi.e_dot_d}, "
-            "discriminant {trace.toi.discriminant}.",
-            "Case: {trace.toi.case}.",
-            "Time of impact: {toi}.",
-        ),
+        "Dunn & Parberry, 3D Math Primer, App. A.13", _moving_spheres,
         method_has=("A.13",),
-        needs="trace.toi",
-    ),
+        needs=lambda x: x.answer.records.contact is not None),
     "gjk": Template(
         "GJK distance",
-        "Gilbert-Johnson-Keerthi on the support functions",
-        (
-            "{trace.iterations} iterations; termination: {trace.termination}.",
-            ("each", "trace.steps", "Support point w = {w}, gap {gap}."),
-            "Distance {distance} between {closest}.",
-        ),
+        "Gilbert-Johnson-Keerthi on the support functions", _gjk,
         method_has=("gjk",),
-        needs="trace.steps",
-    ),
+        needs=_has(lambda x: x.distance(GjkTrace), "steps")),
 }
-
-_PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
-
-
-def lookup(data, path: str):
-    """``data["a"]["b"]...`` for ``"a.b..."`` (list indices allowed), ``None`` if absent.
-
-    Keys that themselves hold dots (``"d.n"`` in the ray-plane trace) are found too: the
-    longest key that matches wins at each level.
-    """
-    parts = path.split(".")
-
-    def walk(cur, i):
-        if i == len(parts):
-            return cur
-        if isinstance(cur, dict):
-            for j in range(len(parts), i, -1):
-                key = ".".join(parts[i:j])
-                if key in cur:
-                    found = walk(cur[key], j)
-                    if found is not None:
-                        return found
-            return None
-        if isinstance(cur, (list, tuple)) and parts[i].isdigit() and int(parts[i]) < len(cur):
-            return walk(cur[int(parts[i])], i + 1)
-        return None
-
-    return walk(data, 0)
-
-
-class _Missing(Exception):
-    pass
-
-
-def fill(sentence: str, data: dict, digits: Optional[dict] = None) -> Optional[str]:
-    """``sentence`` with its placeholders filled from ``data``; ``None`` if one is missing.
-    ``digits`` maps a placeholder to the significant digits it needs (default 6)."""
-
-    def sub(m):
-        value = lookup(data, m.group(1))
-        if value is None:
-            raise _Missing(m.group(1))
-        d = (digits or {}).get(m.group(1), 6)
-        return html.escape(fmt(value, d) if not isinstance(value, str) else value)
-
-    try:
-        return _PLACEHOLDER.sub(sub, html.escape(sentence, quote=False))
-    except _Missing:
-        return None
-
-
-#: a second method worth showing beside the default one, per unordered pair: the explain panel
-#: runs it (``registry.query(query, plane, other, method=name)``) and files its trace under
-#: ``trace[key]``
-EXTRA_METHODS = {
-    ("aabb", "plane"): ("side", "boreskov_corner", "boreskov"),
-    ("plane", "sphere"): ("side", "boreskov_classify", "boreskov"),
-}
-
-
-def with_extras(result: dict, prim_a, prim_b) -> dict:
-    """``result`` plus the traces of :data:`EXTRA_METHODS` for its pair (never raises)."""
-    extra = EXTRA_METHODS.get(tuple(sorted((prim_a.kind, prim_b.kind))))
-    if extra is None:
-        return result
-    from algorithms import registry
-    from algorithms.results import to_jsonable
-
-    query, method, key = extra
-    try:
-        r = registry.query(query, prim_a, prim_b, method=method)
-    except Exception:  # noqa: BLE001 - an explanation extra must never break the panel
-        return result
-    out = dict(result)
-    out["trace"] = {**(result.get("trace") or {}), key: to_jsonable(r.trace)}
-    out["method"] = "; ".join(m for m in (result.get("method"), r.method) if m)
-    return out
-
-
-def matching(result: dict) -> list[Template]:
-    return [t for t in TEMPLATES.values() if t.matches(result)]
 
 
 def why_miss(answer, prim_a, prim_b) -> Optional[str]:
@@ -468,39 +642,74 @@ def why_miss(answer, prim_a, prim_b) -> Optional[str]:
     return walk.steps[-1].text
 
 
-def explain(result: dict, answer=None, prim_a=None, prim_b=None
+def subject(answer: PairAnswer, prim_a=None, prim_b=None) -> Subject:
+    """The :class:`Subject` of ``answer``: with the primitives, the extra methods' records and
+    why a miss misses."""
+    return Subject(answer, extras_of(answer, prim_a, prim_b), why_miss(answer, prim_a, prim_b))
+
+
+def matching(x: Subject) -> list[Template]:
+    return [t for t in TEMPLATES.values() if t.matches(x)]
+
+
+def explain(answer: PairAnswer, prim_a=None, prim_b=None, x: Optional[Subject] = None
             ) -> list[tuple[str, str, list[str]]]:
-    """``(title, source, sentences)`` for every template that matches ``result``; with the
-    typed ``answer`` and the primitives, a miss also says why."""
-    data = dict(result)
-    trace = result.get("trace") or {}
-    if isinstance(trace.get("region"), int):
-        data["region_words"] = region_sentence(trace)
-    reason = why_miss(answer, prim_a, prim_b)
-    if reason:
-        data["why_miss"] = reason
+    """``(title, source, sentences)`` for every template that matches the typed ``answer``;
+    with the primitives, the extra methods are shown too and a miss says why."""
+    x = x if x is not None else subject(answer, prim_a, prim_b)
     out = []
-    for template in matching(result):
-        sentences = []
-        for step in template.steps:
-            if isinstance(step, tuple) and step[0] == "each":
-                items = lookup(data, step[1])
-                if isinstance(items, (list, tuple)):
-                    dicts = [i for i in items[:24] if isinstance(i, dict)]
-                    keys = {k for i in dicts for k in i}
-                    digits = {k: distinct_digits([i.get(k) for i in dicts]) for k in keys}
-                    for item in dicts:
-                        if isinstance(item, dict):
-                            text = fill(step[2], item, digits)
-                            if text:
-                                sentences.append(text)
-                continue
-            text = fill(step, data)
-            if text:
-                sentences.append(text)
+    for template in matching(x):
+        sentences = template.sentences(x)
         if sentences:
             out.append((template.title, template.source, sentences))
     return out
+
+
+def trace_values(answer: PairAnswer) -> list[tuple[str, object]]:
+    """The "Trace values" table: the distance record's remaining top-level trace numbers and
+    short words, in the order of the result's ``trace`` (:func:`algorithms.report.trace_of`
+    puts the other records under their own keys, which replace the distance record's value of
+    the same name), with the distance a touching test rounded to 0."""
+    rec = answer.records
+    values = dict(_record_trace(rec.distance))
+    if rec.distance is not None:
+        values["parameter"] = None  # a list: not shown here
+    if rec.intersection is not None:
+        values["intersects"] = rec.intersection.trace
+    if rec.separation is not None:
+        values["separating_axis"] = None
+    if answer.distance_rounding is not None:
+        values["distance_rounding"] = answer.distance_rounding
+    if answer.axis_from_closest:
+        values.setdefault("separating_axis", None)
+    for key, present in (("reconciled", bool(answer.reconciled)), ("hits", rec.hits),
+                         ("side", rec.side), ("two rays", answer.lines),
+                         ("2d lines", answer.plane2d), ("toi", rec.contact)):
+        if present is not None and present is not False:
+            values[key] = None  # another record's trace or a list: not shown here
+    out = []
+    for k, v in values.items():
+        v = _plain(v)
+        if isinstance(v, (int, float)) or (isinstance(v, str) and len(v) < 80):
+            out.append((k, v))
+    return out
+
+
+def summary(answer: PairAnswer) -> list[tuple[str, object]]:
+    """The answer's keys shown first, ``(name, value)`` for those that apply."""
+    values = (("intersects", answer.intersects), ("distance", answer.distance),
+              ("first_t", answer.first_t), ("separating_axis", answer.separating_axis),
+              ("side", answer.side), ("toi", answer.toi))
+    return [(k, _plain(v)) for k, v in values if _plain(v) is not None]
+
+
+def kept_methods(method: str) -> list[str]:
+    """The methods to list: a method already named inside an earlier one is listed once."""
+    kept: list[str] = []
+    for m in split_methods(method):
+        if not any(m in k for k in kept):
+            kept.append(m)
+    return kept
 
 
 _REF = re.compile(r"(?:GTCG\s*)?§\s*\d+(?:\.\d+)*|(?:App\.\s*)?\b[A-Z]\.\d+\b|Listing\s*[A-Z]\.\d+"
@@ -526,40 +735,33 @@ def split_methods(method: str) -> list[str]:
     return [m for m in out if m]
 
 
-def to_html(result: Optional[dict], name_a: str = "A", name_b: str = "B", answer=None,
-            prim_a=None, prim_b=None) -> str:
-    """The panel's text for ``result`` (an ``explorer eval`` result); ``answer`` and the
-    primitives let a miss say why."""
-    if not result:
+def to_html(answer: Optional[PairAnswer], name_a: str = "A", name_b: str = "B", prim_a=None,
+            prim_b=None) -> str:
+    """The panel's text for the typed ``answer``; with the primitives, the extra methods are
+    explained too and a miss says why."""
+    if answer is None:
         return ("<p>Choose a pair to see how its answer was found: click a row of the "
                 "Results table, or pick A and B at its top.</p>")
+    x = subject(answer, prim_a, prim_b)
     parts = [f"<h3>{html.escape(name_a)} – {html.escape(name_b)} "
-             f"<span style='color:#666'>({html.escape(str(result.get('pair')))})</span></h3>"]
-    method = result.get("method") or ""
+             f"<span style='color:#666'>({html.escape(str(answer.pair))})</span></h3>"]
+    method = x.method
     if method:
-        kept: list[str] = []
-        for m in split_methods(method):  # a method already named inside an earlier one: once
-            if not any(m in k for k in kept):
-                kept.append(m)
-        parts.append("<p><b>Method:</b><br>" + "<br>".join(html.escape(m) for m in kept)
-                     + "</p>")
+        parts.append("<p><b>Method:</b><br>"
+                     + "<br>".join(html.escape(m) for m in kept_methods(method)) + "</p>")
     refs = sources(method)
     if refs:
         parts.append("<p><b>Source:</b> " + html.escape(", ".join(refs)) + "</p>")
-    if result.get("error"):
-        parts.append(f"<p style='color:#b00'><b>Error:</b> {html.escape(result['error'])}</p>")
-    summary = []
-    for key in ("intersects", "distance", "first_t", "separating_axis", "side", "toi"):
-        if result.get(key) is not None:
-            summary.append(f"{key} = {html.escape(fmt(result[key]))}")
-    if summary:
-        parts.append("<p><b>Answer:</b> " + ", ".join(summary) + "</p>")
-    for title, source, sentences in explain(result, answer, prim_a, prim_b):
+    if answer.error:
+        parts.append(f"<p style='color:#b00'><b>Error:</b> {html.escape(answer.error)}</p>")
+    shown = [f"{k} = {html.escape(fmt(v))}" for k, v in summary(answer)]
+    if shown:
+        parts.append("<p><b>Answer:</b> " + ", ".join(shown) + "</p>")
+    for title, source, sentences in explain(answer, x=x):
         parts.append(f"<h4>{html.escape(title)} <span style='color:#666;font-weight:normal'>"
                      f"({html.escape(source)})</span></h4><ol>"
                      + "".join(f"<li>{s}</li>" for s in sentences) + "</ol>")
-    scalars = [(k, v) for k, v in (result.get("trace") or {}).items()
-               if isinstance(v, (int, float)) or (isinstance(v, str) and len(v) < 80)]
+    scalars = trace_values(answer)
     if scalars:
         parts.append("<h4>Trace values</h4><table cellspacing='0' cellpadding='1'>" + "".join(
             f"<tr><td><code>{html.escape(str(k))}</code>&nbsp;</td><td>"

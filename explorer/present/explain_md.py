@@ -1,6 +1,6 @@
 """The explain panel's text as Markdown (File > Export and ``explorer export SCENE -o X.md``):
 the same method, sources, answer and step-by-step sentences, with the current numbers, from
-the explain templates (Eberly & Schneider, GTCG; Dunn & Parberry, App. A; Boreskov).
+the explain templates over the typed answer (Eberly & Schneider, GTCG; Dunn & Parberry, App. A; Boreskov).
 
 Qt-free and VTK-free, like the templates (:mod:`explorer.present.explain`)."""
 
@@ -10,7 +10,9 @@ import html
 import re
 from typing import Optional
 
-from explorer.present.explain import explain, fmt, sources, split_methods, with_extras
+from algorithms.answer import PairAnswer
+from explorer.present.explain import (explain, fmt, kept_methods, sources, subject, summary,
+                                       trace_values)
 from explorer.present.table import markdown_table
 
 _TAG = re.compile(r"<[^>]+>")
@@ -28,36 +30,28 @@ def _cell(text) -> str:
     return str(text).replace("|", "\\|")
 
 
-def pair_markdown(result: Optional[dict], name_a: str = "A", name_b: str = "B",
-                  prim_a=None, prim_b=None, answer=None) -> str:
-    """The explain text of one pair (an ``explorer eval`` result) as Markdown."""
-    if not result:
+def pair_markdown(answer: Optional[PairAnswer], name_a: str = "A", name_b: str = "B",
+                  prim_a=None, prim_b=None) -> str:
+    """The explain text of one pair (its typed answer) as Markdown."""
+    if answer is None:
         return "No pair chosen.\n"
-    if prim_a is not None and prim_b is not None:
-        result = with_extras(result, prim_a, prim_b)
-    out = [f"## {name_a} – {name_b} ({result.get('pair')})", ""]
-    method = result.get("method") or ""
+    x = subject(answer, prim_a, prim_b)
+    out = [f"## {name_a} – {name_b} ({answer.pair})", ""]
+    method = x.method
     if method:
-        kept: list[str] = []
-        for m in split_methods(method):
-            if not any(m in k for k in kept):
-                kept.append(m)
-        out += ["**Method:**", ""] + [f"- {m}" for m in kept] + [""]
+        out += ["**Method:**", ""] + [f"- {m}" for m in kept_methods(method)] + [""]
     refs = sources(method)
     if refs:
         out += [f"**Source:** {', '.join(refs)}", ""]
-    if result.get("error"):
-        out += [f"**Error:** {result['error']}", ""]
-    summary = [f"{k} = {fmt(result[k])}" for k in
-               ("intersects", "distance", "first_t", "separating_axis", "side", "toi")
-               if result.get(k) is not None]
-    if summary:
-        out += ["**Answer:** " + ", ".join(summary), ""]
-    for title, source, sentences in explain(result, answer, prim_a, prim_b):
+    if answer.error:
+        out += [f"**Error:** {answer.error}", ""]
+    shown = [f"{k} = {fmt(v)}" for k, v in summary(answer)]
+    if shown:
+        out += ["**Answer:** " + ", ".join(shown), ""]
+    for title, source, sentences in explain(answer, x=x):
         out += [f"### {_plain(title)} ({source})", ""]
         out += [f"{i}. {_plain(s)}" for i, s in enumerate(sentences, 1)] + [""]
-    scalars = [(k, v) for k, v in (result.get("trace") or {}).items()
-               if isinstance(v, (int, float)) or (isinstance(v, str) and len(v) < 80)]
+    scalars = trace_values(answer)
     if scalars:
         out += ["### Trace values", "", "| key | value |", "| --- | --- |"]
         out += [f"| `{_cell(k)}` | {_cell(fmt(v) if not isinstance(v, str) else v)} |"
@@ -68,12 +62,9 @@ def pair_markdown(result: Optional[dict], name_a: str = "A", name_b: str = "B",
 
 def scene_markdown(scene) -> str:
     """Every query pair of ``scene``: the answers table, then each pair's explain text."""
-    from algorithms.report import result_json
-
     answers = scene.answers()
     parts = [f"# {scene.name}", "", markdown_table(answers)]
     for ans in answers:
         a, b = scene[ans.a], scene[ans.b]
-        parts.append(pair_markdown(result_json(ans), a.name, b.name, a.primitive, b.primitive,
-                                   answer=ans))
+        parts.append(pair_markdown(ans, a.name, b.name, a.primitive, b.primitive))
     return "\n".join(parts)

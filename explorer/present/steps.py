@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 
@@ -28,12 +28,15 @@ BAD = "#c62828"
 @dataclass(frozen=True)
 class Mark:
     """Something to draw: ``kind`` ``"point"``, ``"segment"`` (2 points), ``"quad"`` (4
-    corners) or ``"label"`` (1 point), in ``color``, with optional ``text``."""
+    corners), ``"label"`` (1 point) or ``"shape"`` (the primitive ``shape`` as a ghost, its
+    label at ``points[0]``), in ``color``, with optional ``text``."""
 
     kind: str
     points: tuple
     color: str = CANDIDATE
     text: str = ""
+    #: the primitive a ``"shape"`` mark draws (an object placed at a step's time)
+    shape: Any = None
 
 
 @dataclass(frozen=True)
@@ -418,11 +421,125 @@ def stplane(answer, a, b) -> Optional[Walkthrough]:
                        STPLANE_LISTING, tuple(steps))
 
 
+# ----------------------------------------------------------------------------- advancement (A.6)
+
+CA_LISTING = (
+    "t = 0",
+    "loop: p_A, p_B, d = distance(A(t), B(t))",
+    "  if d <= tol: contact at toi = t",
+    "  n = (p_B - p_A) / d;  v = -n . motion",
+    "  if v <= 0: no contact (d only grows)",
+    "  dt = d / v;  t = t + dt",
+    "  if t > 1: no contact in [0, 1]",
+    "after 64 steps: convex search on [t, 1]",
+)
+CA_TITLE = "Moving pair: conservative advancement"
+CA_SOURCE = "Mirtich; Dunn & Parberry App. A.6 (relative motion)"
+
+
+def _at(prim, motion, t: float):
+    if motion is None or t == 0:
+        return prim
+    return prim.translated(tuple(float(t) * float(m) for m in motion))
+
+
+def _ghosts(a, b, motion_a, motion_b, t, pa, pb, color, when) -> tuple:
+    """The moving objects placed at ``t`` (a still one is drawn where it is anyway)."""
+    out = []
+    for name, prim, motion, at in (("A", a, motion_a, pa), ("B", b, motion_b, pb)):
+        if motion is not None and any(float(c) != 0 for c in motion):
+            out.append(Mark("shape", (tuple(at),), color, f"{name} {when}",
+                            shape=_at(prim, motion, t)))
+    return tuple(out)
+
+
+def advancement(answer, a, b, motion_a=None, motion_b=None) -> Optional[Walkthrough]:
+    """Conservative advancement on a moving pair, step by step: at each ``t_i`` both objects
+    placed at ``t_i`` (ghosts) with the closest-point segment, the closing-speed bound along
+    ``n`` and the step ``dt = d / v`` (the relative advance covers the gap along ``n``)."""
+    from explorer.present.advancement import advancement_steps
+
+    rows = advancement_steps(answer, a, b, motion_a, motion_b)
+    if not rows:
+        return None
+    from algorithms.kernels.motion import relative_motion
+
+    rel = np.asarray(relative_motion(motion_a, motion_b), dtype=float)
+    steps = [Step(0, f"Start at t = 0. A moves by {_p(motion_a or (0, 0, 0))}, B by "
+                     f"{_p(motion_b or (0, 0, 0))}: relative to A, B moves by d = {_p(rel)} "
+                     f"(A.6). Contact when the distance falls to tol = {_g(rows[0]['tol'])}.")]
+    k = 0
+    for row in rows:
+        t = float(row["t"])
+        pa, pb = (np.asarray(p, dtype=float) for p in row["world"])
+        ghosts = _ghosts(a, b, motion_a, motion_b, t, pa, pb, CANDIDATE, f"at t = {_g(t)}")
+        d = float(row["distance"])
+        gap = Mark("segment", (tuple(pa), tuple(pb)), CHOSEN, f"d = {_g(d)}")
+        phase = row["phase"]
+        if phase == "toi":
+            steps.append(Step(1, f"t = {_g(t)}: the distance query gives d = {_g(d)}, "
+                                 f"p_A = {_p(pa)}, p_B = {_p(pb)}.", ghosts + (gap,)))
+            steps.append(Step(2, f"d = {_g(d)} <= tol: contact at toi = {_g(t)} after {k} "
+                                 "advancement step" + ("s" if k != 1 else "") +
+                                 " (a last Newton step polishes d to 0).",
+                              _ghosts(a, b, motion_a, motion_b, t, pa, pb, GOOD,
+                                      f"at toi = {_g(t)}")
+                              + (Mark("point", (tuple(pa),), GOOD, "contact"),)))
+            continue
+        if phase == "end":
+            steps.append(Step(6, f"t would pass 1; at t = 1 the distance is still d = {_g(d)} "
+                                 "> tol: no contact in [0, 1].",
+                              tuple(Mark(m.kind, m.points, BAD, m.text, m.shape)
+                                    for m in ghosts) + (gap,)))
+            continue
+        if phase == "search":
+            steps.append(Step(7, f"64 steps reached only t = {_g(t)} (d = {_g(d)}): a grazing "
+                                 "contact converges slowly; the convex search finishes on "
+                                 "[t, 1].", ghosts + (gap,)))
+            continue
+        k += 1
+        steps.append(Step(1, f"Step {k}: t = {_g(t)}. The distance query gives d = {_g(d)}, "
+                             f"p_A = {_p(pa)}, p_B = {_p(pb)}.", ghosts + (gap,)))
+        n = np.asarray(row["normal"], dtype=float)
+        v = float(row["closing_speed"])
+        size = max(d, 1e-9)
+        steps.append(Step(3, f"n = {_p(n)}; the closing-speed bound v = -n . d = {_g(v)}: "
+                             "along n, B gains on A at most this fast.",
+                          ghosts + (gap, Mark("segment", (tuple(pa), tuple(pa + n * size)),
+                                              CANDIDATE, f"n, v = {_g(v)}"))))
+        if row.get("dt") is None:
+            steps.append(Step(4, f"v = {_g(v)} <= 0: B moves away along n; the distance "
+                                 "(convex in t) only grows from here: no contact.",
+                              tuple(Mark(m.kind, m.points, BAD, m.text, m.shape)
+                                    for m in ghosts) + (gap,)))
+            continue
+        dt, t_next = float(row["dt"]), float(row["t_next"])
+        # the moving one's advance relative to the other: it covers the gap along n, no more
+        b_still = motion_b is None or not any(float(c) for c in motion_b)
+        who, start, step = ("A", pa, -dt * rel) if b_still else ("B", pb, dt * rel)
+        words = (f"dt = d / v = {_g(d)} / {_g(v)} = {_g(dt)}; t = {_g(t)} + {_g(dt)} = "
+                 f"{_g(t_next)}. {who}'s advance relative to {'B' if who == 'A' else 'A'}, "
+                 f"{_p(step)}, closes d along n and no more, so it cannot pass the contact.")
+        if t_next > 1:
+            words += " That is past t = 1."
+        steps.append(Step(5, words, ghosts + (gap, Mark("segment", (tuple(start),
+                                                                    tuple(start + step)),
+                                                        GOOD, f"dt = {_g(dt)}"))))
+    return Walkthrough(CA_TITLE, CA_SOURCE, CA_LISTING, tuple(steps))
+
+
 FAMILIES = (woo, arvo, hultquist, badouel, stplane)
 
 
-def walkthrough(answer, a, b) -> Optional[Walkthrough]:
-    """The step-through of the pair's algorithm, or ``None`` when there is none yet."""
+def walkthrough(answer, a, b, motions=None) -> Optional[Walkthrough]:
+    """The step-through of the pair's algorithm, or ``None`` when there is none yet.
+
+    ``motions``: ``(motion_a, motion_b)`` of a moving pair; one answered by conservative
+    advancement steps through that (:func:`advancement`)."""
+    if motions is not None and any(m is not None for m in motions):
+        w = advancement(answer, a, b, *motions)
+        if w is not None:
+            return w
     for family in FAMILIES:
         w = family(answer, a, b)
         if w is not None:

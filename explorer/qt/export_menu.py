@@ -222,11 +222,8 @@ class ExportMenu:
         a, b = w.current_pair()
         if a and b and a in w.scene and b in w.scene:
             oa, ob = w.scene[a], w.scene[b]
-            answer = w.scene.answer(a, b)
-            from algorithms.report import result_json
-
-            return pair_markdown(result_json(answer), oa.name, ob.name, oa.primitive,
-                                 ob.primitive, answer=answer)
+            return pair_markdown(w.scene.answer(a, b), oa.name, ob.name, oa.primitive,
+                                 ob.primitive)
         return scene_markdown(w.scene)
 
     def export_explain(self, path) -> bool:

@@ -31,9 +31,49 @@ def shipped_lessons() -> list[tuple[str, Path]]:
     return out
 
 
+def look_at(window, look) -> None:
+    """Apply a lesson step's ``look`` to ``window``: choose its pair, select an object, move
+    the camera to a preset, draw moving objects at a time, bring a panel to the front."""
+    if look.pair:
+        window.set_pair(*look.pair)
+    if look.select:
+        window.select(look.select)
+    if look.camera:
+        preset = getattr(window, "camera_preset", None)
+        if preset is not None:
+            preset(look.camera)
+    docks = list(getattr(window, "panel_docks", []))
+    for name in ("results_dock", "scene_dock", "property_dock"):
+        d = getattr(window, name, None)
+        if d is not None:
+            docks.append(d)
+    if look.time is not None:
+        timeline = next((d.widget() for d in docks if d.windowTitle() == "Time line"), None)
+        if timeline is not None and hasattr(timeline, "set_time"):
+            timeline.set_time(look.time)
+        else:
+            window.viewport.set_time(look.time)
+    if look.panel:
+        for dock in docks:
+            if dock.windowTitle() == look.panel:
+                dock.show()
+                dock.raise_()
+
+
 def install(window) -> LessonPanel:
-    """Add the Lessons menu and the Lesson dock to ``window``; returns the panel."""
-    panel = LessonPanel(window.scene, window.viewport, window)
+    """Add the Lessons menu and the Lesson dock to ``window``; returns the panel. The panel is
+    built from the model and its ``look_requested`` is wired to :func:`look_at`; the View >
+    Answers For menu follows the workspace's scope (a lesson step sets it)."""
+    panel = LessonPanel(window.scene, window.workspace, window.commands, window.viewport,
+                        window.evaluator)
+    panel.look_requested.connect(lambda look: look_at(window, look))
+
+    def tick(scope):
+        actions = getattr(window, "scope_actions", {})
+        if scope in actions and not actions[scope].isChecked():
+            actions[scope].setChecked(True)
+
+    window.workspace.scope_changed.connect(tick)
     dock = window._dock(TITLE, panel, Qt.DockWidgetArea.LeftDockWidgetArea,
                         "The open lesson: its steps, what to look at, a question to check")
     window.tabifyDockWidget(window.property_dock, dock)

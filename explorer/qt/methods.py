@@ -65,8 +65,8 @@ class MethodsPanel(PairPanel):
 
     overlay_prefix = "methods"
 
-    def __init__(self, scene, viewport, window, controller):
-        super().__init__(scene, viewport, window)
+    def __init__(self, scene, workspace, commands, viewport, evaluator, controller):
+        super().__init__(scene, workspace, commands, viewport, evaluator)
         self.controller = controller
         self.rows: list[dict] = []
         layout = QVBoxLayout(self)
@@ -343,7 +343,8 @@ def install(window) -> MethodsController:
     else:
         file_menu.addAction(ctl.action)
     try:
-        ctl.panel = MethodsPanel(window.scene, window.viewport, window, ctl)
+        ctl.panel = MethodsPanel(window.scene, window.workspace, window.commands,
+                                 window.viewport, window.evaluator, ctl)
     except Exception as exc:  # noqa: BLE001 - a broken panel never breaks the window
         window.panel_errors.append(f"Methods: {type(exc).__name__}: {exc}")
         return ctl
@@ -354,7 +355,15 @@ def install(window) -> MethodsController:
     try:
         from explorer.qt.panels.fuzz import FuzzPanel
 
-        ctl.fuzz_panel = FuzzPanel(window.scene, window.viewport, window)
+        ctl.fuzz_panel = FuzzPanel(window.scene, window.workspace, window.commands,
+                                   window.viewport, window.evaluator)
+
+        def open_case(path, window=window, ctl=ctl):  # a case: its pair A-B, Methods in front
+            if window.open_file(path):
+                window.set_pair("A", "B")
+                ctl.show_panel()
+
+        ctl.fuzz_panel.case_chosen.connect(open_case)
         ctl.fuzz_dock = window._dock("Fuzz", ctl.fuzz_panel,
                                      Qt.DockWidgetArea.RightDockWidgetArea,
                                      "Search for inputs where a method disagrees "
@@ -365,7 +374,8 @@ def install(window) -> MethodsController:
     try:
         from explorer.qt.panels.precision import PrecisionPanel
 
-        ctl.precision_panel = PrecisionPanel(window.scene, window.viewport, window)
+        ctl.precision_panel = PrecisionPanel(window.scene, window.workspace, window.commands,
+                                             window.viewport, window.evaluator)
         ctl.precision_dock = window._dock("Precision", ctl.precision_panel,
                                           Qt.DockWidgetArea.RightDockWidgetArea,
                                           "Float32, float64 and exact side by side")

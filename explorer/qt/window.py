@@ -4,8 +4,9 @@ algorithm panels of :mod:`explorer.qt.panels` as docks, menus, toolbars, undo, f
 The window owns one :class:`~explorer.model.scene.Scene` for its whole life (opening a file replaces
 its contents with :meth:`Scene.replace_all`), so panels built once keep a valid reference.
 
-Hooks for panels (stable): ``pair_changed(str, str)`` (``""`` for none), :meth:`current_pair`,
-``window.viewport`` (:class:`~explorer.qt.viewport.Viewport`), ``window.scene``.
+The algorithm panels are built from the model, ``(scene, workspace, commands, viewport,
+evaluator)``, and follow ``workspace.pair_changed``; they never call back into the window. The
+window still emits ``pair_changed(str, str)`` (``""`` for none) for its own helpers.
 """
 
 from __future__ import annotations
@@ -398,7 +399,8 @@ class MainWindow(QMainWindow):
         first = None
         for title, factory in list(PANELS):
             try:
-                widget = factory(self.scene, self.viewport, self)
+                widget = factory(self.scene, self.workspace, self.commands, self.viewport,
+                                 self.evaluator)
             except Exception as exc:  # noqa: BLE001
                 self.panel_errors.append(f"{title}: {type(exc).__name__}: {exc}")
                 traceback.print_exc()

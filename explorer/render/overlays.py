@@ -41,6 +41,7 @@ from algorithms.answer import PairAnswer
 from algorithms.evaluate import evaluate_pair
 from algorithms.kernels.support import BOUNDED_KINDS, support_interval
 from explorer.model.scene import Scene, SceneObject
+from explorer.render.minkowski import draw_minkowski
 from explorer.render.view import (PALETTE, Extent, Geom, _offset_cells, _Templates,
                                   color_of, cone_points, mesh_center, primitive_geom,
                                   primitive_mesh, scene_extent)
@@ -67,6 +68,10 @@ KINDS = [
     ("toi", "Time of impact", "The moving object where it first touches the other (ghost), "
                               "the contact point and normal"),
     ("motion", "Motion", "Moving objects: their ghost at t = 1 and the path of their centre"),
+    ("minkowski", "Minkowski shape", "Moving pairs (chosen pair): the Minkowski sum the moving "
+                                     "centre enters at the time of impact: the rounded box of "
+                                     "a sphere and a box, the ball r_A + r_B, the Minkowski "
+                                     "box of two boxes, with the relative path"),
 ]
 
 
@@ -440,6 +445,7 @@ OVERLAYS: dict[str, Callable] = {
     "separating_axis": draw_separating_axis,
     "side": draw_side,
     "toi": draw_toi,
+    "minkowski": draw_minkowski,  # explorer.render.minkowski (issue 13 part 3)
 }
 
 
@@ -477,7 +483,7 @@ OBJECT_OVERLAYS: dict[str, Callable] = {"motion": draw_motion}
 
 
 #: kinds drawn only for the pairs in focus (they take room: one axis line per pair)
-FOCUS_ONLY = {"separating_axis"}
+FOCUS_ONLY = {"separating_axis", "minkowski"}
 
 
 def build(scene: Scene, results: Iterable[PairAnswer], ctx: Context,

@@ -82,3 +82,65 @@ def test_the_records_views_read_have_their_keys_on_every_shipped_scene():
     wanted = {(s.__name__, k) for s, keys in VIEW_READS.items() for k in keys}
     assert wanted - seen <= {("StPlaneTrace", "swapped"), ("MovingAabbsAxis", "overlap")}, \
         wanted - seen
+
+
+# ---------------------------------------------------------------------- the explain text
+#: keys the explain text reads that must be there whenever its template shows (the rest drop
+#: their step when absent: Hultquist's f on a miss, Woo's chosen plane when nothing is chosen)
+EXPLAIN_ALWAYS = {
+    "StPlaneTrace": {"a", "b", "c", "d", "e", "det", "region", "edge", "s", "t", "sqr_distance",
+                     "candidates"},
+    "StPlaneCandidate": {"edge", "s", "t", "sqr_distance"},
+    "SatAxis": {"name", "r_A", "r_B", "distance", "margin"},
+    "ArvoAxis": {"axis", "c", "where", "min", "max", "q", "term"},
+    "GjkStep": {"w", "gap"},
+    "GjkTrace": {"iterations", "termination", "steps"},
+    "MovingAabbsTrace": {"axes", "t_enter", "t_leave"},
+    "MovingAabbsAxis": {"axis", "d", "t_enter", "t_leave"},
+    "HultquistTrace": {"e", "e^2", "r^2", "a", "b^2", "f^2"},
+    "WooTrace": {"candidate planes"},
+}
+
+
+def _schemas():
+    import algorithms.traces as traces
+
+    return {name: obj for name, obj in vars(traces).items()
+            if isinstance(obj, type) and typing.is_typeddict(obj)}
+
+
+def test_every_key_the_explain_text_reads_is_declared_and_present_on_the_shipped_scenes():
+    from explorer.present.explain import TEMPLATES, matching, recording, subject
+
+    schemas = _schemas()
+    shown: dict = {}
+    with recording() as reads:
+        probes = len(reads)
+        for path in sorted(SCENES_DIR.glob("*.json")):
+            scene = load(path)
+            for ans in scene.answers():
+                where = f"{path.stem}: {ans.a}-{ans.b}"
+                x = subject(ans, scene[ans.a].primitive, scene[ans.b].primitive)
+                for template in matching(x):
+                    start = len(reads)
+                    sentences = template.sentences(x)
+                    shown.setdefault(template.title, []).append(len(sentences))
+                    for schema, key, present in reads[start:]:
+                        if key in EXPLAIN_ALWAYS.get(schema, ()):
+                            assert present, (where, template.title, schema, key)
+        assert len(reads) > probes
+    seen = {}
+    for schema, key, present in reads:
+        assert schema in schemas, schema  # every accessor is bound to a declared schema
+        assert key in typing.get_type_hints(schemas[schema]), (schema, key)  # declared
+        seen[(schema, key)] = seen.get((schema, key), False) or present
+    # no key is read that no shipped scene has (a misspelt key would never be present)
+    assert all(seen.values()), sorted(k for k, ok in seen.items() if not ok)
+    # every template is shown on some shipped pair, with sentences (Boreskov's sphere classify
+    # has one step, every other template at least two)
+    assert set(shown) == {t.title for t in TEMPLATES.values()}, \
+        {t.title for t in TEMPLATES.values()} - set(shown)
+    short = {title for title, n in shown.items() if max(n) < 2}
+    assert short == {"Sphere against a plane: Boreskov's classify"}, short
+    for schema, keys in EXPLAIN_ALWAYS.items():  # the always-there keys are read somewhere
+        assert {(schema, k) for k in keys} <= set(seen), (schema, keys)

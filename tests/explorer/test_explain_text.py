@@ -4,7 +4,6 @@ that never contradicts the chosen candidate, enough digits to tell candidates ap
 from __future__ import annotations
 
 from algorithms import AABB, Ray, Segment, Sphere
-from algorithms.report import result_json
 from explorer.model.scene import Scene
 from explorer.present.explain import distinct_digits, explain, region_sentence, to_html
 
@@ -14,7 +13,7 @@ def text_of(a, b):
     scene.add(a, id="A")
     scene.add(b, id="B")
     ans = scene.answer("A", "B")
-    return to_html(result_json(ans), "A", "B", ans, a, b), ans
+    return to_html(ans, "A", "B", a, b), ans
 
 
 def test_a_woo_miss_says_why():
@@ -47,12 +46,12 @@ def test_the_region_sentence_never_contradicts_the_chosen_edge():
     scene = Scene()
     scene.add(Segment((-1, 0, 0), (1, 0, 0)), id="A")
     scene.add(Segment((-0.5, 1, 0), (3, 1.00001, 0)), id="B")
-    r = result_json(scene.answer("A", "B"))
-    trace = r["trace"]
+    ans = scene.answer("A", "B")
+    trace = ans.records.distance.trace
     sentence = region_sentence(trace)
     if trace["edge"].replace(" ", "") not in {"s=0", "t=0"}:  # region 6's edges
         assert "every edge was tried" in sentence
-    texts = [s for _t, _src, ss in explain(r) for s in ss]
+    texts = [s for _t, _src, ss in explain(ans) for s in ss]
     assert any(f"least candidate is on {trace['edge']}" in s for s in texts)
 
 
@@ -64,7 +63,20 @@ def test_digits_tell_candidates_apart():
     from explorer.model.scenefile import load
 
     scene = load(SCENES_DIR / "stplane_region2.json")
-    r = result_json(scene.answer("A", "B"))
-    texts = [s for _t, _src, ss in explain(r) for s in ss]
+    texts = [s for _t, _src, ss in explain(scene.answer("A", "B")) for s in ss]
     cands = [s for s in texts if s.startswith("Candidate on")]
     assert len(cands) == 4 and any("Q = 8.4388" in s for s in cands)
+
+
+def test_region_0_on_the_boundary_names_the_edge_it_lies_on():
+    # B ends at A's start: Q = |s (1.5, 0, 0) - (0, 1 - t, 0.531 (1 - t))|^2 is 0 at (s, t) =
+    # (0, 1), the critical point itself (region 0, on the boundary); the least candidate is the
+    # edge s = 0's, the same point, and the text says so instead of "interior, no clamping"
+    scene = Scene()
+    scene.add(Segment((0, 0, 0), (1.5, 0, 0)), id="A")
+    scene.add(Segment((0, 1, 0.531), (0, 0, 0)), id="B")
+    ans = scene.answer("A", "B")
+    texts = [s for _t, _src, ss in explain(ans) for s in ss]
+    region = next(s for s in texts if "in region 0" in s)
+    assert "lies on the edge s=0 itself" in region and "interior" not in region
+    assert any(s.startswith("The least candidate is on s=0: s = 0, t = 1, Q = 0") for s in texts)

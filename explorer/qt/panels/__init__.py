@@ -1,9 +1,10 @@
 """Panels that show the algorithms' own pictures of the selected pair (issue 7).
 
 ``PANELS`` is the list the window turns into docks: ``(title, factory)`` with
-``factory(scene, viewport, window) -> QWidget``. Each panel follows ``window.pair_changed``
-and the scene's change events; :func:`update_all` runs their per-update path once (the
-``explorer bench drag --panels`` hook).
+``factory(scene, workspace, commands, viewport, evaluator) -> QWidget``, all from the Qt-free
+model (:mod:`explorer.model`) but the viewport the panel draws in; no panel calls back into the
+window. Each panel follows the workspace's ``pair_changed`` and the scene's change events;
+:func:`update_all` runs their per-update path once (the ``explorer bench drag --panels`` hook).
 """
 
 from __future__ import annotations
@@ -11,40 +12,40 @@ from __future__ import annotations
 from typing import Iterable
 
 
-def _stplane(scene, viewport, window):
+def _stplane(scene, workspace, commands, viewport, evaluator=None):
     from explorer.qt.panels.stplane import StPlanePanel
 
-    return StPlanePanel(scene, viewport, window)
+    return StPlanePanel(scene, workspace, commands, viewport, evaluator)
 
 
-def _sat(scene, viewport, window):
+def _sat(scene, workspace, commands, viewport, evaluator=None):
     from explorer.qt.panels.sat import SatInspectorPanel
 
-    return SatInspectorPanel(scene, viewport, window)
+    return SatInspectorPanel(scene, workspace, commands, viewport, evaluator)
 
 
-def _timeline(scene, viewport, window):
+def _timeline(scene, workspace, commands, viewport, evaluator=None):
     from explorer.qt.panels.timeline import TimelinePanel
 
-    return TimelinePanel(scene, viewport, window)
+    return TimelinePanel(scene, workspace, commands, viewport, evaluator)
 
 
-def _explain(scene, viewport, window):
+def _explain(scene, workspace, commands, viewport, evaluator=None):
     from explorer.qt.panels.explain import ExplainPanel
 
-    return ExplainPanel(scene, viewport, window)
+    return ExplainPanel(scene, workspace, commands, viewport, evaluator)
 
 
-def _three_planes(scene, viewport, window):
+def _three_planes(scene, workspace, commands, viewport, evaluator=None):
     from explorer.qt.panels.three_planes import ThreePlanesPanel
 
-    return ThreePlanesPanel(scene, viewport, window)
+    return ThreePlanesPanel(scene, workspace, commands, viewport, evaluator)
 
 
-def _steps(scene, viewport, window):
+def _steps(scene, workspace, commands, viewport, evaluator=None):
     from explorer.qt.panels.steps import StepsPanel
 
-    return StepsPanel(scene, viewport, window)
+    return StepsPanel(scene, workspace, commands, viewport, evaluator)
 
 
 PANELS = [

@@ -1,10 +1,14 @@
 """What every algorithm panel shares: the selected pair, one evaluation per change, live updates.
 
-A panel is a ``QWidget`` built by ``factory(scene, viewport, window)``. It follows the window's
-``pair_changed(a_id, b_id)`` signal (``""`` for none) and the scene's change events, and redraws
-from the pair's typed :class:`~algorithms.answer.PairAnswer` (its fields and records). The result is computed once
-per change of either object and shared by every panel of the same scene (:class:`PairCache`), so
-opening four panels costs one evaluation, not four.
+A panel is a ``QWidget`` built by ``factory(scene, workspace, commands, viewport, evaluator)``
+from the Qt-free model: the :class:`~explorer.model.scene.Scene`, the
+:class:`~explorer.model.workspace.Workspace` (the chosen pair and its ``pair_changed`` signal),
+the :class:`~explorer.model.commands.Commands` (undoable edits), the viewport it draws overlays
+in, and the window's cached evaluator (optional). It never calls back into the window. It
+follows the workspace's ``pair_changed`` and the scene's change events, and redraws from the
+pair's typed :class:`~algorithms.answer.PairAnswer` (its fields and records). The result is
+computed once per change of either object and shared by every panel of the same scene
+(:class:`PairCache`), so opening four panels costs one evaluation, not four.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from PyQt6.QtWidgets import QDockWidget, QWidget
 
 from algorithms.answer import PairAnswer
 from explorer.model.scene import Scene, SceneObject
+from explorer.model.workspace import Workspace, current_pair
 from explorer.present.explain import fmt as _fmt
 from explorer.render.view import Geom
 
@@ -62,18 +67,13 @@ def cache_for(scene: Scene) -> PairCache:
     return cache
 
 
-def current_pair_of(window) -> tuple[str, str]:
-    """``window.current_pair()`` normalised to two strings (``""`` for none)."""
-    getter = getattr(window, "current_pair", None)
-    if getter is None:
+def current_pair_of(scene: Scene, workspace: Optional[Workspace]) -> tuple[str, str]:
+    """The workspace's chosen pair (:func:`explorer.model.workspace.current_pair`) normalised
+    to two strings (``""`` for none)."""
+    if workspace is None:
         return "", ""
-    try:
-        pair = getter()
-    except Exception:  # noqa: BLE001
-        return "", ""
-    if not pair or len(pair) != 2:
-        return "", ""
-    return str(pair[0] or ""), str(pair[1] or "")
+    a, b = current_pair(scene, workspace)
+    return str(a or ""), str(b or "")
 
 
 class PairPanel(QWidget):
@@ -87,11 +87,14 @@ class PairPanel(QWidget):
 
     overlay_prefix = "panel"
 
-    def __init__(self, scene: Scene, viewport, window, parent=None):
+    def __init__(self, scene: Scene, workspace: Workspace, commands=None, viewport=None,
+                 evaluator=None, parent=None):
         super().__init__(parent)
         self.scene = scene
+        self.workspace = workspace
+        #: :class:`~explorer.model.commands.Commands`: the only way a panel edits the scene
+        self.commands = commands
         self.viewport = viewport
-        self.window_ = window
         self.pair_ids: tuple[str, str] = ("", "")
         self.a: Optional[SceneObject] = None
         self.b: Optional[SceneObject] = None
@@ -102,13 +105,14 @@ class PairPanel(QWidget):
         self._dock_hooked = False
         self._dirty: set[str] = set()
         self._cache = cache_for(scene)
-        evaluator = getattr(window, "evaluator", None)
         if callable(getattr(evaluator, "result", None)):
             self._cache.evaluator = evaluator
-        # The scene's Signal holds strong references: disconnect when the widget dies.
+        # The model's Signals hold strong references: disconnect when the widget dies.
         callbacks = [(scene.object_changed, self._on_object_changed),
                      (scene.object_removed, self._on_object_removed),
                      (scene.reset, self._on_reset)]
+        if workspace is not None:
+            callbacks.append((workspace.pair_changed, self._on_pair_changed))
         for signal, cb in callbacks:
             signal.connect(cb)
 
@@ -118,15 +122,15 @@ class PairPanel(QWidget):
 
         self.destroyed.connect(_disconnect)
         self._disconnect_scene = _disconnect
-        signal = getattr(window, "pair_changed", None)
-        if signal is not None:
-            signal.connect(self.set_pair)
 
     # ------------------------------------------------------------------ pair tracking
     def start(self) -> "PairPanel":
-        """Pick up the window's current pair (call once the subclass is built)."""
-        self.set_pair(*current_pair_of(self.window_))
+        """Pick up the workspace's current pair (call once the subclass is built)."""
+        self.set_pair(*current_pair_of(self.scene, self.workspace))
         return self
+
+    def _on_pair_changed(self, a_id, b_id) -> None:
+        self._guarded(lambda: self.set_pair(a_id or "", b_id or ""))
 
     def set_pair(self, a_id: str, b_id: str) -> None:
         self.pair_ids = (a_id or "", b_id or "")

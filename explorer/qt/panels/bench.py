@@ -28,23 +28,6 @@ SCENES = SCENES_DIR
 DEFAULT = ["stplane_region3.json", "timeline_aabbs.json", "sat_obb_edge_edge.json"]
 
 
-class _Window:
-    """The two hooks a panel needs from the window."""
-
-    def __init__(self, pair):
-        from PyQt6.QtCore import QObject, pyqtSignal
-
-        class _W(QObject):
-            pair_changed = pyqtSignal(str, str)
-
-        self.qobject = _W()
-        self.pair_changed = self.qobject.pair_changed
-        self.pair = pair
-
-    def current_pair(self):
-        return self.pair
-
-
 class _Viewport:
     def add_overlay(self, name, mesh, **kwargs):
         pass
@@ -74,7 +57,14 @@ def measure(scene_path, steps: int = 300) -> dict:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     scene = load(scene_path)
     a_id, b_id = scene.pairs()[0]
-    panels = [factory(scene, _Viewport(), _Window((a_id, b_id))) for _, factory in PANELS]
+    from explorer.model.commands import Commands
+    from explorer.model.undo import UndoStack
+    from explorer.model.workspace import Workspace
+
+    workspace = Workspace(scene)
+    workspace.set_pair(a_id, b_id)
+    commands = Commands(scene, UndoStack(scene), workspace)
+    panels = [factory(scene, workspace, commands, _Viewport(), None) for _, factory in PANELS]
     for i, panel in enumerate(panels):
         panel.resize(420, 460)
         panel.move(430 * i, 0)

@@ -8,10 +8,9 @@ from typing import Optional
 from PyQt6.QtCore import QTimer
 from PyQt6.QtWidgets import QTextBrowser, QVBoxLayout
 
-from algorithms.report import result_json
 from explorer.present.explain import (  # noqa: F401 - re-exported for the panel's users
-    REGION_WORDS, TEMPLATES, explain, fill, lookup, region_sentence, sources, split_methods,
-    to_html, why_miss, with_extras)
+    REGION_WORDS, TEMPLATES, explain, region_sentence, sources, split_methods, to_html,
+    why_miss)
 from explorer.qt.panels.base import PairPanel
 
 
@@ -20,8 +19,9 @@ class ExplainPanel(PairPanel):
 
     overlay_prefix = "explain"
 
-    def __init__(self, scene, viewport, window, parent=None):
-        super().__init__(scene, viewport, window, parent)
+    def __init__(self, scene, workspace, commands=None, viewport=None, evaluator=None,
+                 parent=None):
+        super().__init__(scene, workspace, commands, viewport, evaluator, parent)
         self.browser = QTextBrowser(self)
         self.browser.setOpenExternalLinks(False)
         self.browser.setToolTip("How the selected pair's answer was computed, step by step, "
@@ -60,12 +60,9 @@ class ExplainPanel(PairPanel):
         text = None
         if what is not None:
             answer, name_a, name_b, *prims = what
-            # the templates fill their sentences from the scene-v1 result object, written
-            # from the typed answer when the text is shown (throttled), not per drag step
-            result = None if answer is None else result_json(answer)
-            if result is not None and prims:
-                result = with_extras(result, *prims)
-            text = to_html(result, name_a, name_b, answer, *(prims or (None, None)))
+            # the templates read the typed answer when the text is shown (throttled), not per
+            # drag step
+            text = to_html(answer, name_a, name_b, *(prims or (None, None)))
         if text is not None and text != self._last_html:  # setHtml relayouts: only on change
             self._last_html = text
             scroll = self.browser.verticalScrollBar().value()

@@ -39,7 +39,7 @@ def out_dir() -> Path:
     for mf in usermethods.LOADED.values():
         if mf.path is not None:
             return mf.path.parent / "fuzz-cases"
-    from explorer.qt.window import state_dir
+    from explorer.qt.documents import state_dir
 
     return state_dir() / "fuzz-cases"
 
@@ -82,11 +82,18 @@ class FuzzWorker(QThread):
 
 
 class FuzzPanel(QWidget):
-    """Settings, Start/Stop, the progress bar and the gallery of cases (module docstring)."""
+    """Settings, Start/Stop, the progress bar and the gallery of cases (module docstring).
 
-    def __init__(self, scene, viewport, window, parent=None):
+    A click on a case emits ``case_chosen(path)``; whoever installs the panel opens it (the
+    panel never calls back into the window)."""
+
+    #: the path of a fuzz case (a scene file whose pair is A-B) the user wants to open
+    case_chosen = pyqtSignal(str)
+
+    def __init__(self, scene, workspace=None, commands=None, viewport=None, evaluator=None,
+                 parent=None):
         super().__init__(parent)
-        self.window_ = window
+        self.scene, self.workspace, self.commands = scene, workspace, commands
         self.worker: Optional[FuzzWorker] = None
         self.findings: list = []
         layout = QVBoxLayout(self)
@@ -218,11 +225,8 @@ class FuzzPanel(QWidget):
     # ------------------------------------------------------------------ gallery
     def _open_item(self, item) -> None:
         path = item.data(Qt.ItemDataRole.UserRole)
-        if path and self.window_.open_file(path):
-            self.window_.set_pair("A", "B")
-            ui = getattr(self.window_, "methods_ui", None)
-            if ui is not None:
-                ui.show_panel()
+        if path:
+            self.case_chosen.emit(str(path))
 
 
 def _types():

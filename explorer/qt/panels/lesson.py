@@ -2,10 +2,13 @@
 checked against the library's answer), with Previous / Next.
 
 The lesson is the ``"lesson"`` key of the open scene (:mod:`explorer.model.lesson`). Going to a
-step applies its ``look``: the pair is chosen (the window raises that pair's panels), an object
-selected, the named panel brought to the front, the camera moved to a preset and moving objects
-drawn at a time. The answer is graded against what the library answers for the scene *now*, so a
-student who drags the objects is graded on what they see.
+step applies its ``look``: the draw scope becomes the one pair (on the workspace model), and the
+panel emits ``look_requested(look)``; whoever installs the panel
+(:func:`explorer.qt.lessons.install`) chooses the pair (the window raises that pair's panels),
+selects an object, brings the named panel to the front, moves the camera to a preset and draws
+moving objects at a time. The panel is built from ``(scene, workspace, commands, viewport)``
+and never calls back into the window. The answer is graded against what the library answers
+for the scene *now*, so a student who drags the objects is graded on what they see.
 """
 
 from __future__ import annotations
@@ -36,16 +39,20 @@ class LessonPanel(QWidget):
     """Dock widget of the open lesson. ``step_changed(int)`` (0-based)."""
 
     step_changed = pyqtSignal(int)
+    #: (explorer.model.lesson.Look) what the current step asks to look at
+    look_requested = pyqtSignal(object)
 
-    def __init__(self, scene, viewport, window, parent=None):
+    def __init__(self, scene, workspace=None, commands=None, viewport=None, evaluator=None,
+                 parent=None):
         super().__init__(parent)
         self.scene = scene
+        self.workspace = workspace
+        self.commands = commands
         self.viewport = viewport
-        self.window_ = window
         self.lesson: Optional[lessons.Lesson] = None
         self.index = 0
         self.last_grade: Optional[lessons.Grade] = None
-        self._scope_was: Optional[str] = None  # the window's answer scope before a lesson
+        self._scope_was: Optional[str] = None  # the answer scope before a lesson
         self.setObjectName("lesson-panel")
 
         self.title = QLabel("")
@@ -140,7 +147,6 @@ class LessonPanel(QWidget):
             self.feedback.setText(str(exc))
         self.index = 0
         self.show_step()
-        scope = getattr(self.window_, "scope_actions", None)
         if self.lesson is not None:
             dock = self._dock()
             if dock is not None:
@@ -148,7 +154,7 @@ class LessonPanel(QWidget):
                 dock.raise_()
             # the window sets its pair after the scene's reset: look at step 1 once it has
             QTimer.singleShot(0, self._apply_look_safely)
-        elif scope and self._scope_was is not None:  # leaving a lesson: the user's scope back
+        elif self._scope_was is not None:  # leaving a lesson: the user's scope back
             self._set_scope(self._scope_was)
             self._scope_was = None
 
@@ -260,58 +266,21 @@ class LessonPanel(QWidget):
 
     # ------------------------------------------------------------------ look
     def apply_look(self) -> None:
+        """Draw only the step's pair (the workspace's scope) and ask for the step's look."""
         step = self.step
         if step is None:
             return
-        look, w = step.look, self.window_
-        scope = getattr(w, "scope_actions", None)
-        if look.pair and scope and "pair" in scope:  # one pair drawn: the one the step is about
+        look = step.look
+        if look.pair and self.workspace is not None:  # one pair drawn: the one it is about
             if self._scope_was is None:
-                self._scope_was = next((k for k, a in scope.items() if a.isChecked()), None)
+                self._scope_was = self.workspace.scope
             self._set_scope("pair")
-        if look.pair and hasattr(w, "set_pair"):
-            w.set_pair(*look.pair)
-        if look.select and hasattr(w, "select"):
-            w.select(look.select)
-        if look.camera:
-            preset = getattr(w, "camera_preset", None)
-            if preset is not None:
-                preset(look.camera)
-        if look.time is not None:
-            timeline = self._panel("Time line")
-            if timeline is not None and hasattr(timeline, "set_time"):
-                timeline.set_time(look.time)
-            elif self.viewport is not None and hasattr(self.viewport, "set_time"):
-                self.viewport.set_time(look.time)
-        if look.panel:
-            for dock in self._docks():
-                if dock.windowTitle() == look.panel:
-                    dock.show()
-                    dock.raise_()
+        self.look_requested.emit(look)
 
     def _set_scope(self, key: str) -> None:
-        """The window's draw scope (its workspace model, and the menu's tick)."""
-        ws = getattr(self.window_, "workspace", None)
-        if ws is not None and hasattr(ws, "set_scope"):
-            ws.set_scope(key)
-        scope = getattr(self.window_, "scope_actions", {})
-        if key in scope:
-            scope[key].setChecked(True)
-
-    def _docks(self) -> list:
-        w = self.window_
-        docks = list(getattr(w, "panel_docks", []))
-        for name in ("results_dock", "scene_dock", "property_dock"):
-            d = getattr(w, name, None)
-            if d is not None:
-                docks.append(d)
-        return docks
-
-    def _panel(self, title: str):
-        for d in self._docks():
-            if d.windowTitle() == title:
-                return d.widget()
-        return None
+        """The draw scope, on the workspace model (the window's menu follows it)."""
+        if self.workspace is not None:
+            self.workspace.set_scope(key)
 
     # ------------------------------------------------------------------ answers
     def given(self):

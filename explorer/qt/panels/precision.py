@@ -110,8 +110,9 @@ class PrecisionPanel(PairPanel):
 
     overlay_prefix = "precision"
 
-    def __init__(self, scene, viewport, window):
-        super().__init__(scene, viewport, window)
+    def __init__(self, scene, workspace, commands=None, viewport=None, evaluator=None,
+                 parent=None):
+        super().__init__(scene, workspace, commands, viewport, evaluator, parent)
         self.report: dict = {}
         self.trace: dict = {}
         self.minimisers = None
@@ -263,6 +264,8 @@ class PrecisionPanel(PairPanel):
         if self.a is None or self.b is None or self.a.kind != "segment" \
                 or self.b.kind != "segment":
             return False
+        if self.commands is None:  # a panel without commands does not edit
+            return False
         b = prec.nearly_parallel(self.a.primitive, self.angle())
-        self.window_.edit(self.b.id, f"Nearly parallel {self.b.id}", primitive=b)
+        self.commands.edit(self.b.id, f"Nearly parallel {self.b.id}", primitive=b)  # undoable
         return True

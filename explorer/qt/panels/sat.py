@@ -86,8 +86,9 @@ class SatInspectorPanel(PairPanel):
 
     overlay_prefix = "sat"
 
-    def __init__(self, scene, viewport, window, parent=None):
-        super().__init__(scene, viewport, window, parent)
+    def __init__(self, scene, workspace, commands=None, viewport=None, evaluator=None,
+                 parent=None):
+        super().__init__(scene, workspace, commands, viewport, evaluator, parent)
         self.axes: list[dict] = []
         self._table_stale = False
         self.selected_name: Optional[str] = None

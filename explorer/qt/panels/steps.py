@@ -27,8 +27,9 @@ def quad_mesh(corners) -> Geom:
 class StepsPanel(PairPanel):
     overlay_prefix = "steps"
 
-    def __init__(self, scene, viewport, window, parent=None):
-        super().__init__(scene, viewport, window, parent)
+    def __init__(self, scene, workspace, commands=None, viewport=None, evaluator=None,
+                 parent=None):
+        super().__init__(scene, workspace, commands, viewport, evaluator, parent)
         self.walk = None
         self.index = 0
         self.title = QLabel("")
@@ -67,7 +68,7 @@ class StepsPanel(PairPanel):
 
     # ------------------------------------------------------------------ PairPanel
     def show_pair(self, a, b, result) -> None:
-        walk = walkthrough(result, a.at_time(0), b.at_time(0))
+        walk = walkthrough(result, a.at_time(0), b.at_time(0), motions=(a.motion, b.motion))
         keep = self.walk is not None and walk is not None and self.walk.title == walk.title
         self.walk = walk
         if walk is None:
@@ -135,15 +136,30 @@ class StepsPanel(PairPanel):
                                  render_points_as_spheres=True)
             elif m.kind == "segment":
                 self.add_overlay(name, line_mesh(*m.points), color=m.color, line_width=4)
+            elif m.kind == "shape" and m.shape is not None:
+                self.draw_shape(name, m)
             elif m.kind == "quad":
                 self.add_overlay(name, quad_mesh(m.points), color=m.color, opacity=0.35)
                 self.add_overlay(name + ":edge", Geom(np.asarray((*m.points, m.points[0])),
                                                       lines=np.array([5, 0, 1, 2, 3, 4]),
                                                       topo="lines4"),
                                  color=m.color, line_width=3)
-            if m.text and self.viewport is not None and hasattr(self.viewport, "view"):
+            if m.text and m.points and self.viewport is not None and \
+                    hasattr(self.viewport, "view"):
                 at = np.mean(np.asarray(m.points, dtype=float), axis=0) + r
                 self.viewport.view.set_label(f"{self.overlay_prefix}:{name}:label", at, m.text,
                                              m.color)
                 self._overlays.add(f"{self.overlay_prefix}:{name}:label")
         self.render_viewport()
+
+    def draw_shape(self, name: str, m) -> None:
+        """An object placed at a step's time (conservative advancement's ``t_i``): a
+        see-through ghost with its wireframe, in the mark's colour."""
+        from explorer.render.view import Extent, primitive_geom
+
+        view = getattr(self.viewport, "view", None)
+        ext = getattr(view, "ext", None) or Extent(np.zeros(3), 10.0)
+        geom = primitive_geom(m.shape, ext)
+        self.add_overlay(name, geom, color=m.color, opacity=0.18)
+        self.add_overlay(name + ":wire", geom, color=m.color, style="wireframe", line_width=1,
+                         opacity=0.6)

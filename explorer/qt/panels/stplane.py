@@ -502,8 +502,9 @@ class StPlanePanel(PairPanel):
 
     overlay_prefix = "stplane"
 
-    def __init__(self, scene, viewport, window, parent=None):
-        super().__init__(scene, viewport, window, parent)
+    def __init__(self, scene, workspace, commands=None, viewport=None, evaluator=None,
+                 parent=None):
+        super().__init__(scene, workspace, commands, viewport, evaluator, parent)
         self.model: Optional[STPlane] = None
         self.diagram = StPlaneDiagram(self)
         self.diagram.probe_moved.connect(self.set_probe)

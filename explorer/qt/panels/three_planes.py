@@ -49,9 +49,11 @@ class MeterBar(QWidget):
 
 
 class ThreePlanesPanel(QWidget):
-    def __init__(self, scene, viewport, window, parent=None):
+    def __init__(self, scene, workspace=None, commands=None, viewport=None, evaluator=None,
+                 parent=None):
         super().__init__(parent)
-        self.scene, self.viewport, self.window_ = scene, viewport, window
+        self.scene, self.workspace, self.commands, self.viewport = (scene, workspace, commands,
+                                                                     viewport)
         self.result = None
         self.combo = QComboBox()
         self.combo.setToolTip("Which three planes (the scene's three-planes queries, else its "

@@ -31,8 +31,12 @@ STEPS = 1000
 AXIS_COLORS = {"x": QColor("#d62728"), "y": QColor("#2ca02c"), "z": QColor("#1f77b4")}
 TOI_COLOR = QColor("#e66100")
 NOW_COLOR = QColor("#0072b2")
+STEP_COLOR = QColor("#1565c0")
+SWEPT_COLOR = QColor("#00897b")  # the Minkowski overlay's teal (explorer.render.minkowski)
 T_MIN, T_MAX = -0.25, 1.25
 CURVE_H = 46.0
+#: the distance band's height when conservative advancement's steps are drawn on it
+STEPS_H = 76.0
 #: samples of the distance curve d(t) on [0, 1]
 CURVE_SAMPLES = 41
 
@@ -58,6 +62,17 @@ def axis_intervals(result: Optional[PairAnswer]) -> list[dict]:
     return rows
 
 
+def advancement_words(steps) -> str:
+    """The info line for conservative advancement's ticks: each ``t_i`` with its distance."""
+    adv = [r for r in steps if r["phase"] == "advance"]
+    parts = [f"t{i} = {fmt(r['t'], 4)} (d = {fmt(r['distance'], 3)})" for i, r in enumerate(adv)]
+    last = steps[-1]
+    end = (f"toi = {fmt(last['t'], 5)}" if last["phase"] == "toi" else
+           "no contact in [0, 1]")
+    return (f"Conservative advancement (ticks): {', '.join(parts)}; each step dt = d / v with "
+            f"v = -n . d, the bound on the closing speed; {end}.")
+
+
 class TimeChart(QWidget):
     """The Fig. A.16 chart: one bar per axis, their intersection, ``toi`` and ``now`` marks."""
 
@@ -70,6 +85,10 @@ class TimeChart(QWidget):
         self.now = 0.0
         self.moving = False
         self.curve: list[tuple[float, float]] = []  # (t, distance) samples
+        #: conservative advancement's steps: (phase, t_i, d(t_i), t_next or None)
+        self.steps: list[tuple] = []
+        #: the swept interval of a Minkowski shape: (label, t_enter, t_leave) or None
+        self.swept: Optional[tuple] = None
         self.setMinimumHeight(70)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
 
@@ -94,9 +113,37 @@ class TimeChart(QWidget):
             self._fit()
         self.update()
 
+    def set_steps(self, steps) -> bool:
+        """Conservative advancement's steps (:func:`explorer.present.advancement.
+        advancement_steps` rows) as ``(phase, t, distance, t_next)``; returns whether they
+        changed."""
+        rows = [(str(r["phase"]), float(r["t"]), float(r["distance"]),
+                 None if r.get("t_next") is None else float(r["t_next"])) for r in steps or ()]
+        if rows == self.steps:
+            return False
+        grew = bool(rows) != bool(self.steps)
+        self.steps = rows
+        if grew:
+            self._fit()
+        self.update()
+        return True
+
+    def set_swept(self, swept) -> bool:
+        """The interval of ``t`` while the moving centre is inside the pair's Minkowski shape
+        (``(label, t_enter, t_leave)``, or ``None``); returns whether it changed."""
+        if swept == self.swept:
+            return False
+        grew = (swept is None) != (self.swept is None)
+        self.swept = swept
+        if grew:
+            self._fit()
+        self.update()
+        return True
+
     def _fit(self) -> None:
-        rows = len(self.rows) + 1 if self.rows else 1
-        self.setMinimumHeight(int(48 + 22 * rows + (CURVE_H if self.curve else 0)))
+        rows = (len(self.rows) + 1 if self.rows else 1) + (1 if self.swept else 0)
+        band = STEPS_H if self.steps else CURVE_H if self.curve else 0
+        self.setMinimumHeight(int(48 + 22 * rows + band))
         self.updateGeometry()
 
     def _x(self, t: float, width: float) -> float:
@@ -177,22 +224,29 @@ class TimeChart(QWidget):
                 align = Qt.AlignmentFlag.AlignLeft
             p.drawText(rect, align | Qt.AlignmentFlag.AlignVCenter, text)
             y += row_h
-        if self.curve and self.moving:
+        if self.swept is not None and self.moving:
+            y = self.paint_swept(p, x, y, row_h)
+        if (self.curve or self.steps) and self.moving:
             # the distance d(t) between the moving objects, sampled on [0, 1]
-            band = CURVE_H - 6
-            d_max = max(d for _, d in self.curve) or 1.0
+            band_h = STEPS_H if self.steps else CURVE_H
+            band = band_h - 6
+            d_max = max([d for _, d in self.curve] + [d for _, t, d, _n in self.steps
+                                                      if 0 <= t <= 1]) or 1.0
             p.setPen(QColor("#333"))
             p.drawText(QRectF(2, y, 54, band), Qt.AlignmentFlag.AlignVCenter, "distance")
             p.setPen(QPen(QColor("#bbb"), 1.0, Qt.PenStyle.DotLine))
             p.drawLine(QPointF(x(0), y + band), QPointF(x(1), y + band))
             p.setPen(QPen(QColor("#5e3c99"), 1.6))
-            p.drawPolyline(QPolygonF([QPointF(x(t), y + band - d / d_max * band)
-                                      for t, d in self.curve]))
+            if self.curve:
+                p.drawPolyline(QPolygonF([QPointF(x(t), y + band - d / d_max * band)
+                                          for t, d in self.curve]))
+            if self.steps:
+                self.paint_steps(p, x, y, band, d_max, height - 20)
             p.setPen(QColor("#555"))
             p.drawText(QRectF(x(1) + 3, y - 2, 60, 14), Qt.AlignmentFlag.AlignLeft,
                        fmt(d_max, 3))
             p.drawText(QRectF(x(1) + 3, y + band - 10, 60, 14), Qt.AlignmentFlag.AlignLeft, "0")
-            y += CURVE_H
+            y += band_h
         # the t axis
         base = height - 20
         p.setPen(QPen(QColor("#333"), 1))
@@ -210,13 +264,66 @@ class TimeChart(QWidget):
         p.drawLine(QPointF(x(self.now), top), QPointF(x(self.now), base))
 
 
+    def paint_swept(self, p: QPainter, x, y: float, row_h: float) -> float:
+        """One bar: ``t`` while the moving centre is inside the Minkowski shape (the rounded
+        box, the ball r_A + r_B); it enters at the time of impact."""
+        label, te, tl = self.swept
+        p.setPen(QColor("#333"))
+        p.drawText(QRectF(2, y, 54, row_h - 6), Qt.AlignmentFlag.AlignVCenter, label)
+        x0, x1 = x(te), x(tl)
+        bar = QRectF(x0, y + 3, max(x1 - x0, 2.0), row_h - 12)
+        p.fillRect(bar, SWEPT_COLOR.lighter(160))
+        p.setPen(QPen(SWEPT_COLOR, 1.5))
+        p.drawRect(bar)
+        p.setPen(QColor("#333"))
+        for v, left in ((te, True), (tl, False)):
+            if T_MIN < v < T_MAX:
+                rect = QRectF(x(v) - 46 if left else x(v) + 2, y, 44, row_h - 6)
+                align = Qt.AlignmentFlag.AlignRight if left else Qt.AlignmentFlag.AlignLeft
+                p.drawText(rect, align | Qt.AlignmentFlag.AlignVCenter, fmt(v, 3))
+        return y + row_h
+
+    def paint_steps(self, p: QPainter, x, y: float, band: float, d_max: float,
+                    base: float) -> None:
+        """Conservative advancement on the distance band: a tick down to the t axis at each
+        ``t_i`` with a dot at ``d(t_i)`` and its index, and the step's bound as a dashed line
+        from ``(t_i, d_i)`` falling at the closing speed to 0 at ``t_{i+1} = t_i + d_i / v``
+        (Newton on the convex ``d``: the line stays under the curve, so the step never
+        passes the contact). The last tick, at the time of impact, is orange."""
+        pos = [(ph, t, d, tn, QPointF(x(t), y + band - min(d / d_max, 1.0) * band))
+               for ph, t, d, tn in self.steps]
+        drawn: list[float] = []
+        order = sorted(range(len(pos)), key=lambda i: pos[i][0] != "toi")  # the toi first
+        for i in order:
+            ph, t, d, tn, at = pos[i]
+            color = TOI_COLOR if ph == "toi" else STEP_COLOR
+            p.setPen(QPen(color, 1.0, Qt.PenStyle.SolidLine))
+            p.drawLine(QPointF(at.x(), y + band), QPointF(at.x(), base))
+            if tn is not None:
+                p.setPen(QPen(STEP_COLOR, 1.2, Qt.PenStyle.DashLine))
+                p.drawLine(at, QPointF(x(tn), y + band))
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(color)
+            p.drawEllipse(at, 3.2, 3.2)
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            if ph == "toi":  # the impact line and its label name it
+                drawn.append(at.x() + 1e6)
+            elif all(abs(at.x() - o) >= 22 for o in drawn):
+                # left of the dot, below it: the impact's label is on the right of its line
+                p.setPen(color)
+                p.drawText(QRectF(at.x() - 34, at.y() + 1, 30, 12), Qt.AlignmentFlag.AlignRight,
+                           f"t{i}")
+                drawn.append(at.x())
+
+
 class TimelinePanel(PairPanel):
     """Dock panel: slider, play button, the chart, the numbers."""
 
     overlay_prefix = "timeline"
 
-    def __init__(self, scene, viewport, window, parent=None):
-        super().__init__(scene, viewport, window, parent)
+    def __init__(self, scene, workspace, commands=None, viewport=None, evaluator=None,
+                 parent=None):
+        super().__init__(scene, workspace, commands, viewport, evaluator, parent)
         self.t = 0.0
         self.toi: Optional[float] = None
         self.stop_at_impact = True
@@ -284,6 +391,18 @@ class TimelinePanel(PairPanel):
         if rows:
             text += (" Per axis the boxes overlap while t is in [t_enter, t_leave]; they touch "
                      "while all three intervals overlap (Primer A.17, Fig. A.16).")
+        swept = self._swept(a, b) if moving and not rows else None
+        if self.chart.set_swept(swept):
+            self.mark_dirty("chart")
+        if swept is not None:
+            text += (f" The '{swept[0]}' bar: t in [{fmt(swept[1], 3)}, {fmt(swept[2], 3)}] "
+                     "while the moving centre is inside the Minkowski shape (View > Minkowski "
+                     "shape); it enters at the time of impact.")
+        steps = self._advancement(a, b, result) if moving else None
+        if self.chart.set_steps(steps or []):
+            self.mark_dirty("chart")
+        if steps:
+            text += " " + advancement_words(steps)
         if text != self.info.text():
             self.info.setText(text)
             self.mark_dirty("info")
@@ -294,6 +413,23 @@ class TimelinePanel(PairPanel):
             self._curve_timer.start()
         elif self.chart.curve:
             self.chart.set_curve([])
+
+    def _swept(self, a, b):
+        from explorer.render.minkowski import inside_interval, minkowski_shape
+
+        info = minkowski_shape(a, b)
+        if info is None:
+            return None
+        span = inside_interval(info, T_MIN, T_MAX)
+        if span is None:
+            return None
+        label = "in r⊕box" if info["kind"] == "rounded_box" else "in rA+rB"
+        return (label, span[0], span[1])
+
+    def _advancement(self, a, b, result):
+        from explorer.present.advancement import advancement_steps
+
+        return advancement_steps(result, a.at_time(0), b.at_time(0), a.motion, b.motion)
 
     def compute_curve(self) -> list[tuple[float, float]]:
         """Sample the distance between the pair over ``t`` in ``[0, 1]`` (registry
@@ -316,6 +452,8 @@ class TimelinePanel(PairPanel):
     def show_nothing(self) -> None:
         self.toi = None
         self.chart.set_data([], None, False)
+        self.chart.set_steps([])
+        self.chart.set_swept(None)
         self.chart.set_curve([])
         self.info.setText("Select a pair; give an object a motion to play it.")
         self.impact_button.setEnabled(False)

@@ -316,21 +316,23 @@ def test_autosave_and_recovery_after_a_crash(gui_window, state_dir):
 def test_pair_hooks_and_broken_panels(gui_window, monkeypatch):
     import explorer.qt.panels as panels
 
-    def broken(scene, viewport, window):
+    def broken(scene, workspace, commands, viewport, evaluator):
         raise RuntimeError("panel exploded")
 
     made = []
 
-    def good(scene, viewport, window):
+    def good(scene, workspace, commands, viewport, evaluator):
         from PyQt6.QtWidgets import QLabel
 
-        made.append((scene, viewport, window))
+        made.append((scene, workspace, commands, viewport, evaluator))
         return QLabel("ok")
 
     monkeypatch.setattr(panels, "PANELS", [("Broken", broken), ("Good", good)], raising=False)
     w = gui_window(WELCOME, with_panels=True)
     assert any("panel exploded" in e for e in w.panel_errors)
-    assert made and made[0][0] is w.scene and made[0][1] is w.viewport and made[0][2] is w
+    # a panel gets the model and the viewport, never the window
+    assert made and made[0] == (w.scene, w.workspace, w.commands, w.viewport, w.evaluator)
+    assert not any(arg is w for arg in made[0])
     assert w.current_pair() == ("seg", "ball")  # the scene's first query
     seen = []
     w.pair_changed.connect(lambda a, b: seen.append((a, b)))

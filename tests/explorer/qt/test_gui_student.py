@@ -92,9 +92,10 @@ def test_summary_names_the_separating_axis(gui_window, qtbot):
 
 
 def test_explain_names_a_repeated_method_once():
+    from algorithms import PairAnswer
     from explorer.qt.panels.explain import to_html
 
-    r = {"a": "A", "b": "B", "pair": "ray-aabb", "method": "ray distance; Woo, A.18; Woo, A.18"}
+    r = PairAnswer("A", "B", "ray-aabb", methods=("ray distance", "Woo, A.18", "Woo, A.18"))
     assert to_html(r).count("Woo, A.18") == 1
 
 

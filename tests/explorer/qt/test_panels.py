@@ -1,8 +1,7 @@
-"""The algorithm panels of issue 7 against a fake window and a recording viewport.
-
-The fakes keep these tests independent of the window (``explorer.qt.window``): the window gives
-panels ``pair_changed(str, str)`` and ``current_pair()``; the viewport ``add_overlay``,
-``remove_overlay``, ``set_time`` and ``render``. One test at the end runs the real window.
+"""The algorithm panels of issue 7, built without a window: from the Qt-free model (a
+:class:`~explorer.model.workspace.Workspace` holding the chosen pair, :class:`Commands`) and a
+recording viewport (``add_overlay``, ``remove_overlay``, ``set_time``, ``render``). One test at
+the end runs the real window.
 """
 
 from __future__ import annotations
@@ -16,14 +15,17 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PyQt6.QtCore import QObject, Qt, pyqtSignal
+from PyQt6.QtCore import Qt
 from PyQt6.QtGui import QImage
 
 from algorithms import AABB, Line, Ray, Segment
 from algorithms.report import result_json as J  # the scene-v1 object of a typed answer
 from algorithms.kernels.stplane import minimize
 from explorer.model import scenefile
+from explorer.model.commands import Commands
 from explorer.model.scene import Scene
+from explorer.model.undo import UndoStack
+from explorer.model.workspace import Workspace
 from explorer.present.stplane import TRANSPOSED_REGION, stplane
 from explorer.qt.panels import PANELS, update_all
 from explorer.qt.panels.explain import ExplainPanel, sources, to_html
@@ -32,21 +34,6 @@ from explorer.qt.panels.stplane import StPlanePanel
 from explorer.qt.panels.timeline import TimelinePanel
 
 SCENES = Path(__file__).resolve().parents[3] / "scenes"
-
-
-class FakeWindow(QObject):
-    pair_changed = pyqtSignal(str, str)
-
-    def __init__(self, pair=("", "")):
-        super().__init__()
-        self.pair = pair
-
-    def current_pair(self):
-        return self.pair
-
-    def select(self, a, b):
-        self.pair = (a, b)
-        self.pair_changed.emit(a, b)
 
 
 class FakeViewport:
@@ -71,13 +58,20 @@ class FakeViewport:
         self.calls.append(("render",))
 
 
+def model(scene, pair=("", "")):
+    """The model a panel is built from: the workspace (``pair`` chosen) and the commands."""
+    ws = Workspace(scene)
+    ws.set_pair(*pair)
+    return ws, Commands(scene, UndoStack(scene), ws)
+
+
 def make(qtbot, panel_cls, scene, pair):
-    window, viewport = FakeWindow(pair), FakeViewport()
-    panel = panel_cls(scene, viewport, window)
+    (ws, commands), viewport = model(scene, pair), FakeViewport()
+    panel = panel_cls(scene, ws, commands, viewport)
     qtbot.addWidget(panel)
     panel.resize(420, 480)
     panel.show()
-    return panel, window, viewport
+    return panel, ws, viewport
 
 
 def scene_with(*items):
@@ -269,7 +263,7 @@ def test_dragging_st_moves_the_3d_markers(qtbot):
 
 def test_diagram_follows_the_3d_drag_and_the_pair(qtbot):
     scene = scenefile.load(SCENES / "stplane_region1.json")
-    panel, window, viewport = make(qtbot, StPlanePanel, scene, ("A", "B"))
+    panel, ws, viewport = make(qtbot, StPlanePanel, scene, ("A", "B"))
     B = scene["B"].primitive
     # move B along -x by 1.6: both closest points move by -1.6 in x, so s_bar 1.7 -> 0.9
     # (|m0| = 2) and t_bar stays 0.4: inside the square, region 0
@@ -278,9 +272,9 @@ def test_diagram_follows_the_3d_drag_and_the_pair(qtbot):
     assert panel.model.region == 0 and panel.algorithm_region() == 0
     # a pair that is not linear: the diagram empties and its markers go
     scene.add(AABB((0, 0, 0), (1, 1, 1)), id="box")
-    window.select("A", "box")
+    ws.set_pair("A", "box")
     assert panel.model is None and not viewport.overlays
-    window.select("A", "B")
+    ws.set_pair("A", "B")
     assert panel.model.region == 0
     scene.remove("B")
     assert panel.model is None
@@ -449,7 +443,7 @@ def test_time_line_plays_and_stops_at_impact(qtbot):
 
 def test_time_line_sphere_plane_and_still_pair(qtbot):
     scene = scenefile.load(SCENES / "timeline_sphere_plane.json")
-    panel, window, _ = make(qtbot, TimelinePanel, scene, ("S", "P"))
+    panel, ws, _ = make(qtbot, TimelinePanel, scene, ("S", "P"))
     # the sphere's lowest point z = 3 - 0.5 / |(0,.2,1)|... checked against Primer A.15 below
     n = np.array([0, 0.2, 1.0]) / np.linalg.norm([0, 0.2, 1.0])
     c0, d, r = np.array([-1, 0, 3.0]), np.array([2, 0.5, -4.0]), 0.5
@@ -465,14 +459,14 @@ def test_time_line_sphere_plane_and_still_pair(qtbot):
         assert dist == pytest.approx(max(abs(h) - r, 0.0), abs=1e-9)
     assert curve[0.5] > 0 and curve[0.75] == 0 and curve[1.0] > 0.3
     scene.add(AABB((5, 5, 5), (6, 6, 6)), id="still")
-    window.select("S", "still")
+    ws.set_pair("S", "still")
     assert panel.toi is None and not panel.impact_button.isEnabled()
 
 
 # ============================================================================ explain
 def test_explain_st_plane_woo_and_arvo(qtbot):
     scene = scenefile.load(SCENES / "stplane_region1.json")
-    panel, window, _ = make(qtbot, ExplainPanel, scene, ("A", "B"))
+    panel, ws, _ = make(qtbot, ExplainPanel, scene, ("A", "B"))
     text = panel.text()
     # A = (-1,0,0) + s (2,0,0): a = m0.m0 = 4
     assert "a = 4" in text and "region 1" in text and "edge s = 1" in text
@@ -484,11 +478,11 @@ def test_explain_st_plane_woo_and_arvo(qtbot):
     scene.add(R((-3, 0.5, 0.5), (1, 0, 0)), id="ray")
     scene.add(AABB((0, 0, 0), (1, 1, 1)), id="box")
     scene.add(Sphere((2.5, 0.5, 0.5), 1), id="ball")
-    window.select("ray", "box")
+    ws.set_pair("ray", "box")
     text = panel.text()
     assert "Woo" in text and "min x" in text and "t = 3" in text
     # Arvo: centre x 2.5 above max 1 adds (2.5 - 1)^2 = 2.25; the others add 0
-    window.select("ball", "box")
+    ws.set_pair("ball", "box")
     text = panel.text()
     assert "adding 2.25" in text and "2.25" in text and "intersects = no" in text
 
@@ -500,18 +494,18 @@ def test_explain_hultquist_badouel_ray_plane(qtbot):
                        ("S", Sphere((0, 0, 0), 1), None),
                        ("T", Triangle(((0, -1, -1), (0, 1, -1), (0, 0, 1))), None),
                        ("P", Plane((1, 0, 0), 2), None))
-    panel, window, _ = make(qtbot, ExplainPanel, scene, ("R", "S"))
+    panel, ws, _ = make(qtbot, ExplainPanel, scene, ("R", "S"))
     # Hultquist: e = (3, -.2, -.1), a = e.d_hat = 3, b^2 = 9.05 - 9 = 0.05, f = sqrt(0.95)
     # = 0.974679, entry at distance 3 - f = 2.02532, i.e. t = 2.02532 / |d| = 1.01266
     text = panel.text()
     assert "a = e · d̂ = 3" in text and "b² = e · e − a² = 0.05" in text
     assert "a − f = 2.02532" in text and "first hit is t = 1.01266" in text
     # Badouel: the plane x = 0 is reached at t = 3 / |d| = 1.5 (n.d = 4 * 2 = 8)
-    window.select("R", "T")
+    ws.set_pair("R", "T")
     text = panel.text()
     assert "Badouel" in text and "n · d = 8" in text and "first hit t = 1.5" in text
     # ray-plane (A.9): t = (2 - (-3)) / 2 = 2.5, with a key holding a dot ("d.n")
-    window.select("R", "P")
+    ws.set_pair("R", "P")
     text = panel.text()
     assert "d · n = 2" in text and "t = 2.5" in text
 
@@ -539,9 +533,14 @@ def test_explain_helpers():
         == ["App. A.18", "Listing A.6"]
     assert "Choose a pair" in to_html(None) and "Results table" in to_html(None)
     # a template drops a step whose value is missing instead of printing None
-    html = to_html({"pair": "segment-segment", "method": "st-plane minimisation",
-                    "trace": {"a": 1, "b": 0, "c": 1, "d": 0, "e": 0, "f": 1, "det": 1,
-                              "domain": "segment-segment"}})
+    from algorithms import DistanceResult, PairAnswer, Records
+
+    rec = DistanceResult(method="st-plane minimisation", distance=1.0,
+                         closest=((0, 0, 0), (0, 0, 1)), parameter=(0, 0),
+                         trace={"a": 1, "b": 0, "c": 1, "d": 0, "e": 0, "f": 1, "det": 1,
+                                "domain": "segment-segment"})
+    html = to_html(PairAnswer("A", "B", "segment-segment", methods=(rec.method,),
+                              records=Records(distance=rec)))
     assert "a = 1" in html and "None" not in html and "s̄" not in html
 
 
@@ -550,8 +549,8 @@ def test_panels_registry_and_update_all_speed(qtbot):
     assert [t for t, _ in PANELS] == ["st-plane", "Separating axes", "Time line", "Explain",
                                      "Three planes", "Step through"]
     scene = scenefile.load(SCENES / "stplane_region3.json")
-    window, viewport = FakeWindow(("A", "B")), FakeViewport()
-    panels = [factory(scene, viewport, window) for _, factory in PANELS]
+    (ws, commands), viewport = model(scene, ("A", "B")), FakeViewport()
+    panels = [factory(scene, ws, commands, viewport, None) for _, factory in PANELS]
     for p in panels:
         qtbot.addWidget(p)
         p.resize(400, 420)
