@@ -228,7 +228,7 @@ def conservative_advancement(a, b, motion, *, distance: Optional[Callable] = Non
     it costs one test per iteration.
     """
     if distance is None and tol is None:
-        fast = _fast_advancement(a, b, motion, max_iter)
+        fast = _fast_advancement(a, b, motion, max_iter, record)
         if fast is not None:
             return fast
     F = _Distance(a, b, motion, distance)
@@ -305,7 +305,7 @@ FAST_PATH = ("fast path: plain floats, GJK warm-started between steps, its separ
              "as step bounds (algorithms.kernels.toi_fast)")
 
 
-def _fast_advancement(a, b, motion, max_iter) -> Optional[ContactResult]:
+def _fast_advancement(a, b, motion, max_iter, record=False) -> Optional[ContactResult]:
     """:func:`algorithms.kernels.toi_fast.fast_advancement` for two bounded float primitives
     (issue 12: 10x faster), or ``None``: then the careful path below answers (always inside
     :func:`algorithms.kernels.filters.careful_only`)."""
@@ -323,7 +323,8 @@ def _fast_advancement(a, b, motion, max_iter) -> Optional[ContactResult]:
         return f, tuple(float(c) for c in pa), tuple(float(c) for c in pb)
 
     out = toi_fast.fast_advancement(a, b, motion, careful=careful, tol_rel=TOL_REL,
-                                    max_iter=max_iter)
+                                    max_iter=max_iter,
+                                    recorder=_StepRecorder if record else None)
     if out is None:
         return None
     toi, point, normal, part = out

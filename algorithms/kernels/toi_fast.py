@@ -597,20 +597,23 @@ def _tolerance(m, f0, pa, pb, rel):
 
 
 def fast_advancement(a, b, motion, *, careful=None, tol_rel=1e-9, max_iter=64,
-                     polish_steps=40):
+                     polish_steps=40, recorder=None):
     """Conservative advancement for two bounded primitives (module notes), or ``None`` when
     the careful path must answer. Returns ``(toi, point, normal, trace_part)`` with
     ``trace_part`` the keys the careful path's trace has besides ``"A.6"``.
 
     ``careful(t) -> (distance, pa, pb)`` (the careful path's static query, surface points)
-    answers where GJK stalls short of its gap; without it the careful path takes over."""
+    answers where GJK stalls short of its gap; without it the careful path takes over.
+    ``recorder(trace)``: an object whose ``row(phase, t, distance, pa, pb, **more)`` keeps
+    ``trace["steps"]`` (:class:`algorithms.traces.AdvancementStep`, the careful path's
+    ``_StepRecorder``): the rows of this loop, its own step ``dt`` included."""
     try:
-        return _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful)
+        return _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful, recorder)
     except (Unsure, ZeroDivisionError, OverflowError, ValueError):
         return None
 
 
-def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None):
+def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, recorder=None):
     P = Pair(a, b, motion)
     R = P.R
     m = P.m
@@ -661,6 +664,13 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None):
 
     iterations = []
     trace = {"tol": tol, "iterations": iterations}
+    steps = None if recorder is None else recorder(trace)
+
+    def record(phase, t, f, pa, pb, **more):
+        if steps is not None:
+            sa, sb = _surface(pa, pb, P)
+            steps.row(phase, t, f, sa, sb, **more)
+
     t = 0.0
     converged = False
     for _ in range(max_iter):
@@ -674,6 +684,11 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None):
                 raise Unsure("GJK stopped short of the gap")
         closing = u[0] * m[0] + u[1] * m[1] + u[2] * m[2]
         iterations.append({"t": t, "distance": f, "closing_speed": closing})
+        if steps is not None:  # the step this loop takes: from the plane's bound low
+            dt = (low - tol / 2) / closing if closing > 0 else None
+            record("advance", t, f, pa, pb, closing_speed=closing,
+                   normal=(0.0 - u[0], 0.0 - u[1], 0.0 - u[2]), dt=dt,
+                   t_next=None if dt is None else t + dt)
         if closing <= 0:
             # u separates (low > 0): the shapes only part along it from here on
             return _miss(trace, "closing speed <= 0: d(t) is non-decreasing from here (convex)",
@@ -682,6 +697,7 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None):
         if t_new > 1:
             f1 = F(1.0, fine, STEP_REL)
             if f1[0] > tol:
+                record("end", 1.0, f1[0], f1[3], f1[4])
                 return _miss(trace, "the advancement bound passes t = 1: no contact in [0, 1]",
                              calls[0])
             t_new = 1.0
@@ -725,6 +741,7 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None):
     normal = (0.0 - u[0], 0.0 - u[1], 0.0 - u[2]) if f == 0 else _normal(pa, pb, u)
     trace.update({"case": "d(t) reached tol", "toi": t, "distance_at_toi": f,
                   "static_queries": calls[0]})
+    record("toi", t, f, pa, pb)
     return t, point, normal, trace
 
 
