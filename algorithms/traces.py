@@ -148,7 +148,9 @@ class AdvancementStep(TypedDict, total=False):
     normal: Any
     #: the bound on the closing speed, -n . motion: d(t) falls no faster than this (convexity)
     closing_speed: float
-    #: the step dt = (d - tol / 2) / closing_speed (d / bound, aiming at the level tol / 2);
+    #: the step dt = (d - tol / 2) / closing_speed (d / bound, aiming at the level tol / 2;
+    #: the fast path of :mod:`algorithms.kernels.toi_fast` steps from its separating plane's
+    #: bound on d, within 1 % below it, along that plane's normal);
     #: ``None`` when the closing speed is <= 0 (no contact: d grows from here)
     dt: Optional[float]
     #: t_i + dt, the next time (past 1: no contact in [0, 1])

@@ -11,8 +11,11 @@ a machine shared with other jobs moves both alike and the ratio stays meaningful
     ``ClosestPtSegmentSegment`` (RTCD §5.1.9), ray-AABB ``hits`` against a bare Woo (Primer
     App. A.18, Listing A.6), ray-triangle ``hits`` against a bare Badouel (App. A.16,
     Listing A.4), each with how many of its cases the lean filters sent to the careful path
-    (:data:`algorithms.kernels.filters.FALLBACKS`); capsule, cylinder and generic pairs as the library's own figures with the
-    fast paths on and off (:func:`algorithms.kernels.filters.careful_only`).
+    (:data:`algorithms.kernels.filters.FALLBACKS`); capsule, cylinder and generic pairs as the
+    library's own figures with the fast paths on and off
+    (:func:`algorithms.kernels.filters.careful_only`); moving pairs
+    (:data:`TOI_PAIRS`) ``query("toi")`` against today's careful conservative advancement,
+    the time-of-impact fast path off (:func:`algorithms.kernels.toi_fast.off`).
 ``bench batch``
     :mod:`algorithms.batch` per pair at ``N`` rows against a Python loop over the scalar
     ``query`` (and against a 20-line numpy Ericson written here, the floor of what numpy
@@ -304,12 +307,70 @@ def _solid_cases(rng, count):
     return caps, cyls, tois
 
 
+#: the moving pairs of ``bench kernels``'s time-of-impact rows (issue 12: "capsule, cylinder
+#: and generic time-of-impact pairs 10x faster")
+TOI_PAIRS = (("capsule", "capsule"), ("sphere", "capsule"), ("capsule", "obb"),
+             ("sphere", "cylinder"), ("capsule", "cylinder"), ("obb", "cylinder"),
+             ("cylinder", "cylinder"), ("triangle", "cylinder"), ("obb", "obb"),
+             ("aabb", "triangle"))
+
+
+def _toi_cases(rng, count):
+    """Per pair of :data:`TOI_PAIRS`, ``count`` moving cases: A near the origin, B near
+    ``(3, 0, 0)`` moving by about ``(-4, 0, 0)`` with a sideways part, random orientations;
+    about two thirds touch within the period."""
+    from algorithms import AABB, OBB, Capsule, Cylinder, Sphere, Triangle
+
+    def unit():
+        while True:
+            v = _rv(rng)
+            n = math.sqrt(sum(x * x for x in v))
+            if n > 0.1:
+                return tuple(x / n for x in v)
+
+    def rot():  # Gram-Schmidt on two random directions
+        a = unit()
+        b = unit()
+        d = sum(x * y for x, y in zip(a, b))
+        b = tuple(y - d * x for x, y in zip(a, b))
+        n = math.sqrt(sum(x * x for x in b)) or 1.0
+        b = tuple(y / n for y in b)
+        c = (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+        return (a, b, c)
+
+    def make(kind, at):
+        c = tuple(o + x for o, x in zip(at, _rv(rng, 0.3)))
+        if kind == "capsule":
+            u = unit()
+            return Capsule(tuple(x - 0.4 * e for x, e in zip(c, u)),
+                           tuple(x + 0.4 * e for x, e in zip(c, u)), 0.25)
+        if kind == "cylinder":
+            return Cylinder(c, unit(), 0.35, 0.9)
+        if kind == "obb":
+            return OBB(c, rot(), (0.5, 0.3, 0.4))
+        if kind == "sphere":
+            return Sphere(c, 0.4)
+        if kind == "aabb":
+            return AABB(tuple(x - 0.4 for x in c), tuple(x + 0.5 for x in c))
+        return Triangle(tuple(tuple(x + e for x, e in zip(c, _rv(rng, 0.6))) for _ in range(3)))
+
+    out = {}
+    for ka, kb in TOI_PAIRS:
+        out[(ka, kb)] = [(make(ka, (0.0, 0.0, 0.0)), make(kb, (3.0, 0.0, 0.0)),
+                          (-4 + rng.uniform(-1, 1), rng.uniform(-1.5, 1.5),
+                           rng.uniform(-1.5, 1.5))) for _ in range(count)]
+    return out
+
+
 # ----------------------------------------------------------------------------- bench kernels
 
 
-def run_kernels(rounds: int = 7, count: int = 64, solids: int = 4, seed: int = 12) -> dict:
-    """The figures of ``bench kernels`` (seconds per call)."""
+def run_kernels(rounds: int = 7, count: int = 64, solids: int = 4, seed: int = 12,
+                toi: int = 12) -> dict:
+    """The figures of ``bench kernels`` (seconds per call); ``toi`` moving cases per pair of
+    :data:`TOI_PAIRS` (0: none)."""
     from algorithms import query
+    from algorithms.kernels import toi_fast
     from algorithms.kernels.filters import careful_only
 
     rng = random.Random(seed)
@@ -321,6 +382,12 @@ def run_kernels(rounds: int = 7, count: int = 64, solids: int = 4, seed: int = 1
     def careful(f):
         def run():
             with careful_only():
+                f()
+        return run
+
+    def toi_baseline(f):
+        def run():
+            with toi_fast.off():
                 f()
         return run
 
@@ -369,7 +436,17 @@ def run_kernels(rounds: int = 7, count: int = 64, solids: int = 4, seed: int = 1
             "cylinder_cylinder_careful": (careful(q_cyl), solids),
             "obb_cylinder_toi": (q_toi, solids),
             "obb_cylinder_toi_careful": (careful(q_toi), solids),
+            "obb_cylinder_toi_baseline": (toi_baseline(q_toi), solids),
         }, max(1, rounds // 2)))
+    if toi:
+        # time of impact: the default query against today's careful conservative advancement
+        # (the fast path off, algorithms.kernels.toi_fast.off), interleaved per pair
+        jobs = {}
+        for (ka, kb), cases in _toi_cases(rng, toi).items():
+            q = loop(lambda a, b, m: query("toi", a, b, m), cases)
+            jobs[f"toi_{ka}_{kb}_baseline"] = (toi_baseline(q), toi)
+            jobs[f"toi_{ka}_{kb}"] = (q, toi)
+        figures.update(interleaved(jobs, max(1, rounds // 2)))
     return figures
 
 
@@ -382,7 +459,8 @@ REFERENCE = {"segment_segment": "Geometric Tools C++ 24 ns", "ray_aabb": "Geomet
 def kernels_main(args) -> int:
     quick = getattr(args, "quick", False)
     count = 4 if quick else 64
-    f = run_kernels(rounds=1 if quick else args.rounds, count=count, solids=1 if quick else 4)
+    f = run_kernels(rounds=1 if quick else args.rounds, count=count, solids=1 if quick else 4,
+                    toi=1 if quick else 12)
     print(f"bench kernels: best of {1 if quick else args.rounds} interleaved rounds; "
           "'careful' = the same query with every filter off (algorithms.kernels.filters)")
     rows = [("segment_segment", "segment-segment query('distance')",
@@ -402,6 +480,18 @@ def kernels_main(args) -> int:
         print(f"{what}: {_us(t)}; baseline {base}: {_us(b)}; ratio {r:.1f} "
               f"(target <= {target:g}); careful path {_us(c)} "
               f"(filters gain {_ratio(c, t):.1f}x){extra}")
+    toi_keys = [k[:-len("_baseline")] for k in f if k.startswith("toi_") and
+                k.endswith("_baseline")]
+    if toi_keys:
+        print("time of impact, query('toi') (conservative advancement, its fast path) against "
+              "today's careful path (algorithms.kernels.toi_fast.off), same cases, "
+              "interleaved; target 10x:")
+    for key in toi_keys:
+        t, b = f[key], f[key + "_baseline"]
+        pair = key[len("toi_"):].replace("_", "-")
+        out[key] = {"us": round(t * 1e6, 3), "baseline_us": round(b * 1e6, 3),
+                    "speedup": round(_ratio(b, t), 2), "target_speedup": 10.0}
+        print(f"  moving {pair}: {_us(t)}; baseline {_us(b)}; speedup {_ratio(b, t):.1f}x")
     for key, what in (("capsule_capsule", "capsule-capsule query('distance')"),
                       ("cylinder_cylinder", "cylinder-cylinder query('distance')"),
                       ("obb_cylinder_toi", "moving OBB-cylinder query('toi')")):
@@ -409,8 +499,15 @@ def kernels_main(args) -> int:
             t, c = f[key], f[key + "_careful"]
             out[key] = {"us": round(t * 1e6, 3), "careful_us": round(c * 1e6, 3),
                         "speedup": round(_ratio(c, t), 2), "target_speedup": 10.0}
+            today = ""
+            if key + "_baseline" in f:  # the toi fast path off: today's advancement
+                b = f[key + "_baseline"]
+                out[key].update(baseline_us=round(b * 1e6, 3),
+                                speedup_vs_today=round(_ratio(b, t), 2))
+                today = (f"; today's careful advancement (toi fast path off) {_us(b)}: "
+                         f"{_ratio(b, t):.1f}x")
             print(f"{what}: {_us(t)}; careful path {_us(c)}: filters gain "
-                  f"{_ratio(c, t):.1f}x (target 10x over the issue's figure); "
+                  f"{_ratio(c, t):.1f}x (target 10x over the issue's figure){today}; "
                   f"compiled reference: {REFERENCE[key]} (not measured here)")
     print(json.dumps(out))
     return 0

@@ -28,6 +28,15 @@ Two methods, both registered for all 121 ordered pairs:
     ``[0, t_min]`` for the first ``t`` with ``f(t) <= tol`` (the sublevel set of a convex
     function is an interval).
 
+*Fast path.* For two bounded float shapes :func:`conservative_advancement` (with the default
+distance and tolerance) first runs :func:`algorithms.kernels.toi_fast.fast_advancement`: the
+same loop, tolerance, cases and trace keys (plus ``"path"``) on plain floats, a warm-started
+GJK whose separating planes bound the steps, closed forms for point/segment cores; where it
+cannot vouch for an answer (touching at ``t = 0``, a step into contact, a GJK stall it cannot
+settle) the careful path below answers. :func:`algorithms.kernels.toi_fast.off` and
+:func:`algorithms.kernels.filters.careful_only` run the careful path alone (issue 12: 15-90x
+on ``explorer bench kernels``'s moving pairs).
+
 A moving point against X is a segment ray cast (A.6: "a ray can be seen as a moving point"):
 ``moving_point_ray_cast`` (priority -5) asks the ``"hits"`` query of the segment ``p -+ motion``
 when one is registered for the pair, and the conservative advancement otherwise.
@@ -59,6 +68,7 @@ import numpy as np
 
 from algorithms import registry
 from algorithms.core.minimize import golden_section
+from algorithms.kernels import filters, toi_fast
 from algorithms.kernels.motion import a6_trace
 from algorithms.primitives import TYPES, Segment
 from algorithms.registry import register
@@ -217,6 +227,10 @@ def conservative_advancement(a, b, motion, *, distance: Optional[Callable] = Non
     step-through draw them). Recording reads the loop's values and changes none of them; off,
     it costs one test per iteration.
     """
+    if distance is None and tol is None:
+        fast = _fast_advancement(a, b, motion, max_iter, record)
+        if fast is not None:
+            return fast
     F = _Distance(a, b, motion, distance)
     m = F.m
     f, pa, pb = F(0.0)
@@ -285,6 +299,38 @@ def conservative_advancement(a, b, motion, *, distance: Optional[Callable] = Non
     if steps is not None:
         steps.row("toi", t, f, pa, pb)
     return _result(METHOD_CA, trace, t, pa, pb, n if n is not None else n_last)
+
+
+FAST_PATH = ("fast path: plain floats, GJK warm-started between steps, its separating planes "
+             "as step bounds (algorithms.kernels.toi_fast)")
+
+
+def _fast_advancement(a, b, motion, max_iter, record=False) -> Optional[ContactResult]:
+    """:func:`algorithms.kernels.toi_fast.fast_advancement` for two bounded float primitives
+    (issue 12: 10x faster), or ``None``: then the careful path below answers (always inside
+    :func:`algorithms.kernels.filters.careful_only`)."""
+    if not (filters.enabled() and toi_fast.enabled()) or a.kind not in toi_fast.KINDS \
+            or b.kind not in toi_fast.KINDS:
+        return None
+    if a.exact or b.exact:
+        return None
+    F = []  # the careful path's f(t), made on first use (GJK stalls near a curved rim)
+
+    def careful(t):
+        if not F:
+            F.append(_Distance(a, b, motion, None))
+        f, pa, pb = F[0](t)
+        return f, tuple(float(c) for c in pa), tuple(float(c) for c in pb)
+
+    out = toi_fast.fast_advancement(a, b, motion, careful=careful, tol_rel=TOL_REL,
+                                    max_iter=max_iter,
+                                    recorder=_StepRecorder if record else None)
+    if out is None:
+        return None
+    toi, point, normal, part = out
+    trace = {"A.6": a6_trace(motion), **part, "path": FAST_PATH}
+    return ContactResult(method=METHOD_CA, trace=trace, toi=toi, point=point,
+                         normal=normal if toi is not None else None)
 
 
 def convex_search(a, b, motion, *, distance: Optional[Callable] = None,

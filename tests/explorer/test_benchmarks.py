@@ -30,6 +30,14 @@ def test_bench_output_format(verb, keys, capsys):
             assert f["ratio"] == pytest.approx(f["us"] / f["baseline_us"], rel=0.02, abs=0.01)
         assert "baseline plain Python Ericson RTCD 5.1.9" in text and "bare Woo" in text
         assert "bare Badouel" in text
+        # time of impact: every moving pair of TOI_PAIRS against today's careful path
+        from explorer.benchmarks import TOI_PAIRS
+        for ka, kb in TOI_PAIRS:
+            f = figures[f"toi_{ka}_{kb}"]
+            assert f["us"] > 0 and f["baseline_us"] > 0
+            assert f["speedup"] == pytest.approx(f["baseline_us"] / f["us"], rel=0.02, abs=0.01)
+            assert f"moving {ka}-{kb}: " in text
+        assert "toi fast path off" in text
     elif verb == "batch":
         for f in figures.values():
             assert f["batch_ns"] > 0 and f["loop_us"] > 0 and f["careful_rows"] >= 0

@@ -1,0 +1,791 @@
+"""The fast path of conservative advancement for the bounded kinds: plain floats, a warm-started
+GJK whose separating planes bound each step, closed forms for the point/segment cores
+(issue 12 part 1: "capsule, cylinder and generic time-of-impact pairs 10x faster").
+
+The careful path (:func:`algorithms.generic.advancement.conservative_advancement` on the
+registry's static ``"distance"``) solves a full static distance query at every step: a new
+translated primitive, the rescaling check, a GJK run from a cold start to a relative gap of
+``1e-13`` and the construction of its whole trace. Here the same advancement (Mirtich;
+Dunn & Parberry, 3D Math Primer, App. A.6: A still, B moving by ``t m``) runs on:
+
+* **support functions in plain floats** (closures over tuples: the same closed forms as
+  :mod:`algorithms.kernels.support`), round shapes as their cores plus a radius (van den
+  Bergen §4.3.4);
+* **a GJK that keeps its simplex between steps** (van den Bergen §4.3: the support points of
+  B just move by ``dt m`` with B, so the old simplex is a simplex of the new ``A - B``);
+* **separating planes as step bounds.** Every GJK iteration queries a direction ``u`` and
+  gets ``L = min over A - B of u . x`` (the support value), so the plane ``u . x = L``
+  separates the origin from ``core(A) - core(B)`` grown by ``R = r_A + r_B`` when ``L > R``.
+  While B moves by ``t m`` the contact needs ``u . (t m) >= L - R``: with closing speed
+  ``c = u . m > 0`` no contact comes before ``t + (L - R) / c``, for *any* ``u``, converged or
+  not (the GJK ray cast's step, van den Bergen 2004). So GJK stops early (1 % of the distance
+  far from the contact, ``1e-4 tol`` near it) and the step is still conservative; ``c <= 0``
+  for a separating plane proves no contact from there on (a repeated support point ends GJK
+  with ``|v|`` the distance up to rounding, which then bounds the step as in the careful
+  path, with its ``tol / 2`` margin);
+* **closed forms** for the point and segment cores (sphere, capsule, point, segment pairs):
+  Ericson's ``ClosestPtSegmentSegment`` (RTCD §5.1.9), and for a point core against a solid
+  cylinder (axial and radial parts clamped apart), no GJK at all;
+* **Ericson's sub-algorithm** (RTCD §5.1.5-5.1.6: the origin's Voronoi region on a segment,
+  triangle, tetrahedron) in place of the careful exhaustive one
+  (:func:`algorithms.kernels.gjk.closest_on_simplex`, still used for a degenerate face).
+
+The loop, its tolerance (``1e-9`` of the scale), its cases and its trace keys are those of the
+careful path (``"closing_speed"`` is along the plane's ``u``; ``"path"`` says this path
+answered). The first distance is solved to the careful GJK's ``1e-13``.
+
+*Stalls.* Near a flat face touching a cylinder's rim GJK's simplex turns into a sliver whose
+progress rounding cannot register, short of the gap it was asked for (the careful GJK meets the
+same and then trusts ``|v|``). Here a stall first retries along ``v`` tilted by ``1e-7 |v|``
+(as the careful GJK does); then, far from the contact, a plane proving a tenth of the gap still
+makes a step; within ``tol`` by the upper bound ``|v| - R`` the advancement ends there (the
+careful path's criterion ``d(t) <= tol`` holds at a time a conservative step reached); else GJK
+runs again with the exhaustive sub-algorithm, and as the last resort the careful static query
+answers that one step.
+
+*Accuracy* (against the careful path on the same inputs; ``bench kernels``'s cases and the
+property test in ``tests/algorithms/kernels/test_toi_fast.py``): polytopes, capsules and spheres
+to a few ulps; a cylinder within ``tol / closing speed`` (about ``1e-9``, at worst ``1e-8``)
+before the careful contact, never after it. Whenever it meets what the careful path handles
+with more care (touching within ``tol`` at ``t = 0``, a step that lands in contact, a GJK that
+does not settle), :func:`fast_advancement` returns ``None`` and the caller runs the careful
+path. :func:`off` and :func:`algorithms.kernels.filters.careful_only` switch it off.
+"""
+
+from __future__ import annotations
+
+import math
+from contextlib import contextmanager
+
+from algorithms.core.tolerance import PARALLEL_SIN, unit
+from algorithms.kernels.gjk import closest_on_simplex
+
+#: the kinds with a plain-float support function here (the bounded kinds)
+KINDS = ("point", "segment", "triangle", "sphere", "aabb", "obb", "capsule", "cylinder")
+#: GJK iterations per distance before giving up (then the careful path answers)
+MAX_GJK = 128
+#: distance evaluations per time of impact before giving up
+MAX_QUERIES = 200
+_EPS = 2.0 ** -52
+#: relative accuracy of the gap at t = 0 (what the trace shows) and at each step
+FIRST_REL = 1e-13
+STEP_REL = 1e-2
+#: the least fraction of the gap a stalled GJK's plane must prove for a step
+STALL_FRACTION = 0.1
+#: the gap GJK closes near the contact, relative to tol (the polish stops at 1e-3 tol)
+FINE = 1e-4
+
+
+_state = {"enabled": True}
+
+
+def enabled() -> bool:
+    """True unless inside :func:`off` (or :func:`algorithms.kernels.filters.careful_only`,
+    which the caller checks)."""
+    return _state["enabled"]
+
+
+@contextmanager
+def off():
+    """Inside the ``with`` block conservative advancement runs its careful path only: today's
+    implementation before the fast path, the baseline of ``explorer bench kernels``."""
+    old = _state["enabled"]
+    _state["enabled"] = False
+    try:
+        yield
+    finally:
+        _state["enabled"] = old
+
+
+class Unsure(Exception):
+    """The fast path cannot vouch for its answer: the careful path takes over."""
+
+
+class Stalled(Exception):
+    """GJK stalled short of its gap (a curved rim near contact), with the state it reached:
+    ``(upper, u, pa, pb)`` (``upper`` the core distance, an upper bound, no lower bound)."""
+
+
+# ----------------------------------------------------------------------------- shapes
+
+
+def _t3(v):
+    return (float(v[0]), float(v[1]), float(v[2]))
+
+
+def _cylinder_frame(cyl):
+    """``(centre, unit axis, radius, half height)`` of a cylinder in plain floats."""
+    return _t3(cyl.center), unit(cyl.axis), float(cyl.radius), float(cyl.height) / 2
+
+
+def shape(prim):
+    """``(core_kind, core_points, support, radius, centre, size)`` of a bounded primitive in plain
+    floats: ``support(x, y, z)`` is a farthest point of the core in direction ``(x, y, z)``
+    (the closed forms of :mod:`algorithms.kernels.support`; ties resolve as there), ``size``
+    the largest absolute coordinate or length."""
+    k = prim.kind
+    if k == "point" or k == "sphere":
+        p = _t3(prim.position if k == "point" else prim.center)
+        r = 0.0 if k == "point" else float(prim.radius)
+        return "point", (p,), (lambda x, y, z: p), r, p, max(abs(p[0]), abs(p[1]), abs(p[2]), r)
+    if k == "segment" or k == "capsule":
+        p0, p1 = _t3(prim.p0), _t3(prim.p1)
+        r = 0.0 if k == "segment" else float(prim.radius)
+
+        def seg(x, y, z):
+            return p0 if x * p0[0] + y * p0[1] + z * p0[2] >= x * p1[0] + y * p1[1] + z * p1[2] \
+                else p1
+        c = ((p0[0] + p1[0]) / 2, (p0[1] + p1[1]) / 2, (p0[2] + p1[2]) / 2)
+        return "segment", (p0, p1), seg, r, c, max(abs(p0[0]), abs(p0[1]), abs(p0[2]),
+                                                   abs(p1[0]), abs(p1[1]), abs(p1[2]), r)
+    if k == "triangle":
+        a, b, c = (_t3(v) for v in prim.vertices)
+
+        def tri(x, y, z):
+            best, hb = a, x * a[0] + y * a[1] + z * a[2]
+            h = x * b[0] + y * b[1] + z * b[2]
+            if h > hb:
+                best, hb = b, h
+            if x * c[0] + y * c[1] + z * c[2] > hb:
+                best = c
+            return best
+        cen = tuple((a[i] + b[i] + c[i]) / 3 for i in range(3))
+        return "triangle", None, tri, 0.0, cen, max(max(map(abs, v)) for v in (a, b, c))
+    if k == "aabb":
+        lo, hi = _t3(prim.min), _t3(prim.max)
+        mid = ((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2)
+
+        def box(x, y, z):
+            return (hi[0] if x > 0 else (lo[0] if x < 0 else mid[0]),
+                    hi[1] if y > 0 else (lo[1] if y < 0 else mid[1]),
+                    hi[2] if z > 0 else (lo[2] if z < 0 else mid[2]))
+        return "aabb", None, box, 0.0, mid, max(max(map(abs, lo)), max(map(abs, hi)))
+    if k == "obb":
+        c = _t3(prim.center)
+        (a0, a1, a2) = (_t3(v) for v in prim.axes)
+        e0, e1, e2 = (float(e) for e in prim.extents)
+        s0 = (a0[0] * e0, a0[1] * e0, a0[2] * e0)
+        s1 = (a1[0] * e1, a1[1] * e1, a1[2] * e1)
+        s2 = (a2[0] * e2, a2[1] * e2, a2[2] * e2)
+
+        def obb(x, y, z):
+            px, py, pz = c
+            h = a0[0] * x + a0[1] * y + a0[2] * z
+            if h > 0:
+                px, py, pz = px + s0[0], py + s0[1], pz + s0[2]
+            elif h < 0:
+                px, py, pz = px - s0[0], py - s0[1], pz - s0[2]
+            h = a1[0] * x + a1[1] * y + a1[2] * z
+            if h > 0:
+                px, py, pz = px + s1[0], py + s1[1], pz + s1[2]
+            elif h < 0:
+                px, py, pz = px - s1[0], py - s1[1], pz - s1[2]
+            h = a2[0] * x + a2[1] * y + a2[2] * z
+            if h > 0:
+                px, py, pz = px + s2[0], py + s2[1], pz + s2[2]
+            elif h < 0:
+                px, py, pz = px - s2[0], py - s2[1], pz - s2[2]
+            return (px, py, pz)
+        return "obb", None, obb, 0.0, c, max(max(map(abs, c)), e0, e1, e2)
+    if k == "cylinder":
+        c = _t3(prim.center)
+        w = unit(prim.axis)  # the values of prim.unit_axis, without numpy
+        rad, hh = float(prim.radius), float(prim.height) / 2
+        top = (c[0] + hh * w[0], c[1] + hh * w[1], c[2] + hh * w[2])
+        bot = (c[0] - hh * w[0], c[1] - hh * w[1], c[2] - hh * w[2])
+
+        def cyl(x, y, z):  # support._cylinder_rim in plain floats
+            dw = x * w[0] + y * w[1] + z * w[2]
+            p = top if dw > 0 else (bot if dw < 0 else c)
+            px, py, pz = x - dw * w[0], y - dw * w[1], z - dw * w[2]
+            q = px * w[0] + py * w[1] + pz * w[2]
+            px, py, pz = px - q * w[0], py - q * w[1], pz - q * w[2]
+            pn = math.sqrt(px * px + py * py + pz * pz)
+            if rad > 0 and pn > PARALLEL_SIN * math.sqrt(x * x + y * y + z * z):
+                f = rad / pn
+                return (p[0] + f * px, p[1] + f * py, p[2] + f * pz)
+            return p
+        return "cylinder", None, cyl, 0.0, c, max(max(map(abs, c)), rad, 2 * hh)
+    raise Unsure(k)
+
+
+# ----------------------------------------------------------------------------- sub-algorithm
+
+
+def _closest_segment(A, B):
+    """Origin's nearest point on segment AB: (indices kept, barycentrics, point)."""
+    ex, ey, ez = B[0] - A[0], B[1] - A[1], B[2] - A[2]
+    ee = ex * ex + ey * ey + ez * ez
+    t = -(A[0] * ex + A[1] * ey + A[2] * ez)
+    if t <= 0 or ee <= 0:
+        return (0,), (1.0,), A
+    if t >= ee:
+        return (1,), (1.0,), B
+    t /= ee
+    return (0, 1), (1.0 - t, t), (A[0] + t * ex, A[1] + t * ey, A[2] + t * ez)
+
+
+def _closest_triangle(a, b, c):
+    """Ericson RTCD §5.1.5 ``ClosestPtPointTriangle`` for the origin: the Voronoi region of the
+    origin, its barycentrics. Raises :class:`Unsure` on a degenerate triangle.
+
+    Based at the vertex opposite the longest edge (as :func:`algorithms.kernels.gjk._face`):
+    on a sliver (two support points of one rim, one far corner) the edges from the sharp
+    vertex are nearly parallel and the projection loses the slow progress GJK makes there."""
+    l_a = (b[0] - c[0]) ** 2 + (b[1] - c[1]) ** 2 + (b[2] - c[2]) ** 2
+    l_b = (a[0] - c[0]) ** 2 + (a[1] - c[1]) ** 2 + (a[2] - c[2]) ** 2
+    l_c = (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 + (a[2] - b[2]) ** 2
+    if l_a >= l_b and l_a >= l_c:
+        return _triangle_at(a, b, c)
+    order = (1, 0, 2) if l_b >= l_c else (2, 0, 1)
+    P = (a, b, c)
+    idx, lam, v = _triangle_at(P[order[0]], P[order[1]], P[order[2]])
+    return tuple(order[i] for i in idx), lam, v
+
+
+def _triangle_at(a, b, c):
+    """:func:`_closest_triangle` with the edges based at ``a``."""
+    abx, aby, abz = b[0] - a[0], b[1] - a[1], b[2] - a[2]
+    acx, acy, acz = c[0] - a[0], c[1] - a[1], c[2] - a[2]
+    # ap = -a
+    d1 = -(abx * a[0] + aby * a[1] + abz * a[2])
+    d2 = -(acx * a[0] + acy * a[1] + acz * a[2])
+    if d1 <= 0 and d2 <= 0:
+        return (0,), (1.0,), a
+    d3 = -(abx * b[0] + aby * b[1] + abz * b[2])
+    d4 = -(acx * b[0] + acy * b[1] + acz * b[2])
+    if d3 >= 0 and d4 <= d3:
+        return (1,), (1.0,), b
+    vc = d1 * d4 - d3 * d2
+    if vc <= 0 and d1 >= 0 and d3 <= 0:
+        den = d1 - d3
+        if not den > 0:
+            raise Unsure("degenerate edge")
+        v = d1 / den
+        return (0, 1), (1.0 - v, v), (a[0] + v * abx, a[1] + v * aby, a[2] + v * abz)
+    d5 = -(abx * c[0] + aby * c[1] + abz * c[2])
+    d6 = -(acx * c[0] + acy * c[1] + acz * c[2])
+    if d6 >= 0 and d5 <= d6:
+        return (2,), (1.0,), c
+    vb = d5 * d2 - d1 * d6
+    if vb <= 0 and d2 >= 0 and d6 <= 0:
+        den = d2 - d6
+        if not den > 0:
+            raise Unsure("degenerate edge")
+        w = d2 / den
+        return (0, 2), (1.0 - w, w), (a[0] + w * acx, a[1] + w * acy, a[2] + w * acz)
+    va = d3 * d6 - d5 * d4
+    if va <= 0 and (d4 - d3) >= 0 and (d5 - d6) >= 0:
+        den = (d4 - d3) + (d5 - d6)
+        if not den > 0:
+            raise Unsure("degenerate edge")
+        w = (d4 - d3) / den
+        return (1, 2), (1.0 - w, w), (b[0] + w * (c[0] - b[0]), b[1] + w * (c[1] - b[1]),
+                                      b[2] + w * (c[2] - b[2]))
+    den = va + vb + vc
+    # a sliver whose Gram determinant is lost in rounding: the careful sub-algorithm decides
+    nab = abx * abx + aby * aby + abz * abz
+    nac = acx * acx + acy * acy + acz * acz
+    if not den > 1e-10 * nab * nac:
+        raise Unsure("degenerate triangle")
+    v = vb / den
+    w = vc / den
+    return (0, 1, 2), (1.0 - v - w, v, w), (a[0] + abx * v + acx * w, a[1] + aby * v + acy * w,
+                                            a[2] + abz * v + acz * w)
+
+
+_FACES = ((0, 1, 2, 3), (0, 2, 3, 1), (0, 3, 1, 2), (1, 3, 2, 0))
+
+
+def _closest_tetrahedron(Y):
+    """Ericson RTCD §5.1.6 ``ClosestPtPointTetrahedron`` for the origin: the nearest of the
+    faces whose plane separates the origin from the opposite vertex; ``(0, 1, 2, 3)`` with the
+    barycentrics when the origin is inside. A flat tetrahedron: the nearest of all four faces
+    (their union is the hull)."""
+    best = None
+    outside_any = False
+    for i, j, k, l_ in _FACES:
+        a, b, c, d = Y[i], Y[j], Y[k], Y[l_]
+        e1 = (b[0] - a[0], b[1] - a[1], b[2] - a[2])
+        e2 = (c[0] - a[0], c[1] - a[1], c[2] - a[2])
+        n = (e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
+             e1[0] * e2[1] - e1[1] * e2[0])
+        so = -(a[0] * n[0] + a[1] * n[1] + a[2] * n[2])
+        sd = (d[0] - a[0]) * n[0] + (d[1] - a[1]) * n[1] + (d[2] - a[2]) * n[2]
+        nn = n[0] * n[0] + n[1] * n[1] + n[2] * n[2]
+        ed = (d[0] - a[0]) ** 2 + (d[1] - a[1]) ** 2 + (d[2] - a[2]) ** 2
+        flat = not sd * sd > 1e-16 * nn * ed
+        if flat or so * sd < 0:
+            outside_any = True
+            idx, lam, v = _closest_triangle(a, b, c)
+            vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
+            if best is None or vv < best[3]:
+                face = (i, j, k)
+                best = (tuple(face[x] for x in idx), lam, v, vv)
+    if not outside_any:
+        # inside: the barycentrics by Cramer's rule (kernels.gjk._face for k = 4)
+        idx, lam, v = closest_on_simplex(Y)
+        return idx, lam, v
+    return best[0], best[1], best[2]
+
+
+def _closest(Y):
+    """The point of ``conv(Y)`` nearest the origin, ``(idx, lam, v)`` as
+    :func:`algorithms.kernels.gjk.closest_on_simplex`; the tetrahedron by its faces (Ericson
+    §5.1.6), and the careful exhaustive sub-algorithm where a face degenerates."""
+    n = len(Y)
+    try:
+        if n == 1:
+            return (0,), (1.0,), Y[0]
+        if n == 2:
+            return _closest_segment(Y[0], Y[1])
+        if n == 3:
+            return _closest_triangle(Y[0], Y[1], Y[2])
+        return _closest_tetrahedron(Y)
+    except Unsure:
+        return closest_on_simplex(Y)  # a degenerate face: the careful sub-algorithm
+
+
+# ----------------------------------------------------------------------------- GJK
+
+
+class Pair:
+    """core(A) and core(B) + ``t m`` with a simplex kept between times (warm start)."""
+
+    def __init__(self, a, b, motion):
+        ka, pa_, self.sa, self.ra, ca, sza = shape(a)
+        kb, pb_, self.sb, self.rb, cb, szb = shape(b)
+        self.R = self.ra + self.rb
+        self.m = _t3(motion)
+        self.closed = pa_ is not None and pb_ is not None  # point/segment cores
+        self.cores = (pa_, pb_)
+        # a point core against a cylinder: the closed form of the solid cylinder
+        self.cyl = None
+        if ka == "point" and kb == "cylinder":
+            self.cyl = (False, pa_[0], _cylinder_frame(b))
+        elif kb == "point" and ka == "cylinder":
+            self.cyl = (True, pb_[0], _cylinder_frame(a))
+        self.size = max(sza, szb, max(map(abs, self.m)))
+        #: a curved core (the cylinder's rim): a GJK stall there may leave |v| well above
+        #: the distance, so only the planes' bounds count
+        self.curved = "cylinder" in (ka, kb)
+        # the simplex: (a_i on A, b_i on B at t = 0)
+        self.start = (ca, cb)
+        self.simplex = [self.start]
+        self.closest = _closest
+        self.gjk_iterations = 0
+        self.stalls = 0
+
+    def at(self, t, eps_abs, rel):
+        """The core pair at time ``t``: ``(upper, lower, u, pa, pb)`` with ``upper >= |v|``
+        the core distance found, ``lower`` the support value along the unit ``u`` (from B's
+        core towards A's, ``u . x >= lower`` over ``core(A) - core(B)``), ``pa, pb`` the
+        core points. Stops when ``upper - lower <= max(eps_abs, rel (lower - R))``: the
+        gap between the shapes known to ``rel`` of itself, or to ``eps_abs``."""
+        ox, oy, oz = t * self.m[0], t * self.m[1], t * self.m[2]
+        if self.closed:
+            return self._closed(ox, oy, oz)
+        if self.cyl is not None:
+            return self._point_cylinder(ox, oy, oz)
+        sa, sb = self.sa, self.sb
+        pts = self.simplex
+        Y = [(p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz) for p, q in pts]
+        if len(Y) > 1:
+            idx, lam, v = self.closest(Y)
+            pts = [pts[i] for i in idx]
+            Y = [Y[i] for i in idx]
+        else:
+            lam, v = (1.0,), Y[0]
+        best_lower, best_u = -math.inf, None
+        settled = False
+        flat = 0
+        R = self.R
+        floor = 8 * _EPS * self.size
+        for _ in range(MAX_GJK):
+            self.gjk_iterations += 1
+            vx, vy, vz = v
+            vv = vx * vx + vy * vy + vz * vz
+            vn = math.sqrt(vv)
+            if vn <= floor:
+                return self._touch(pts, lam, ox, oy, oz)
+            # clean the rounding noise out of the query direction (kernels.gjk does the same)
+            qx = 0.0 if abs(vx) <= floor else vx
+            qy = 0.0 if abs(vy) <= floor else vy
+            qz = 0.0 if abs(vz) <= floor else vz
+            if qx == 0.0 and qy == 0.0 and qz == 0.0:
+                qx, qy, qz = vx, vy, vz
+            qn = math.sqrt(qx * qx + qy * qy + qz * qz)
+            p = sa(-qx, -qy, -qz)
+            q = sb(qx, qy, qz)
+            wx, wy, wz = p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz
+            ux, uy, uz = qx / qn, qy / qn, qz / qn
+            lower = ux * wx + uy * wy + uz * wz
+            if lower > best_lower:
+                best_lower, best_u = lower, (ux, uy, uz)
+            if vn - best_lower <= eps_abs or vn - best_lower <= rel * (best_lower - R):
+                break
+            w = (wx, wy, wz)
+            if w in Y:
+                settled = "repeat"
+                break  # no new support point: v is the distance up to rounding
+            Y2 = Y + [w]
+            idx, lam2, v2 = self.closest(Y2)
+            if len(idx) == 4:
+                return self._touch(pts + [(p, q)], lam2, ox, oy, oz)
+            vv2 = v2[0] * v2[0] + v2[1] * v2[1] + v2[2] * v2[2]
+            if not vv2 < vv and vv2 <= vv * (1 + 4 * _EPS) and flat < 8 and v2 != v:
+                flat += 1  # a level step |v|^2 cannot register (kernels.gjk does the same)
+            elif not vv2 < vv:
+                # a stall short of the gap (near a curved rim): retry along v tilted by
+                # 1e-7 |v| about each axis, as the careful GJK does, keeping the best
+                retry = self._retry(Y, v, vn, ox, oy, oz)
+                if retry is None:
+                    settled = "stall"
+                    break
+                if retry[0] == "touch":
+                    return self._touch(pts + [retry[1]], retry[2], ox, oy, oz)
+                p, q, idx, lam2, v2 = retry
+                Y2 = Y + [(p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz)]
+            pts2 = pts + [(p, q)]
+            pts = [pts2[i] for i in idx]
+            Y = [Y2[i] for i in idx]
+            lam, v = lam2, v2
+        else:
+            raise Unsure("GJK did not settle")
+        self.simplex = pts
+        pa = [0.0, 0.0, 0.0]
+        pb = [0.0, 0.0, 0.0]
+        for l_, (p, q) in zip(lam, pts):
+            for i in range(3):
+                pa[i] += l_ * p[i]
+                pb[i] += l_ * q[i]
+        pb = (pb[0] + ox, pb[1] + oy, pb[2] + oz)
+        dx, dy, dz = pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2]
+        upper = math.sqrt(dx * dx + dy * dy + dz * dz)
+        # a repeated support point: |v| is the distance up to rounding, as the careful GJK ends
+        # (a step may use it with the tol / 2 margin, as the careful path does); else (also on
+        # a stall, where a curved rim can leave |v| well above the distance) the plane's bound
+        if settled == "stall" and not self.curved:
+            settled = "repeat"  # polytopes: rounding, |v| is the distance (the careful GJK's
+            # "converged (no progress)")
+        if settled == "stall" and not (vn - best_lower <= eps_abs
+                                       or vn - best_lower <= rel * (best_lower - R)):
+            # far from the contact a plane that proves a tenth of the gap still makes a
+            # conservative step; near it (rel == 0) or with a poorer bound: the careful query
+            if rel < STEP_REL or not best_lower - R >= STALL_FRACTION * (vn - R) > 0:
+                u = (dx / upper, dy / upper, dz / upper) if upper > 0 else best_u
+                raise Stalled(upper, u, tuple(pa), pb)
+        if settled == "repeat" and upper > 0:
+            return upper, upper, (dx / upper, dy / upper, dz / upper), tuple(pa), pb
+        return upper, best_lower, best_u, tuple(pa), pb
+
+    def _retry(self, Y, v, vn, ox, oy, oz):
+        """The support along ``v`` tilted by ``1e-7 |v|`` about each axis that shrinks ``v``
+        most: ``(p, q, idx, lam, v)``, ``("touch", (p, q), lam)`` or ``None``."""
+        tilt = 1e-7 * vn
+        vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
+        best = None
+        for i in range(3):
+            for sgn in (tilt, -tilt):
+                d = [v[0], v[1], v[2]]
+                d[i] += sgn
+                p = self.sa(-d[0], -d[1], -d[2])
+                q = self.sb(d[0], d[1], d[2])
+                w = (p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz)
+                if w in Y:
+                    continue
+                idx, lam, v2 = self.closest(Y + [w])
+                if len(idx) == 4:
+                    return "touch", (p, q), lam
+                vv2 = v2[0] * v2[0] + v2[1] * v2[1] + v2[2] * v2[2]
+                if vv2 < vv and (best is None or vv2 < best[0]):
+                    best = (vv2, (p, q, idx, lam, v2))
+        return None if best is None else best[1]
+
+    def _touch(self, pts, lam, ox, oy, oz):
+        """The cores touch or overlap (``v = 0`` up to rounding): ``(0, 0, None, pa, pb)``
+        with the barycentric points of the simplex (a common point up to rounding)."""
+        pa = [0.0, 0.0, 0.0]
+        pb = [0.0, 0.0, 0.0]
+        for l_, (p, q) in zip(lam, pts):
+            for i in range(3):
+                pa[i] += l_ * p[i]
+                pb[i] += l_ * q[i]
+        return 0.0, 0.0, None, tuple(pa), (pb[0] + ox, pb[1] + oy, pb[2] + oz)
+
+    def _point_cylinder(self, ox, oy, oz):
+        """A point core against a solid cylinder: the axial coordinate clamped to the height and
+        the radial part to the radius (the cylinder is a disk times an interval in orthogonal
+        coordinates, so the nearest point splits the same way; GTCG §10.9)."""
+        cyl_is_a, p, (c, w, rad, hh) = self.cyl
+        if cyl_is_a:  # the point moves with B; the cylinder stays
+            p = (p[0] + ox, p[1] + oy, p[2] + oz)
+        else:  # the cylinder moves with B
+            c = (c[0] + ox, c[1] + oy, c[2] + oz)
+        dx, dy, dz = p[0] - c[0], p[1] - c[1], p[2] - c[2]
+        h = dx * w[0] + dy * w[1] + dz * w[2]
+        rx, ry, rz = dx - h * w[0], dy - h * w[1], dz - h * w[2]
+        rho = math.sqrt(rx * rx + ry * ry + rz * rz)
+        f = rad / rho if rho > rad else 1.0
+        hc = hh if h > hh else (-hh if h < -hh else h)
+        q = (c[0] + hc * w[0] + f * rx, c[1] + hc * w[1] + f * ry, c[2] + hc * w[2] + f * rz)
+        self.gjk_iterations += 1
+        ex, ey, ez = p[0] - q[0], p[1] - q[1], p[2] - q[2]
+        dist = math.sqrt(ex * ex + ey * ey + ez * ez)
+        pa, pb = (q, p) if cyl_is_a else (p, q)
+        if not dist > 8 * _EPS * self.size:
+            return 0.0, 0.0, None, pa, pb  # the point is in the cylinder
+        u = (pa[0] - pb[0]) / dist, (pa[1] - pb[1]) / dist, (pa[2] - pb[2]) / dist
+        return dist, dist, u, pa, pb
+
+    def _closed(self, ox, oy, oz):
+        """Point/segment cores: Ericson RTCD §5.1.9 in plain floats (exact zero tests)."""
+        A, B = self.cores
+        p1x, p1y, p1z = A[0]
+        q1 = A[-1]
+        p2x, p2y, p2z = B[0][0] + ox, B[0][1] + oy, B[0][2] + oz
+        q2 = B[-1]
+        d1x, d1y, d1z = q1[0] - p1x, q1[1] - p1y, q1[2] - p1z
+        d2x, d2y, d2z = q2[0] + ox - p2x, q2[1] + oy - p2y, q2[2] + oz - p2z
+        rx, ry, rz = p1x - p2x, p1y - p2y, p1z - p2z
+        a = d1x * d1x + d1y * d1y + d1z * d1z
+        e = d2x * d2x + d2y * d2y + d2z * d2z
+        f = d2x * rx + d2y * ry + d2z * rz
+        if a <= 0 and e <= 0:
+            s = t = 0.0
+        elif a <= 0:
+            s = 0.0
+            t = min(max(f / e, 0.0), 1.0)
+        else:
+            c = d1x * rx + d1y * ry + d1z * rz
+            if e <= 0:
+                t = 0.0
+                s = min(max(-c / a, 0.0), 1.0)
+            else:
+                b = d1x * d2x + d1y * d2y + d1z * d2z
+                denom = a * e - b * b
+                s = min(max((b * f - c * e) / denom, 0.0), 1.0) if denom > 0 else 0.0
+                t = (b * s + f) / e
+                if t < 0.0:
+                    t = 0.0
+                    s = min(max(-c / a, 0.0), 1.0)
+                elif t > 1.0:
+                    t = 1.0
+                    s = min(max((b - c) / a, 0.0), 1.0)
+        c1 = (p1x + d1x * s, p1y + d1y * s, p1z + d1z * s)
+        c2 = (p2x + d2x * t, p2y + d2y * t, p2z + d2z * t)
+        dx, dy, dz = c1[0] - c2[0], c1[1] - c2[1], c1[2] - c2[2]
+        dist = math.sqrt(dx * dx + dy * dy + dz * dz)
+        self.gjk_iterations += 1
+        if not dist > 8 * _EPS * self.size:
+            return 0.0, 0.0, None, c1, c2  # the cores touch
+        return dist, dist, (dx / dist, dy / dist, dz / dist), c1, c2
+
+
+# ----------------------------------------------------------------------------- advancement
+
+
+def _tolerance(m, f0, pa, pb, rel):
+    """:func:`algorithms.generic.advancement._tolerance` on plain floats."""
+    scale = max(math.sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]),
+                f0 if math.isfinite(f0) else 0.0)
+    for p in (pa, pb):
+        c = max(abs(p[0]), abs(p[1]), abs(p[2]))
+        if c < math.inf:  # finite (and not NaN)
+            scale = max(scale, c)
+    return rel * scale if scale > 0 else 1e-300
+
+
+def fast_advancement(a, b, motion, *, careful=None, tol_rel=1e-9, max_iter=64,
+                     polish_steps=40, recorder=None):
+    """Conservative advancement for two bounded primitives (module notes), or ``None`` when
+    the careful path must answer. Returns ``(toi, point, normal, trace_part)`` with
+    ``trace_part`` the keys the careful path's trace has besides ``"A.6"``.
+
+    ``careful(t) -> (distance, pa, pb)`` (the careful path's static query, surface points)
+    answers where GJK stalls short of its gap; without it the careful path takes over.
+    ``recorder(trace)``: an object whose ``row(phase, t, distance, pa, pb, **more)`` keeps
+    ``trace["steps"]`` (:class:`algorithms.traces.AdvancementStep`, the careful path's
+    ``_StepRecorder``): the rows of this loop, its own step ``dt`` included."""
+    try:
+        return _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful, recorder)
+    except (Unsure, ZeroDivisionError, OverflowError, ValueError):
+        return None
+
+
+def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, recorder=None):
+    P = Pair(a, b, motion)
+    R = P.R
+    m = P.m
+    if not all(math.isfinite(x) for x in m) or not 0 < P.size < 1e150:
+        raise Unsure("range")
+    calls = [0]
+    tol_now = [-math.inf]  # tol, once known
+
+    def F(t, eps, rel):  # noqa: N802 - the f(t) of the careful path
+        calls[0] += 1
+        if calls[0] > MAX_QUERIES:
+            raise Unsure("too many steps")
+        try:
+            up, lo, u, pa, pb = P.at(t, eps, rel)
+        except Stalled as e:
+            up, u, pa, pb = e.args
+            if up - R <= tol_now[0]:
+                # within tol by an upper bound: the careful path's criterion holds at t
+                # (which a conservative step reached); no bound for a further step
+                P.stalls += 1
+                return up - R, -math.inf, u, pa, pb
+            # GJK again with the careful exhaustive sub-algorithm (every face, the
+            # smallest feasible projection): slower, and it gets past most slivers
+            P.closest = closest_on_simplex
+            try:
+                up, lo, u, pa, pb = P.at(t, eps, rel)
+                return up - R, lo - R, u, pa, pb
+            except Stalled as e2:
+                up, u, pa, pb = e2.args
+                if up - R <= tol_now[0]:
+                    return up - R, -math.inf, u, pa, pb
+            finally:
+                P.closest = _closest
+            if careful is None:
+                raise Unsure("GJK stalled") from None
+            return _careful(careful, t, P)
+        return up - R, lo - R, u, pa, pb
+
+    # the first distance to FIRST_REL of itself (it is the trace's distance at t = 0 and sets
+    # tol); then a step needs the gap to STEP_REL of itself, or to 1e-4 tol near the contact
+    f, low, u, pa, pb = F(0.0, 1e-4 * tol_rel * P.size, FIRST_REL)
+    pa_s, pb_s = _surface(pa, pb, P)
+    tol = _tolerance(m, f, pa_s, pb_s, tol_rel)
+    if f <= tol:
+        raise Unsure("within tol at t = 0")  # the careful path finds the common point
+    tol_now[0] = tol
+    fine = FINE * tol
+
+    iterations = []
+    trace = {"tol": tol, "iterations": iterations}
+    steps = None if recorder is None else recorder(trace)
+
+    def record(phase, t, f, pa, pb, **more):
+        if steps is not None:
+            sa, sb = _surface(pa, pb, P)
+            steps.row(phase, t, f, sa, sb, **more)
+
+    t = 0.0
+    converged = False
+    for _ in range(max_iter):
+        if low <= tol / 2:
+            # the gap is known only to STEP_REL: pin it down before deciding
+            f, low, u, pa, pb = F(t, fine, 0.0)
+            if f <= tol:
+                converged = True
+                break
+            if not low > tol / 2:
+                raise Unsure("GJK stopped short of the gap")
+        closing = u[0] * m[0] + u[1] * m[1] + u[2] * m[2]
+        iterations.append({"t": t, "distance": f, "closing_speed": closing})
+        if steps is not None:  # the step this loop takes: from the plane's bound low
+            dt = (low - tol / 2) / closing if closing > 0 else None
+            record("advance", t, f, pa, pb, closing_speed=closing,
+                   normal=(0.0 - u[0], 0.0 - u[1], 0.0 - u[2]), dt=dt,
+                   t_next=None if dt is None else t + dt)
+        if closing <= 0:
+            # u separates (low > 0): the shapes only part along it from here on
+            return _miss(trace, "closing speed <= 0: d(t) is non-decreasing from here (convex)",
+                         calls[0])
+        t_new = t + (low - tol / 2) / closing
+        if t_new > 1:
+            f1 = F(1.0, fine, STEP_REL)
+            if f1[0] > tol:
+                record("end", 1.0, f1[0], f1[3], f1[4])
+                return _miss(trace, "the advancement bound passes t = 1: no contact in [0, 1]",
+                             calls[0])
+            t_new = 1.0
+        if not t_new > t:
+            raise Unsure("no progress")
+        f_new, low_new, u_new, pa_new, pb_new = F(t_new, fine, STEP_REL)
+        if f_new <= 0:
+            raise Unsure("overshoot")
+        t, f, low, u, pa, pb = t_new, f_new, low_new, u_new, pa_new, pb_new
+        if f <= tol:
+            converged = True
+            break
+    if not converged or u is None:
+        raise Unsure("slow advancement: the careful path's convex search")
+    # polish: Newton steps to level 0, each on a bound of the gap along u (the separating
+    # plane's, or the settled distance as the careful path takes it): none passes the contact
+    t0 = t
+    done = 0
+    floor = 1e-3 * tol
+    while done < polish_steps and f > 0:
+        closing = u[0] * m[0] + u[1] * m[1] + u[2] * m[2]
+        if closing <= 0 or low <= 0:
+            break
+        t2 = min(1.0, t + low / closing)
+        if t2 <= t:
+            break
+        f2, low2, u2, pa2, pb2 = F(t2, fine, 0.0)
+        done += 1
+        if f2 <= 0 or u2 is None:
+            # landed on the contact (transversal: one Newton step does it), touching or
+            # overlapping by rounding, as the careful path's static query calls distance 0
+            t, f, pa, pb = t2, 0.0, pa2, pb2
+            break
+        t, f, low, u, pa, pb = t2, f2, low2, u2, pa2, pb2
+        if f <= floor or t2 >= 1.0:
+            break
+    trace["polish"] = {"from_t": t0, "t": t, "distance": f, "steps": done}
+    pa_s, pb_s = _surface(pa, pb, P)
+    point = tuple((x + y) / 2 for x, y in zip(pa_s, pb_s))
+    # at distance 0 the careful path keeps the last direction of the closest points
+    normal = (0.0 - u[0], 0.0 - u[1], 0.0 - u[2]) if f == 0 else _normal(pa, pb, u)
+    trace.update({"case": "d(t) reached tol", "toi": t, "distance_at_toi": f,
+                  "static_queries": calls[0]})
+    record("toi", t, f, pa, pb)
+    return t, point, normal, trace
+
+
+def _careful(careful, t, P):
+    """One static query of the careful path at ``t``, in :meth:`Pair.at`'s terms: its
+    distance as the step's bound (as the careful path steps), its closest points moved to the
+    cores (``pa - r_A n``, ``pb + r_B n``)."""
+    P.careful_queries = getattr(P, "careful_queries", 0) + 1
+    d, pa, pb = careful(t)
+    if d <= 0:
+        return 0.0, 0.0, None, pa, pa  # contact: a common point (the polish lands on it)
+    dx, dy, dz = pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]
+    n = math.sqrt(dx * dx + dy * dy + dz * dz)
+    if not (n > 0 and math.isfinite(n)):
+        raise Unsure("the careful query's closest points")
+    nx, ny, nz = dx / n, dy / n, dz / n
+    ra, rb = P.ra, P.rb
+    ca = (pa[0] - ra * nx, pa[1] - ra * ny, pa[2] - ra * nz)
+    cb = (pb[0] + rb * nx, pb[1] + rb * ny, pb[2] + rb * nz)
+    return d, d, (-nx, -ny, -nz), ca, cb
+
+
+def _miss(trace, case, calls):
+    trace["case"] = case
+    trace["static_queries"] = calls
+    return None, None, None, trace
+
+
+def _normal(pa, pb, u):
+    """Unit from A's core point to B's (the careful path's direction of the closest points);
+    the separating plane's ``-u`` where they coincide."""
+    dx, dy, dz = pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]
+    n = math.sqrt(dx * dx + dy * dy + dz * dz)
+    if n > 0 and math.isfinite(n):
+        return (dx / n, dy / n, dz / n)
+    return (0.0 - u[0], 0.0 - u[1], 0.0 - u[2])  # 0.0 - x: no signed zeros
+
+
+def _surface(pa, pb, P):
+    """The closest points on the shapes from those on the cores: ``pa + r_A n``,
+    ``pb - r_B n`` (van den Bergen §4.3.4)."""
+    if P.R == 0:
+        return pa, pb
+    n = _normal(pa, pb, (0.0, 0.0, 0.0))
+    ra, rb = P.ra, P.rb
+    return ((pa[0] + ra * n[0], pa[1] + ra * n[1], pa[2] + ra * n[2]),
+            (pb[0] - rb * n[0], pb[1] - rb * n[1], pb[2] - rb * n[2]))

@@ -1,0 +1,139 @@
+"""The time-of-impact fast path (:mod:`algorithms.kernels.toi_fast`, issue 12 part 1): hand
+cases whose contact time is derived by hand, the switches that turn it off, its fallbacks, and
+a property test against today's careful conservative advancement on the same inputs (the
+independent oracle is the careful path's static distance queries) plus the contact properties
+every ``"toi"`` answer must have."""
+
+import math
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from algorithms import AABB, OBB, Capsule, Cylinder, Point, Segment, Sphere, Triangle, query
+from algorithms.kernels import toi_fast
+from algorithms.kernels.filters import careful_only
+from tests.algorithms.generic.test_advancement import BOUNDED, check_contact_properties, motion_st
+
+SETTINGS = settings(max_examples=60, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+
+
+CA = "conservative_advancement"
+
+
+def fast(a, b, m):
+    r = query("toi", a, b, m, method=CA)
+    assert "path" in r.trace, r.trace  # the fast path answered
+    return r
+
+
+def careful(a, b, m):
+    with toi_fast.off():
+        r = query("toi", a, b, m, method=CA)
+    assert "path" not in r.trace
+    return r
+
+
+def test_capsules_closing_side_by_side():
+    # cores x = 0 and x = 3, both along y over [0, 1], radii 0.5 + 0.5: the core gap 3 must
+    # shrink to 1 at closing speed 4, so t = 2 / 4 = 0.5; normal +x (A to B), the contact
+    # point on the segment between the cores at x = 0.5
+    a = Capsule((0, 0, 0), (0, 1, 0), 0.5)
+    b = Capsule((3, 0, 0), (3, 1, 0), 0.5)
+    r = fast(a, b, (-4, 0, 0))
+    assert r.toi == pytest.approx(0.5, abs=1e-15)
+    assert r.normal == pytest.approx((1, 0, 0), abs=1e-12)
+    assert r.point[0] == pytest.approx(0.5, abs=1e-12) and 0 <= r.point[1] <= 1
+    assert r.trace["case"] == "d(t) reached tol" and r.trace["iterations"][0]["distance"] == 2
+
+
+def test_sphere_against_cylinder_side_and_end_disk():
+    cyl = Cylinder((0, 0, 0), (0, 0, 1), 1.0, 2.0)  # radius 1, z in [-1, 1]
+    # the side: the centre from x = 5 reaches x = 1 + 1 = 2 after 3 of the 4 units
+    r = fast(cyl, Sphere((5, 0, 0), 1.0), (-4, 0, 0))
+    assert r.toi == pytest.approx(0.75, abs=1e-15)
+    assert r.normal == pytest.approx((1, 0, 0), abs=1e-12)
+    assert r.point == pytest.approx((1, 0, 0), abs=1e-12)
+    # the end disk: the centre from z = 5 reaches z = 1 + 1 = 2 at t = 3 / 4 (swapped order)
+    r = fast(Sphere((0.3, 0, 5), 1.0), cyl, (0, 0, 4))
+    assert r.toi == pytest.approx(0.75, abs=1e-15)
+    assert r.normal == pytest.approx((0, 0, -1), abs=1e-12)
+    # passing beside: closest approach 3 - 1 - 1 = 1 > 0, no contact
+    assert query("toi", cyl, Sphere((5, 3, 0), 1.0), (-10, 0, 0)).toi is None
+
+
+def test_cylinder_against_box_face():
+    # the box's face x = 3 meets the cylinder's side x = 1 after moving 2 of 4: t = 0.5
+    cyl = Cylinder((0, 0, 0), (0, 0, 1), 1.0, 2.0)
+    box = OBB((3.5, 0, 0), ((1, 0, 0), (0, 1, 0), (0, 0, 1)), (0.5, 1, 1))
+    r = fast(cyl, box, (-4, 0, 0))
+    assert r.toi == pytest.approx(0.5, abs=1e-9)
+    assert r.toi <= 0.5 + 1e-15  # conservative: never past the contact
+    assert r.normal == pytest.approx((1, 0, 0), abs=1e-6)
+
+
+def test_boxes_and_a_triangle():
+    # AABB [0, 1]^3 and a box whose face x = 2 closes at speed 2: gap 1, t = 0.5
+    a = AABB((0, 0, 0), (1, 1, 1))
+    b = OBB((2.5, 0.5, 0.5), ((1, 0, 0), (0, 1, 0), (0, 0, 1)), (0.5, 0.5, 0.5))
+    r = fast(a, b, (-2, 0, 0))
+    assert r.toi == pytest.approx(0.5, abs=1e-15)
+    assert r.normal == pytest.approx((1, 0, 0), abs=1e-12)
+    # a triangle in z = 0 and a segment above it falling: gap 2 at speed 8, t = 0.25
+    tri = Triangle(((0, 0, 0), (2, 0, 0), (0, 2, 0)))
+    r = fast(tri, Segment((0.5, 0.5, 2), (0.5, 0.5, 3)), (0, 0, -8))
+    assert r.toi == pytest.approx(0.25, abs=1e-15)
+    assert r.normal == pytest.approx((0, 0, 1), abs=1e-12)
+
+
+def test_switches_and_fallbacks():
+    a = Capsule((0, 0, 0), (0, 1, 0), 0.5)
+    b = Capsule((3, 0, 0), (3, 1, 0), 0.5)
+    with careful_only():
+        assert "path" not in query("toi", a, b, (-4, 0, 0)).trace
+    assert careful(a, b, (-4, 0, 0)).toi == pytest.approx(0.5, abs=1e-12)
+    # exact (Fraction) inputs go the careful way
+    ea, eb = a.as_exact(), b.as_exact()
+    assert "path" not in query("toi", ea, eb, (-4, 0, 0)).trace
+    # touching at t = 0: the careful path finds the common point
+    r = query("toi", a, Capsule((1, 0, 0), (1, 1, 0), 0.5), (1, 0, 0))
+    assert r.toi == 0 and "path" not in r.trace
+    # an unbounded kind is not the fast path's
+    assert toi_fast.fast_advancement(a, b, (-4, 0, 0)) is not None
+    with pytest.raises(toi_fast.Unsure):
+        toi_fast.shape(type("Prim", (), {"kind": "plane"})())
+
+
+@SETTINGS
+@given(st.data())
+def test_agrees_with_the_careful_path(data):
+    ka = data.draw(st.sampled_from(sorted(BOUNDED)))
+    kb = data.draw(st.sampled_from(sorted(BOUNDED)))
+    a, b = data.draw(BOUNDED[ka]), data.draw(BOUNDED[kb])
+    m = data.draw(motion_st)
+    r = query("toi", a, b, m, method=CA)
+    check_contact_properties(a, b, m, r)
+    c = careful(a, b, m)
+    scale = 1 + math.sqrt(sum(x * x for x in m))
+    if (r.toi is None) != (c.toi is None):
+        # only a grazing path may differ: its closest approach is within the tolerance
+        t = c.toi if c.toi is not None else r.toi
+        d = query("distance", a, b.translated(tuple(t * x for x in m))).distance
+        assert d <= 1e-7 * scale
+        return
+    if r.toi is not None:
+        assert r.toi == pytest.approx(c.toi, abs=1e-6)
+
+
+def test_point_core_closed_forms_match_the_careful_path():
+    # point and segment cores (Ericson's closed form), a point core against a cylinder
+    cases = [(Sphere((0, 0, 0), 0.3), Segment((3, -1, 0.2), (3, 1, 0.2)), (-4, 0.1, 0)),
+             (Sphere((0, 0, 0), 0.3), Capsule((3, -1, 0.2), (3, 1, 0.5), 0.2), (-4, 0.2, 0.1)),
+             (Cylinder((0, 0, 0), (1, 1, 0), 0.5, 1.0), Point((3, 0.2, 0.1)), (-4, 0, 0)),
+             (Point((3, 0.2, -0.1)), Cylinder((0, 0, 0), (1, 1, 1), 0.5, 1.0), (4, 0, 0))]
+    for a, b, m in cases:
+        r, c = fast(a, b, m), careful(a, b, m)
+        assert r.toi == pytest.approx(c.toi, abs=1e-12)
+        # the careful point-cylinder goes through GJK (a curved rim: 1e-8 in the direction)
+        assert r.normal == pytest.approx(c.normal, abs=1e-7)
