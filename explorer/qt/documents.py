@@ -192,7 +192,8 @@ class DocumentController(QObject):
             return False
         self.slot.remove()
         documents.clean_stale_temps(Path(path).resolve().parent)  # killed saves' leftovers
-        self._status(f"Opened {path}")
+        note = w.viewport.view.range_note()  # objects beyond the drawing range, if any
+        self._status(f"Opened {path}" + (f": {note}" if note else ""), 20000 if note else 5000)
         return True
 
     # ---------------------------------------------------------------- save

@@ -770,6 +770,9 @@ class MainWindow(QMainWindow):
 
     def _after_rebuild(self) -> None:
         self._frame_cache.clear()
+        note = self.viewport.view.range_note()  # objects beyond the drawing range (drawrange)
+        if note:
+            self.statusBar().showMessage(note, 20000)
         if self.selected_id and self.selected_id in self.scene:
             self.viewport.show_grips(self.selected_id)
         else:
