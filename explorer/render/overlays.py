@@ -589,6 +589,20 @@ class Evaluator:
         self._cache: dict = {}
         self.limit = limit
 
+    @staticmethod
+    def _key(scene: Scene, a_id: str, b_id: str) -> tuple:
+        a, b = scene[a_id], scene[b_id]
+        return (a_id, b_id, a.primitive, a.motion, b.primitive, b.motion, a.hollow, b.hollow)
+
+    def cached(self, scene: Scene, a_id: str, b_id: str) -> bool:
+        """Whether the pair's answer for the scene as it is now is in the cache."""
+        return a_id in scene and b_id in scene and self._key(scene, a_id, b_id) in self._cache
+
+    def missing(self, scene: Scene, pairs: Iterable[tuple[str, str]]) -> list:
+        """The pairs of ``pairs`` whose answers are not cached (the window evaluates many of
+        them in steps with progress: ``explorer.qt.busy``)."""
+        return [p for p in pairs if not self.cached(scene, *p)]
+
     def result(self, scene: Scene, a_id: str, b_id: str) -> PairAnswer:
         a, b = scene[a_id], scene[b_id]
         key = (a_id, b_id, a.primitive, a.motion, b.primitive, b.motion, a.hollow, b.hollow)

@@ -659,19 +659,45 @@ class SceneView:
             self._unbind(self.scene)
         self.scene = None
 
+    #: when True, :meth:`rebuild` clears the view and leaves the drawing of the objects to
+    #: :attr:`pending_rebuild` (a generator the window's loader runs in steps with progress)
+    defer_rebuild = False
+    #: the steps of a deferred rebuild (``None``: nothing pending)
+    pending_rebuild = None
+
     def rebuild(self) -> None:
-        """Drop every actor and draw the scene again (opened a file, New, undo)."""
+        """Drop every actor and draw the scene again (opened a file, New, undo).
+
+        With :attr:`defer_rebuild` set the old actors are dropped at once and the new ones
+        are drawn by the generator left in :attr:`pending_rebuild`; each ``next`` draws up to
+        ``REBUILD_CHUNK`` objects and yields how many are drawn (the last step also draws the
+        floor and calls :attr:`on_rebuild`)."""
+        self.pending_rebuild = None
         for obj_id in list(self.actors):
             self._remove_object_actor(obj_id)
         self.clear_frame()
         self.ext = scene_extent(self.scene.objects if self.scene else [])
         self.plotter.set_background(BACKGROUND)
-        if self.scene is not None:
-            for i, obj in enumerate(self.scene.objects):
-                self._add_object_actor(obj, i)
+        steps = self._rebuild_steps(list(self.scene.objects) if self.scene is not None else [])
+        if self.defer_rebuild:
+            self.pending_rebuild = steps
+            return
+        for _ in steps:
+            pass
+
+    #: objects drawn per step of a deferred rebuild
+    REBUILD_CHUNK = 4
+
+    def _rebuild_steps(self, objects: list):
+        for i, obj in enumerate(objects):
+            self._add_object_actor(obj, i)
+            if (i + 1) % self.REBUILD_CHUNK == 0 and i + 1 < len(objects):
+                yield i + 1
         add_floor(self.plotter, self.ext)
+        self.pending_rebuild = None
         for cb in self.on_rebuild:
             cb()
+        yield len(objects)
 
     def refresh_extent(self) -> bool:
         """Recompute the extent; when it changed, redraw every object (rays, lines and planes
