@@ -79,11 +79,13 @@ def show_large(window, scene, path) -> None:
             return
         start = time.perf_counter()
         try:
-            while time.perf_counter() - start < SLICE_S:
+            while True:  # at least one step a slice
                 done = next(steps)
                 dialog.setValue(min(done, n))
                 if done >= n:
                     raise StopIteration
+                if time.perf_counter() - start >= SLICE_S:
+                    break
         except StopIteration:
             outcome["done"] = True
             loop.quit()
@@ -170,6 +172,8 @@ class EvaluationJob:
         self.done = done
         self.cancelled = False
         self.finished = False
+        #: how many slices ran (the event loop turned between them)
+        self.slices = 0
         bar = window.statusBar()
         self.progress = QProgressBar()
         self.progress.setRange(0, len(self.pairs))
@@ -199,11 +203,14 @@ class EvaluationJob:
         w = self.window
         start = time.perf_counter()
         ids = set(w.scene.ids())
-        while self.index < len(self.pairs) and time.perf_counter() - start < SLICE_S:
+        self.slices += 1
+        while self.index < len(self.pairs):  # at least one pair a slice
             a, b = self.pairs[self.index]
             if a in ids and b in ids:
                 w.evaluator.result(w.scene, a, b)
             self.index += 1
+            if time.perf_counter() - start >= SLICE_S:
+                break
         self.progress.setValue(self.index)
         if self.index >= len(self.pairs):
             self._finish(False)

@@ -29,20 +29,22 @@ def many(n: int) -> str:
 
 
 class Ticks:
-    """A repeating 10 ms timer: how often the event loop got round to it."""
+    """A repeating zero-interval timer: how often the event loop got round to it (once per
+    turn of the loop). The tests set busy.SLICE_S = 0, so every step of the work (4 objects
+    drawn, one pair evaluated) is followed by a turn of the event loop, on any machine."""
 
     def __init__(self):
         self.count = 0
         self.timer = QTimer()
         self.timer.timeout.connect(self._tick)
-        self.timer.start(10)
+        self.timer.start(0)
 
     def _tick(self):
         self.count += 1
 
 
 def watch_dialog(w, seen: list, cancel_after: int = 0):
-    """Poll the loading dialog every 20 ms: record (visible, value); cancel it once its value
+    """Poll the loading dialog at every turn of the event loop: record (visible, value); cancel it once its value
     passes ``cancel_after`` when that is > 0."""
     timer = QTimer()
 
@@ -54,8 +56,13 @@ def watch_dialog(w, seen: list, cancel_after: int = 0):
                 d.cancel()
 
     timer.timeout.connect(poll)
-    timer.start(20)
+    timer.start(0)
     return timer
+
+
+@pytest.fixture(autouse=True)
+def one_step_per_slice(monkeypatch):
+    monkeypatch.setattr(busy, "SLICE_S", 0.0)
 
 
 def test_a_600_object_scene_opens_with_progress_and_a_running_event_loop(gui_window, tmp_path):
@@ -74,7 +81,8 @@ def test_a_600_object_scene_opens_with_progress_and_a_running_event_loop(gui_win
     assert seen and all(vis and m == 600 for vis, _v, m in seen)
     assert any(0 < v < 600 for _vis, v, _m in seen)
     assert len({v for _vis, v, _m in seen}) >= 3
-    assert ticks.count >= 10  # the event loop ran timers while the objects were drawn
+    # the event loop ran timers between the 150 steps of 4 objects
+    assert ticks.count >= 100
     assert not w.dirty and w.dialogs.errors == []
     assert w.viewport.plotter.interactor.updatesEnabled()
 
@@ -123,8 +131,9 @@ def test_many_pairs_are_evaluated_in_steps_and_listed(gui_window, tmp_path, qtbo
     assert bar.maximum() == len(job.pairs)
     qtbot.waitUntil(lambda: w.evaluation_job is None, timeout=60000)
     assert job.finished and not job.cancelled and job.index == len(job.pairs)
+    assert job.slices == len(job.pairs)  # one pair a slice (SLICE_S = 0) ...
+    assert ticks.count >= len(job.pairs) // 2  # ... and the event loop turned between them
     assert w.results_panel.tree.topLevelItemCount() == 500
-    assert ticks.count >= 5
     assert not _job_widgets(w)  # the progress bar and Cancel are gone
 
 
