@@ -318,9 +318,18 @@ class Plane(Primitive):
 
     @property
     def origin(self) -> tuple:
-        """The point of the plane nearest the world origin: ``d n / (n . n)``."""
-        nn = sum(n * n for n in self.normal)
-        return tuple(self.d * n / nn for n in self.normal)
+        """The point of the plane nearest the world origin: ``d n / (n . n)``.
+
+        On floats computed on ``n / max |n_i|`` (so a ``1e-300`` or ``1e200`` normal neither
+        underflows nor overflows): ``(d / m) u / (u . u)`` with ``u = n / m``."""
+        if self.exact:
+            nn = sum(n * n for n in self.normal)
+            return tuple(self.d * n / nn for n in self.normal)
+        m = max(abs(float(n)) for n in self.normal)
+        u = [float(n) / m for n in self.normal]
+        uu = sum(c * c for c in u)
+        k = (float(self.d) / m) / uu
+        return tuple(k * c for c in u)
 
 
 @_init_exact

@@ -16,8 +16,12 @@ The policy
    touching when ``g <= TOUCH_REL * scale``, ``TOUCH_REL = 2**-40`` (about ``9.1e-13``), where
    ``scale`` is :func:`pair_scale`: the largest absolute coordinate (from the world origin) of
    the pair's defining points and lengths (positions, ends, vertices, centres, box corners,
-   radii, heights, extents, a plane's ``|d| / |n|``) and of the closest points; never the
-   length of a ray's or line's direction, which the spec leaves free. That is some ``2**12``
+   radii, heights, extents, a plane's ``|d| / |n|``): the inputs as given. Never the length
+   of a ray's or line's direction, which the spec leaves free, and never the closest points,
+   which for unbounded kinds can lie arbitrarily far from the inputs (two nearly parallel
+   lines come closest, ``0.447`` apart, ``7.8e15`` along them: a band grown with those
+   points was ``7e3`` and called them touching); the distances are computed from the
+   inputs, so their rounding is relative to the inputs' size. That is some ``2**12``
    times the rounding of the closed forms (a touching configuration typed in decimal, such as
    a point ``(1/3, 1/3, 0)`` in a triangle, is touching) and far below anything placed by
    hand (a unit scene resolves gaps down to ``1e-12``). A separating-axis test uses the same
@@ -207,7 +211,8 @@ def perpendicular_unit(w) -> tuple:
 def pair_scale(*prims, points=()) -> float:
     """The scale of :data:`TOUCH_REL`: the largest absolute coordinate of the primitives'
     defining points and lengths (positions, ends, vertices, centres, box corners, radii,
-    heights, extents, a plane's ``|d| / |n|``), and of ``points``; never a direction's length.
+    heights, extents, a plane's ``|d| / |n|``), and of further input ``points``; never a
+    direction's length and never computed closest points (module notes, point 2).
     At least the smallest positive float, so a band is never exactly 0 on float input."""
     m = 0.0
     for p in prims:
@@ -536,8 +541,6 @@ def reconcile(a, b, *, intersects, distance, closest, separating_axis=None, firs
             and closest is not None and (toi is None or 0 <= toi <= 1)):
         # the common case, clearly apart: nothing to reconcile (a drag step asks per pair)
         scale = max(size_a, size_b)
-        for p in closest:
-            scale = max(scale, abs(p[0]), abs(p[1]), abs(p[2]))
         if distance > VERIFY_REL * scale:
             return {"intersects": False if intersects is not None or distance is not None
                     else None, "distance": distance, "closest": closest,
@@ -545,7 +548,7 @@ def reconcile(a, b, *, intersects, distance, closest, separating_axis=None, firs
                     "toi": toi, "notes": notes}
     hit = intersects is True
     if distance is not None and not hit:
-        scale = pair_scale(a, b, points=closest or ())
+        scale = pair_scale(a, b)
         if distance == 0 or (not exact and is_touching(distance, scale)):
             if distance != 0:
                 notes.append(f"distance {distance!r} within the touching band")
@@ -582,8 +585,7 @@ def reconcile(a, b, *, intersects, distance, closest, separating_axis=None, firs
             first_t = float(parameter[0])
             notes.append("first_t from the closest point")
     else:
-        near = distance is None or exact or distance <= VERIFY_REL * pair_scale(
-            a, b, points=closest or ())
+        near = distance is None or exact or distance <= VERIFY_REL * pair_scale(a, b)
         if separating_axis is not None and near and not separates(a, b, separating_axis):
             replacement = None
             if closest is not None and None not in closest:

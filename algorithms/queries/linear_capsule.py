@@ -61,7 +61,7 @@ def capsule_distance(prim, cap: Capsule) -> DistanceResult:
     r = float(cap.radius)
     d_axis = sol.distance
     P, Q = _fp(sol.closest[0]), _fp(sol.closest[1])
-    tol = touch_tolerance(prim, cap.segment, P, Q, (r, 0.0, 0.0))
+    tol = touch_tolerance(prim, cap.segment, (r, 0.0, 0.0))
     trace.update({"radius": r, "axis_distance": d_axis, "axis_t": sol.t,
                   "touch_tolerance": tol})
     s = None if prim.kind == "point" else float(sol.s)

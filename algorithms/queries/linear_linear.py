@@ -10,10 +10,19 @@ Touching tolerance
 ------------------
 In float arithmetic two segments that cross cleanly (say at ``(0.5, 0.5, 0)``) leave a rounding
 residue of a few ulps. :func:`touch_tolerance` is ``TOUCH_ULPS * eps * scale`` with ``scale``
-the largest absolute coordinate of the inputs' points and of the closest points (never a
-direction's length, which the spec leaves free); a computed distance at or below it is reported as ``0`` with one common point (the
+the largest absolute coordinate of the inputs' points (a segment's ends, a ray's or line's
+origin), never of the closest points and never a direction's length, which the spec leaves
+free; a computed distance at or below it is reported as ``0`` with one common point (the
 midpoint of the two closest points) as both closest points, and ``intersects`` is true. Exact
 (``Fraction``) inputs use tolerance 0. The raw distance stays in ``trace["distance_raw"]``.
+
+The closest points are not part of the scale because they can lie arbitrarily far from the
+inputs: two nearly parallel lines ``(0,0,0) + s (0.1,0.2,0.3)`` and ``(0,1,0) + t (0.3,0.6,0.9)``
+(not parallel in binary: ``0.3 != 3 * 0.1``) come closest, ``sqrt(1/5) = 0.447`` apart, some
+``7.8e15`` along the lines, and a band grown with those points (``13.8``) called them touching.
+The st-plane minimiser computes the distance of such a pair from the inputs (the region-0
+candidate is ranked by ``|D.n| / |n|``, with correctly rounded cross and dot products), so its
+error is a few ulps of the inputs' size wherever the closest points are.
 
 API (plain functions)
 ---------------------
@@ -66,12 +75,13 @@ def _max_abs(*vectors) -> float:
     return float(m)
 
 
-def touch_tolerance(prim0, prim1, *points) -> float:
+def touch_tolerance(prim0, prim1, *lengths) -> float:
     """``TOUCH_ULPS * eps * scale`` (0 for exact inputs); ``scale`` = largest absolute
     coordinate among the components' defining points (a segment's ends, a ray's or line's
-    origin) and ``points``. Never the direction: the spec allows a ray's direction to have any
-    length, and the rounding of a closest point ``B + t m`` is already bounded by the size of
-    the points (``|t m| <= |B| + |closest point|``)."""
+    origin) and the further input ``lengths`` (vectors or tuples, e.g. a capsule's radius).
+    Never the direction (the spec allows a ray's direction to have any length) and never the
+    closest points, which may lie ``1e16`` away from the inputs (module docstring): the
+    distance is computed from the inputs, so its rounding is relative to their size."""
     if _is_exact(prim0, prim1):
         return 0.0
     vecs = []
@@ -80,7 +90,7 @@ def touch_tolerance(prim0, prim1, *points) -> float:
         vecs.append(B)
         if kind == "segment":
             vecs.append(p.p1)
-    return TOUCH_ULPS * EPS * _max_abs(*vecs, *points)
+    return TOUCH_ULPS * EPS * _max_abs(*vecs, *lengths)
 
 
 def segment_segment_st(seg0, seg1):
@@ -112,7 +122,7 @@ def linear_distance(prim0, prim1) -> DistanceResult:
     dist = sol.distance
     closest = sol.closest
     sqr = sol.sqr_distance
-    tol = touch_tolerance(prim0, prim1, closest[0], closest[1])
+    tol = touch_tolerance(prim0, prim1)
     trace["touch_tolerance"] = tol
     if dist <= tol and (dist > 0 or closest[0] != closest[1]):
         trace["distance_raw"] = dist
@@ -314,7 +324,7 @@ def closest_approach(r1, r2) -> ClosestApproach:
     q1 = V.add(p1, V.scale(t1, d1))
     q2 = V.add(p2, V.scale(t2, d2))
     dist = V.norm(V.sub(q1, q2))
-    tol = touch_tolerance(L1, L2, q1, q2)
+    tol = touch_tolerance(L1, L2)
     cls = "crossing" if dist <= tol else "skew"
     lo1, hi1 = DOMAINS[r1.kind]
     lo2, hi2 = DOMAINS[r2.kind]

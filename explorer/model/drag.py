@@ -31,8 +31,10 @@ from typing import Callable, Optional
 
 import numpy as np
 
+from algorithms.core.tolerance import unit
 from algorithms.primitives import (AABB, OBB, Capsule, Cylinder, GeometryError, Line, Plane, Point,
                                    Primitive, Ray, Segment, Sphere, Triangle)
+from explorer.model.drawrange import drawable, quiet
 
 
 def _f(v) -> np.ndarray:
@@ -44,9 +46,8 @@ def _t(v) -> tuple:
 
 
 def _unit(v) -> np.ndarray:
-    v = _f(v)
-    n = float(np.linalg.norm(v))
-    return v / n if n > 0 else np.array([0.0, 0.0, 1.0])
+    u = unit(tuple(float(c) for c in v))  # no over- or underflow for 1e300 / 1e-300 vectors
+    return np.array(u) if u is not None else np.array([0.0, 0.0, 1.0])
 
 
 def _perp(v) -> np.ndarray:
@@ -86,9 +87,14 @@ def _h_linear(p, size):
 
 def plane_anchor(p: Plane, near=(0.0, 0.0, 0.0)) -> np.ndarray:
     """The point of plane ``p`` nearest ``near`` (where its grips sit)."""
-    n = _f(p.normal)
+    # on the unit normal u = n / |n| and d / |n| (scaled by the largest component first), so
+    # a 1e-300 or 1e200 normal neither underflows nor overflows
+    m = max(abs(float(c)) for c in p.normal)
+    scaled = _f(p.normal) / m
+    norm = float(np.linalg.norm(scaled))
+    u = scaled / norm
     q = _f(near)
-    return q - (float(n @ q) - float(p.d)) / float(n @ n) * n
+    return q - (float(u @ q) - float(p.d) / m / norm) * u
 
 
 def _h_plane(p, size, near=(0.0, 0.0, 0.0)):
@@ -152,11 +158,12 @@ HANDLES: dict[str, Callable] = {
 
 def handles(prim: Primitive, size: float = 4.0, near=(0.0, 0.0, 0.0)) -> list[tuple[str, tuple]]:
     """The grips of ``prim`` as ``[(name, (x, y, z)), ...]``."""
-    if prim.kind == "plane":
-        items = _h_plane(prim, size, near)
-    else:
-        items = HANDLES[prim.kind](prim, size)
-    return [(name, _t(pos)) for name, pos in items]
+    with quiet():  # an extreme object's grips overflow: not offered (drawrange)
+        if prim.kind == "plane":
+            items = _h_plane(prim, size, near)
+        else:
+            items = HANDLES[prim.kind](prim, size)
+        return [(name, _t(pos)) for name, pos in items if drawable(pos)]
 
 
 # ----------------------------------------------------------------------------- applying a drag

@@ -24,6 +24,7 @@ from PyQt6.QtCore import QObject, QStandardPaths, QTimer
 
 from explorer import SCENES_DIR, is_shipped
 from explorer.model import documents
+from explorer.qt import busy
 from explorer.model.documents import (
     MAX_WINDOW_OBJECTS,
     Document,
@@ -175,7 +176,14 @@ class DocumentController(QObject):
         before = w.scene.copy()
         state = (self.document.path, self.document.dirty)
         try:
-            w.set_document(scene, path)
+            if len(scene) >= busy.LARGE_SCENE:  # drawn in steps behind a progress dialog
+                busy.show_large(w, scene, path)
+            else:
+                w.set_document(scene, path)
+        except busy.Cancelled:  # the user cancelled the drawing: the old scene comes back
+            self._restore(before, state)
+            self._status(f"Opening {path} cancelled: the scene you had is kept", 10000)
+            return False
         except Exception as exc:  # noqa: BLE001 - keep the scene that was on screen
             from explorer.qt.errors import report
 
@@ -192,8 +200,16 @@ class DocumentController(QObject):
             return False
         self.slot.remove()
         documents.clean_stale_temps(Path(path).resolve().parent)  # killed saves' leftovers
-        self._status(f"Opened {path}")
+        note = w.viewport.view.range_note()  # objects beyond the drawing range, if any
+        self._status(f"Opened {path}" + (f": {note}" if note else ""), 20000 if note else 5000)
         return True
+
+    def _restore(self, before, state) -> None:
+        """Show ``before`` again with its file name and dirty flag (a cancelled open)."""
+        w = self.window
+        w.set_document(before, state[0])
+        self.document.dirty = state[1]
+        w._update_title()
 
     # ---------------------------------------------------------------- save
     def save(self) -> bool:

@@ -31,7 +31,7 @@ from explorer.model import workspace as policies
 from explorer.model.commands import Commands
 from explorer.model.undo import UndoStack
 from explorer.model.workspace import Workspace
-from explorer.qt import errors
+from explorer.qt import busy, errors
 from explorer.qt.documents import AUTOSAVE_MS, DocumentController, state_dir  # noqa: F401
 from explorer.qt.viewport import Viewport
 from explorer.qt.widgets.property_panel import PropertyPanel
@@ -772,6 +772,9 @@ class MainWindow(QMainWindow):
 
     def _after_rebuild(self) -> None:
         self._frame_cache.clear()
+        note = self.viewport.view.range_note()  # objects beyond the drawing range (drawrange)
+        if note:
+            self.statusBar().showMessage(note, 20000)
         if self.selected_id and self.selected_id in self.scene:
             self.viewport.show_grips(self.selected_id)
         else:
@@ -829,7 +832,8 @@ class MainWindow(QMainWindow):
         finally:
             self._refreshing = False
 
-    def results_for_panel(self) -> list[PairAnswer]:
+    def panel_pairs(self) -> list[tuple[str, str]]:
+        """The pairs the results panel lists (at most MAX_LISTED_PAIRS, and the chosen one)."""
         self.workspace.set_results_mode(self.results_panel.mode_key)
         pairs = policies.results_pairs(self.scene, self.workspace)
         if len(pairs) > MAX_LISTED_PAIRS:  # 400 objects: 79,800 pairs froze the window 15 s
@@ -837,12 +841,15 @@ class MainWindow(QMainWindow):
                 f"The results list the first {MAX_LISTED_PAIRS} of {len(pairs)} pairs: select "
                 "an object or choose a pair to see its answers", 10000)
             pairs = pairs[:MAX_LISTED_PAIRS] + [p for p in pairs[-1:] if p == self._pair]
-        return self.evaluator.results(self.scene, pairs)
+        return pairs
+
+    def results_for_panel(self) -> list[PairAnswer]:
+        return self.evaluator.results(self.scene, self.panel_pairs())
 
     def _update_results_panel(self) -> None:
         if getattr(self, "_shut", False):
             return
-        self.results_panel.show_results(self.results_for_panel())
+        busy.update_results(self)  # many pairs: in steps, with progress and Cancel
 
     # ================================================================== misc
     def _update_title(self) -> None:

@@ -40,6 +40,7 @@ import numpy as np
 from algorithms.answer import PairAnswer
 from algorithms.evaluate import evaluate_pair
 from algorithms.kernels.support import BOUNDED_KINDS, support_interval
+from explorer.model.drawrange import drawable, quiet
 from explorer.model.scene import Scene, SceneObject
 from explorer.render.minkowski import draw_minkowski
 from explorer.render.view import (PALETTE, Extent, Geom, _offset_cells, _Templates,
@@ -99,11 +100,20 @@ class Frame:
     tints: dict = field(default_factory=dict)
     #: whether the pair being drawn is in focus (wordy labels are kept for those)
     focused: bool = True
+    #: names of the visuals left out: beyond the drawing range (:mod:`explorer.model.drawrange`)
+    skipped: list = field(default_factory=list)
 
     def add(self, name: str, mesh, **kwargs) -> None:
+        pts = getattr(mesh, "points", None)
+        if pts is not None and not drawable(pts):
+            self.skipped.append(name)
+            return
         self.items.append(Item(name, mesh, kwargs))
 
     def label(self, name: str, position, text: str, color: str = "#202020") -> None:
+        if not drawable(position):
+            self.skipped.append(name)
+            return
         self.labels.append(Label(name, tuple(map(float, position)), text, color))
 
 
@@ -496,12 +506,20 @@ def build(scene: Scene, results: Iterable[PairAnswer], ctx: Context,
     result that did not change since the last call (the evaluator returns the same dict for an
     unchanged pair; the colours and the extent must not have changed either). A result with
     ``"error"`` still draws what it has; a draw function that fails for one result leaves that
-    visual out and never stops the others.
+    visual out and never stops the others. Visuals beyond the drawing range are left out
+    (``Frame.skipped``), computed under :func:`~explorer.model.drawrange.quiet`: an extreme
+    scene's overflow never prints a numpy warning.
     """
+    with quiet():
+        return _build(scene, results, ctx, enabled, focus, cache)
+
+
+def _build(scene, results, ctx, enabled, focus, cache) -> Frame:
     on = set(OVERLAYS) | set(OBJECT_OVERLAYS) if enabled is None else set(enabled)
     items: list = []
     labels: list = []
     tints: dict = {}
+    skipped: list = []
     on_key = frozenset(on)
     ext_key = id(ctx.ext)
     # the draw functions of the kinds switched on, for pairs in focus and for the others
@@ -531,6 +549,7 @@ def build(scene: Scene, results: Iterable[PairAnswer], ctx: Context,
         fresh[key] = (r, part)
         items += part.items
         labels += part.labels
+        skipped += part.skipped
         if part.tints:
             tints.update(part.tints)
     for kind, draw in OBJECT_OVERLAYS.items():
@@ -548,6 +567,7 @@ def build(scene: Scene, results: Iterable[PairAnswer], ctx: Context,
                 except Exception:  # noqa: BLE001
                     pass
             fresh[key] = (obj, part)
+            skipped += part.skipped
             if part.items:
                 items += part.items
             if part.labels:
@@ -557,7 +577,7 @@ def build(scene: Scene, results: Iterable[PairAnswer], ctx: Context,
     if cache is not None:
         cache.clear()
         cache.update(fresh)
-    return Frame(items, labels, tints)
+    return Frame(items, labels, tints, skipped=skipped)
 
 
 def frame_for_view(scene: Scene, results: list[PairAnswer], view) -> Frame:
@@ -574,6 +594,20 @@ class Evaluator:
     def __init__(self, limit: int = 4096):
         self._cache: dict = {}
         self.limit = limit
+
+    @staticmethod
+    def _key(scene: Scene, a_id: str, b_id: str) -> tuple:
+        a, b = scene[a_id], scene[b_id]
+        return (a_id, b_id, a.primitive, a.motion, b.primitive, b.motion, a.hollow, b.hollow)
+
+    def cached(self, scene: Scene, a_id: str, b_id: str) -> bool:
+        """Whether the pair's answer for the scene as it is now is in the cache."""
+        return a_id in scene and b_id in scene and self._key(scene, a_id, b_id) in self._cache
+
+    def missing(self, scene: Scene, pairs: Iterable[tuple[str, str]]) -> list:
+        """The pairs of ``pairs`` whose answers are not cached (the window evaluates many of
+        them in steps with progress: ``explorer.qt.busy``)."""
+        return [p for p in pairs if not self.cached(scene, *p)]
 
     def result(self, scene: Scene, a_id: str, b_id: str) -> PairAnswer:
         a, b = scene[a_id], scene[b_id]

@@ -21,7 +21,9 @@ from vtkmodules.vtkCommonCore import vtkObject
 from vtkmodules.vtkCommonDataModel import vtkDataSet, vtkPointSet
 from vtkmodules.vtkRenderingCore import vtkActor
 
-from algorithms.primitives import Primitive
+from algorithms.core.tolerance import unit as _safe_unit
+from algorithms.primitives import GeometryError, Primitive
+from explorer.model.drawrange import beyond_note, clamped, drawable, in_range_rows, quiet
 from explorer.model.scene import Scene, SceneObject
 
 # A palette with distinct, colour-blind-friendly hues (Okabe-Ito, plus a few).
@@ -70,15 +72,19 @@ def _points_of(p: Primitive) -> list:
 
 
 def scene_extent(objects, margin: float = 1.5, minimum: float = 4.0) -> Extent:
+    """The extent of the bounded objects' points within the drawing range
+    (:mod:`explorer.model.drawrange`: points beyond it are not drawn and do not count)."""
     pts = []
-    for o in objects:
-        prim = o.primitive if isinstance(o, SceneObject) else o
-        pts += [np.asarray(q, dtype=float) for q in _points_of(prim)]
-        if isinstance(o, SceneObject) and o.motion is not None:
-            pts += [np.asarray(q, dtype=float) + np.asarray(o.motion) for q in _points_of(prim)]
-    if not pts:
+    with quiet():
+        for o in objects:
+            prim = o.primitive if isinstance(o, SceneObject) else o
+            pts += [np.asarray(q, dtype=float) for q in _points_of(prim)]
+            if isinstance(o, SceneObject) and o.motion is not None:
+                pts += [np.asarray(q, dtype=float) + np.asarray(o.motion, dtype=float)
+                        for q in _points_of(prim)]
+        arr = in_range_rows(np.array(pts)) if pts else np.empty((0, 3))
+    if not len(arr):
         return Extent(np.zeros(3), minimum)
-    arr = np.array(pts)
     lo, hi = arr.min(axis=0), arr.max(axis=0)
     size = max(float(np.max(hi - lo)) * margin, minimum)
     return Extent((lo + hi) / 2, size, lo, hi)
@@ -105,12 +111,15 @@ class Geom:
     verts: bool = False
     normals: Optional[np.ndarray] = None
     topo: str = ""
+    #: the geometry was beyond the drawing range: ``points`` are clamped into it, not drawn
+    beyond: bool = False
 
 
 def _unit(v) -> np.ndarray:
-    v = np.asarray(v, dtype=float)
-    n = np.linalg.norm(v)
-    return v / n if n > 0 else np.array([0.0, 0.0, 1.0])
+    """``v / |v|`` without over- or underflow (``1e-300`` and ``1e300`` vectors), ``e_z`` for
+    the zero vector."""
+    u = _safe_unit(tuple(float(c) for c in v))
+    return np.array(u) if u is not None else np.array([0.0, 0.0, 1.0])
 
 
 def _perp_basis(n) -> tuple[np.ndarray, np.ndarray]:
@@ -125,9 +134,11 @@ def frame_of(axis) -> np.ndarray:
 
     Plain float arithmetic: this runs for every arrow head of every drag step."""
     x, y, z = (float(c) for c in axis)
+    big = max(abs(x), abs(y), abs(z))
+    if big == 0 or not math.isfinite(big):
+        x, y, z, big = 0.0, 0.0, 1.0, 1.0
+    x, y, z = x / big, y / big, z / big  # exact-ish rescaling: 1e200 axes do not overflow
     n = math.sqrt(x * x + y * y + z * z)
-    if n == 0 or not math.isfinite(n):
-        x, y, z, n = 0.0, 0.0, 1.0, 1.0
     x, y, z = x / n, y / n, z / n
     # u = w x helper, helper = e_x unless w is near e_x (then e_y)
     if abs(x) < 0.9:
@@ -197,8 +208,8 @@ def _g_segment(p, ext):
 
 
 def _line_span(origin, direction, ext, t0=None) -> tuple[np.ndarray, np.ndarray]:
-    o, d = np.asarray(origin, float), np.asarray(direction, float)
-    dn = d / np.linalg.norm(d)
+    o = np.asarray(origin, float)
+    dn = _unit(direction)
     # parameter (along the unit direction) of the point nearest the extent's centre
     mid = float(np.dot(ext.center - o, dn))
     half = ext.size
@@ -393,12 +404,22 @@ def mesh_center(mesh) -> np.ndarray:
 
 
 def primitive_geom(prim: Primitive, ext: Extent) -> Geom:
-    return GEOMS[prim.kind](prim, ext)
+    """The geometry of ``prim``; beyond the drawing range (:mod:`explorer.model.drawrange`)
+    its points are clamped into it and ``beyond`` is set (the view hides such an object)."""
+    with quiet():
+        g = GEOMS[prim.kind](prim, ext)
+        if not drawable(g.points) or (g.normals is not None
+                                      and not np.all(np.isfinite(g.normals))):
+            g.points = clamped(g.points)
+            if g.normals is not None:
+                g.normals = np.nan_to_num(g.normals, nan=0.0, posinf=1.0, neginf=-1.0)
+            g.beyond = True
+    return g
 
 
 def _mesher(kind: str) -> Callable:
     def mesh(p, ext):
-        return geom_to_mesh(GEOMS[kind](p, ext))
+        return geom_to_mesh(primitive_geom(p, ext))
 
     mesh.__name__ = f"mesh_{kind}"
     return mesh
@@ -459,7 +480,8 @@ def add_floor(plotter, ext: Extent):
     """A floor grid just under the objects, its lines on round coordinates."""
     lo = ext.lo if ext.lo is not None else ext.center - ext.size / 2
     hi = ext.hi if ext.hi is not None else ext.center + ext.size / 2
-    span = max(float(max(hi[0] - lo[0], hi[1] - lo[1])) * 1.6, ext.size * 0.6)
+    with quiet():
+        span = max(float(max(hi[0] - lo[0], hi[1] - lo[1])) * 1.6, ext.size * 0.6)
     if not (math.isfinite(span) and math.isfinite(float(np.max(np.abs(ext.center))))
             and span < 1e150):  # objects 1e300 apart: no grid (its step would overflow)
         plotter.remove_actor("floor", reset_camera=False, render=False)
@@ -490,23 +512,30 @@ def populate(plotter, scene: Scene) -> dict:
 def frame_bounds(view: "SceneView", obj_id: Optional[str] = None) -> list:
     """Camera bounds that hold ``obj_id`` (or every object and its motion) with a margin;
     rays and lines count by their origin, planes not at all."""
+    with quiet():
+        return _frame_bounds(view, obj_id)
+
+
+def _frame_bounds(view: "SceneView", obj_id: Optional[str]) -> list:
     scene = view.scene
     ids = [obj_id] if obj_id is not None else (scene.ids() if scene is not None else [])
     boxes = []
     for i in ids:
-        if i not in view.meshes or scene is None or i not in scene:
+        if i not in view.meshes or scene is None or i not in scene or i in view.beyond:
             continue
         if scene[i].kind in ("ray", "line", "plane"):
             if scene[i].kind != "plane":
                 o = np.asarray(scene[i].primitive.origin, dtype=float)
-                boxes.append(np.array([o[0], o[0], o[1], o[1], o[2], o[2]]))
+                if drawable(o):
+                    boxes.append(np.array([o[0], o[0], o[1], o[1], o[2], o[2]]))
             continue
         b = np.array(view.meshes[i].bounds, dtype=float)
         boxes.append(b)
         motion = scene[i].motion
         if motion is not None and obj_id is None:  # the whole path stays in view
             m = np.asarray(motion, dtype=float) * (1.0 - view.time)
-            boxes.append(b + np.repeat(m, 2))
+            if drawable(b + np.repeat(m, 2)):
+                boxes.append(b + np.repeat(m, 2))
     if boxes:
         arr = np.array(boxes)
         b = np.empty(6)
@@ -605,6 +634,8 @@ class SceneView:
         self._parked: dict = {}
         #: called with no arguments after objects were added, removed or reset
         self.on_rebuild: list[Callable] = []
+        #: ids of the objects beyond the drawing range (hidden; :meth:`range_note` names them)
+        self.beyond: set = set()
 
     # ------------------------------------------------------------------ scene binding
     def set_scene(self, scene: Scene) -> None:
@@ -628,19 +659,45 @@ class SceneView:
             self._unbind(self.scene)
         self.scene = None
 
+    #: when True, :meth:`rebuild` clears the view and leaves the drawing of the objects to
+    #: :attr:`pending_rebuild` (a generator the window's loader runs in steps with progress)
+    defer_rebuild = False
+    #: the steps of a deferred rebuild (``None``: nothing pending)
+    pending_rebuild = None
+
     def rebuild(self) -> None:
-        """Drop every actor and draw the scene again (opened a file, New, undo)."""
+        """Drop every actor and draw the scene again (opened a file, New, undo).
+
+        With :attr:`defer_rebuild` set the old actors are dropped at once and the new ones
+        are drawn by the generator left in :attr:`pending_rebuild`; each ``next`` draws up to
+        ``REBUILD_CHUNK`` objects and yields how many are drawn (the last step also draws the
+        floor and calls :attr:`on_rebuild`)."""
+        self.pending_rebuild = None
         for obj_id in list(self.actors):
             self._remove_object_actor(obj_id)
         self.clear_frame()
         self.ext = scene_extent(self.scene.objects if self.scene else [])
         self.plotter.set_background(BACKGROUND)
-        if self.scene is not None:
-            for i, obj in enumerate(self.scene.objects):
-                self._add_object_actor(obj, i)
+        steps = self._rebuild_steps(list(self.scene.objects) if self.scene is not None else [])
+        if self.defer_rebuild:
+            self.pending_rebuild = steps
+            return
+        for _ in steps:
+            pass
+
+    #: objects drawn per step of a deferred rebuild
+    REBUILD_CHUNK = 4
+
+    def _rebuild_steps(self, objects: list):
+        for i, obj in enumerate(objects):
+            self._add_object_actor(obj, i)
+            if (i + 1) % self.REBUILD_CHUNK == 0 and i + 1 < len(objects):
+                yield i + 1
         add_floor(self.plotter, self.ext)
+        self.pending_rebuild = None
         for cb in self.on_rebuild:
             cb()
+        yield len(objects)
 
     def refresh_extent(self) -> bool:
         """Recompute the extent; when it changed, redraw every object (rays, lines and planes
@@ -660,8 +717,19 @@ class SceneView:
         """The primitive as drawn: at the view's time ``t``."""
         return obj.at_time(self.time) if self.time else obj.primitive
 
+    def _geom_of(self, obj: SceneObject) -> Geom:
+        """The object's geometry at the view's time; an object that cannot be placed there
+        (a plane with a 1e300 normal moved by 1e300: its ``d`` overflows) is beyond the
+        drawing range, drawn where it is at t = 0 and hidden."""
+        try:
+            return primitive_geom(self.prim_of(obj), self.ext)
+        except (GeometryError, OverflowError):
+            g = primitive_geom(obj.primitive, self.ext)
+            g.beyond = True
+            return g
+
     def _add_object_actor(self, obj: SceneObject, index: int) -> None:
-        g = primitive_geom(self.prim_of(obj), self.ext)
+        g = self._geom_of(obj)
         color = color_of(obj, index)
         try:
             _rgb(color)
@@ -675,13 +743,26 @@ class SceneView:
         actor = self.plotter.add_mesh(geom_to_mesh(g), color=color, name=f"obj:{obj.id}",
                                       pickable=True, reset_camera=False, render=False,
                                       remove_existing_actor=False, **LOOKS[obj.kind])
-        actor.SetVisibility(not obj.hidden)
+        self._set_beyond(obj.id, g.beyond)
+        actor.SetVisibility(not obj.hidden and not g.beyond)
         # keep the dataset the mapper really draws (add_mesh may have wrapped a copy)
         self.meshes[obj.id] = actor.mapper.dataset
         self.actors[obj.id], self.colors[obj.id] = actor, _rgb(color)
         self._topo[obj.id] = g.topo
 
+    def _set_beyond(self, obj_id: str, beyond: bool) -> None:
+        if beyond:
+            self.beyond.add(obj_id)
+        else:
+            self.beyond.discard(obj_id)
+
+    def range_note(self) -> str:
+        """What the status bar says about objects beyond the drawing range (``""``: none)."""
+        ids = self.scene.ids() if self.scene is not None else []
+        return beyond_note([i for i in ids if i in self.beyond])
+
     def _remove_object_actor(self, obj_id: str) -> None:
+        self.beyond.discard(obj_id)
         actor = self.actors.pop(obj_id, None)
         self.meshes.pop(obj_id, None)
         self.colors.pop(obj_id, None)
@@ -695,7 +776,10 @@ class SceneView:
         mesh = self.meshes.get(obj.id)
         if mesh is None:
             return
-        g = primitive_geom(self.prim_of(obj), self.ext)
+        g = self._geom_of(obj)
+        if g.beyond != (obj.id in self.beyond):
+            self._set_beyond(obj.id, g.beyond)
+            self.actors[obj.id].SetVisibility(not obj.hidden and not g.beyond)
         writer = self._writers.get(obj.id) if self._topo.get(obj.id) == g.topo else None
         if writer is None or writer.mesh is not mesh or not writer.write(g):
             write_geom(mesh, g, self._topo.get(obj.id) == g.topo)
@@ -728,7 +812,7 @@ class SceneView:
                 self.colors[obj.id] = _rgb(PALETTE[index % len(PALETTE)])
             self._apply_color(obj.id)
         if "hidden" in fields:
-            self.actors[obj.id].SetVisibility(not obj.hidden)
+            self.actors[obj.id].SetVisibility(not obj.hidden and obj.id not in self.beyond)
 
     def set_time(self, t: float) -> None:
         """Draw moving objects at ``t * motion`` (``0``: as in the file).

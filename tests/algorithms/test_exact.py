@@ -53,17 +53,19 @@ def test_a15_sphere_plane_exact():
     assert abs(exact_answers(s, p, (0, 0, -4), None)["toi"]["exact"] - 0.6) < 1e-15
 
 
-def test_lines_parallel_within_rounding_the_float_answer_is_flagged():
+def test_lines_parallel_within_rounding_agree_with_exact():
     # (0.1, 0.2, 0.3) and (0.3, 0.6, 0.9) are parallel in real numbers, not in binary: the
-    # doubles are skew lines whose closest points lie at s ~ 2.6e16, where the float
-    # computation has no digit left. The exact distance of the binary values is about 0.447;
-    # the float answer says 0 (touching).
+    # doubles are skew lines whose closest points lie at s ~ 2.6e16. The exact distance of
+    # the binary values is sqrt(1/5) ~ 0.447; the float answer said 0 (touching) while the
+    # touching band grew with those far closest points (issue 11). The band now scales with
+    # the inputs, and the float answer agrees with the exact one.
     a, b = Line((0, 0, 0), (0.1, 0.2, 0.3)), Line((0, 1, 0), (0.3, 0.6, 0.9))
     r = evaluate_pair(a, b)
     report = compare(r, a, b)
-    assert not report["distance"]["agrees"]
+    assert report["distance"]["agrees"]
     assert abs(report["distance"]["exact"] - 0.4472135954999579) < 1e-12
-    assert "intersects" in alarms(report)
+    assert report["intersects"]["exact"] is False and report["intersects"]["agrees"]
+    assert alarms(report) == []
 
 
 def test_touching_boxes_decided_exactly():

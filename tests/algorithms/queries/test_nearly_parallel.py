@@ -1,0 +1,172 @@
+"""Nearly parallel lines, rays and segments: the touching band scales with the inputs.
+
+Issue 11 / issue 15 part 2: ``Line((0,0,0), (0.1,0.2,0.3))`` and ``Line((0,1,0), (0.3,0.6,0.9))``
+were reported touching. In the reals the directions are parallel, but in binary
+``0.3 != 3 * 0.1`` (and so on), so the lines are nearly parallel: they come closest
+``sqrt(1/5) = 0.447...`` apart about ``7.8e15`` along the lines, and a touching band that grew
+with those closest points (``13.8`` in linear_linear, ``7e3`` in reconcile) swallowed the gap.
+The band now scales with the inputs as given (origins, segment ends; never a direction's
+length, never the closest points): :func:`algorithms.queries.linear_linear.touch_tolerance`,
+:func:`algorithms.core.tolerance.pair_scale`.
+
+The oracle is the independent exact brute force of ``tests/algorithms/exact_oracle.py``
+(Fraction arithmetic on the binary values of the inputs) and, for the closest points, the
+exact distance of a float point to a shape (the same brute force with a point).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from fractions import Fraction
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from algorithms import Line, Point, Ray, Segment
+from algorithms.core.tolerance import TOUCH_REL
+from algorithms.queries.linear_linear import closest_approach, linear_distance
+from algorithms.report import evaluate_json
+from tests.algorithms.exact_oracle import brute_force, exact_parts, exact_sqr_distance
+
+EPS = 2.0 ** -52
+N = int(os.environ.get("NEAR_PARALLEL_EXAMPLES", "120"))
+
+
+def exact_distance(a, b) -> float:
+    q = exact_sqr_distance(a, b)
+    return math.sqrt(float(q)) if q > 0 else 0.0
+
+
+def input_scale(*prims) -> float:
+    m = 0.0
+    for p in prims:
+        pts = (p.p0, p.p1) if p.kind == "segment" else (p.origin,)
+        for v in pts:
+            m = max(m, *(abs(float(x)) for x in v))
+    return max(m, 1e-300)
+
+
+def test_issue_11_lines_are_not_touching():
+    a = Line((0, 0, 0), (0.1, 0.2, 0.3))
+    b = Line((0, 1, 0), (0.3, 0.6, 0.9))
+    # the binary directions are not parallel: the exact cross product is nonzero
+    m0, m1 = exact_parts(a)[2], exact_parts(b)[2]
+    cross = (m0[1] * m1[2] - m0[2] * m1[1], m0[2] * m1[0] - m0[0] * m1[2],
+             m0[0] * m1[1] - m0[1] * m1[0])
+    assert any(c != 0 for c in cross)
+    # exact minimum of Q (independent brute force): 1/5 exactly, at s ~ 2.59e16, t ~ 8.6e15
+    q, s_ex, t_ex = brute_force(*exact_parts(a), *exact_parts(b))
+    assert q == Fraction(1, 5)
+    assert 2.5e16 < s_ex < 2.7e16 and 8.5e15 < t_ex < 8.8e15
+    for x, y in ((a, b), (b, a)):
+        out = evaluate_json(x, y)
+        assert out["intersects"] is False
+        assert out["first_t"] is None
+        # sqrt(1/5) = 0.4472135954999579 (correctly rounded)
+        assert abs(out["distance"] - math.sqrt(0.2)) <= 2 * EPS
+        P, Q = out["closest"]
+        # the closest points are the exact ones up to their own rounding (|P| ~ 7.8e15,
+        # so an ulp there is 1): within 4 ulps of the exact L0(s_ex), L1(t_ex)
+        ex_P = [Fraction(o) + s_ex * m for o, m in zip(exact_parts(x)[1], exact_parts(x)[2])]
+        ex_Q = [Fraction(o) + t_ex * m for o, m in zip(exact_parts(y)[1], exact_parts(y)[2])]
+        if x is b:
+            ex_P, ex_Q = ([Fraction(o) + t_ex * m for o, m in zip(exact_parts(b)[1], m1)],
+                          [Fraction(o) + s_ex * m for o, m in zip(exact_parts(a)[1], m0)])
+        size = max(abs(c) for c in P + Q)
+        assert 7e15 < size < 8e15
+        for got, want in ((P, ex_P), (Q, ex_Q)):
+            assert all(abs(Fraction(g) - w) <= 4 * EPS * size for g, w in zip(got, want))
+        # and they are `distance` apart up to that rounding
+        assert abs(math.dist(P, Q) - out["distance"]) <= 4 * EPS * size
+    # the Primer's A.8 classification calls directions within 8 eps of parallel "parallel"
+    # (never meeting); before the fix the band made them "coincident", distance 0
+    ca = closest_approach(a, b)
+    assert ca.classification == "parallel"
+    assert abs(ca.distance - math.sqrt(0.2)) <= 2 * EPS
+    r = linear_distance(a, b)
+    assert r.trace["touch_tolerance"] == 8 * EPS * 1.0  # the inputs' largest coordinate is 1
+
+
+def test_touching_still_detected_for_a_far_crossing():
+    # lines crossing exactly (binary values) 2**40 away from their origins: the distance is
+    # computed from the inputs, so the input-relative band still calls them touching.
+    # A: (0,0,0) + s (1,0,0); B: (0,1,0) + t (1, -2**-40, 0) meets A at t = 2**40.
+    a = Line((0.0, 0.0, 0.0), (1.0, 0.0, 0.0))
+    b = Line((0.0, 1.0, 0.0), (1.0, -2.0 ** -40, 0.0))
+    assert exact_sqr_distance(a, b) == 0
+    out = evaluate_json(a, b)
+    assert out["intersects"] is True and out["distance"] == 0.0
+    assert abs(out["closest"][0][0] - 2.0 ** 40) <= 1e-3
+
+
+unit_float = st.floats(-1, 1, allow_nan=False)
+KIND = {"line": Line, "ray": Ray, "segment": Segment}
+
+
+@st.composite
+def nearly_parallel(draw):
+    """Two components whose directions are parallel in decimal but not (always) in binary:
+    ``v = k * u`` rounded (``k`` from 0.1 .. 10, the issue's ``3``, negative too), or ``u``
+    with a few ulps changed; origins up to ``1e6`` with offsets from ``0`` to ``1``."""
+    big = draw(st.sampled_from([1.0, 1e3, 1e6]))
+    o0 = tuple(big * draw(unit_float) for _ in range(3))
+    u = tuple(draw(st.sampled_from([0.1, 0.2, 0.3, 0.7, 1.1, -0.3, 0.0, 1 / 3]))
+              for _ in range(3))
+    if not any(u):
+        u = (0.1, 0.2, 0.3)
+    if draw(st.booleans()):
+        k = draw(st.sampled_from([3.0, 0.3, 10.0, -3.0, 7.0, 0.1, 1 / 3]))
+        v = tuple(k * x for x in u)
+    else:
+        v = tuple(math.nextafter(x, math.inf) if draw(st.booleans()) else x for x in u)
+    sep = draw(st.sampled_from([0.0, 1e-12, 1e-6, 1.0]))
+    off = tuple(sep * draw(unit_float) for _ in range(3))
+    along = draw(st.floats(-2, 2))
+    o1 = tuple(c + d + along * x for c, d, x in zip(o0, off, u))
+
+    def build(kind, o, d):
+        if kind == "segment":
+            return Segment(o, tuple(p + q for p, q in zip(o, d)))
+        return KIND[kind](o, d)
+
+    k0, k1 = draw(st.sampled_from(list(KIND))), draw(st.sampled_from(list(KIND)))
+    return build(k0, o0, u), build(k1, o1, v)
+
+
+def _on(point, prim) -> float:
+    """Exact distance (rounded) from a float point to a shape."""
+    return exact_distance(Point(point), prim)
+
+
+@settings(max_examples=N, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(nearly_parallel())
+def test_nearly_parallel_pairs_against_the_exact_oracle(pair):
+    a, b = pair
+    scale = input_scale(a, b)
+    # the policy's touching band (core.tolerance: TOUCH_REL = 2**-40 of the inputs' scale)
+    # and the rounding of the st-plane distance (8 eps of the inputs' scale, linear_linear)
+    band = TOUCH_REL * scale
+    rounding = 8 * EPS * scale
+    ex = exact_distance(a, b)
+    for x, y in ((a, b), (b, a)):
+        out = evaluate_json(x, y)
+        assert "error" not in out
+        d = out["distance"]
+        assert (d == 0) == out["intersects"]
+        if out["intersects"]:
+            # touching only within the input-relative band
+            assert ex <= band + rounding, (x, y, ex, out["trace"].get("reconciled"))
+        else:
+            assert ex > 0
+            # the distance is accurate relative to the inputs, wherever the closest points are
+            assert abs(d - ex) <= rounding, (x, y, d, ex)
+        if ex > band + rounding:
+            assert out["intersects"] is False
+        # the closest points lie on their shapes and are closest, up to their own rounding
+        P, Q = out["closest"]
+        size = max(scale, *(abs(c) for c in P + Q))
+        slack = 16 * EPS * size + (band if out["intersects"] else 0.0)  # touching: midpoint
+        assert _on(P, x) <= slack and _on(Q, y) <= slack
+        assert _on(P, y) <= ex + slack and _on(Q, x) <= ex + slack
+        assert abs(math.dist(P, Q) - d) <= slack
