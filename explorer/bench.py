@@ -196,3 +196,92 @@ def main(args) -> int:
         pass
     print(json.dumps(figures))
     return 0
+
+
+# ----------------------------------------------------------------------------- startup
+#: what the start-up is compared with: importing the GUI libraries and nothing else
+FLOOR_CODE = "import pyvista, pyvistaqt, PyQt6.QtWidgets; print('first-frame', flush=True)"
+
+
+def _time_to_marker(cmd: list, env: dict) -> float:
+    """Seconds from starting ``cmd`` to its ``first-frame`` line (the process then exits)."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
+                         text=True)
+    try:
+        for line in p.stdout:
+            if line.strip() == "first-frame":
+                elapsed = time.perf_counter() - t0
+                break
+        else:
+            raise RuntimeError(f"{' '.join(cmd)}: exited {p.wait()} before its first frame")
+        p.wait(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    return elapsed
+
+
+def run_startup(scene, rounds: int = 5) -> dict:
+    """Medians over interleaved rounds of (a) ``explorer open SCENE`` from process start to
+    the view's first rendered frame (:data:`explorer.qt.app.FIRST_FRAME_PROBE`) and (b) a
+    fresh Python importing pyvista, pyvistaqt and PyQt6 alone (the floor).
+
+    Both run with their bytecode cached, as an installed wheel has it (pip compiles it): in a
+    private ``PYTHONPYCACHEPREFIX`` that a first, untimed run of each fills (a checkout run
+    with ``PYTHONDONTWRITEBYTECODE`` would otherwise compile every module of the explorer at
+    each start, 0.5-1.4 s here)."""
+    import statistics
+    import tempfile
+
+    from explorer.qt.app import FIRST_FRAME_PROBE
+
+    app_s, floor_s = [], []
+    with tempfile.TemporaryDirectory() as state:
+        env = {**os.environ, FIRST_FRAME_PROBE: "1", "EXPLORER_STATE_DIR": state,
+               "PYTHONPYCACHEPREFIX": str(Path(state) / "pycache")}
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        app_cmd = [sys.executable, "-m", "explorer", "open", str(scene)]
+        floor_cmd = [sys.executable, "-c", FLOOR_CODE]
+        _time_to_marker(floor_cmd, env)  # bytecode and file cache: no round pays for them
+        _time_to_marker(app_cmd, env)
+        for _ in range(max(1, rounds)):
+            floor_s.append(_time_to_marker(floor_cmd, env))
+            app_s.append(_time_to_marker(app_cmd, env))
+    a, f = statistics.median(app_s), statistics.median(floor_s)
+    return {"first_frame_s": round(a, 3), "import_floor_s": round(f, 3),
+            "ratio": round(a / f, 3), "target_ratio": 1.2, "rounds": len(app_s),
+            "first_frame_min_s": round(min(app_s), 3), "import_floor_min_s": round(min(floor_s), 3)}
+
+
+def startup_main(args) -> int:
+    from explorer import default_scene_path
+
+    scene = Path(args.scene) if args.scene else Path(default_scene_path())
+    if not scene.exists():
+        print(f"explorer: {scene}: no such file", file=sys.stderr)
+        return 2
+    if not os.environ.get("DISPLAY") and not os.environ.get("EXPLORER_BENCH_CHILD"):
+        xvfb = shutil.which("xvfb-run")
+        if xvfb is None:
+            print("explorer: bench startup needs a display or xvfb-run (apt-get install xvfb)",
+                  file=sys.stderr)
+            return 2
+        cmd = [xvfb, "-a", "-s", "-screen 0 1600x1000x24", sys.executable, "-m", "explorer",
+               "bench", "startup", str(scene), "--rounds", str(args.rounds)]
+        return subprocess.call(cmd, env={**os.environ, "EXPLORER_BENCH_CHILD": "1"})
+    f = run_startup(scene, rounds=args.rounds)
+    print(f"bench startup: explorer open {scene.name}, process start to the first frame of the "
+          f"view: median {f['first_frame_s']:.3f} s (best {f['first_frame_min_s']:.3f} s) over "
+          f"{f['rounds']} rounds")
+    print(f"import floor (a fresh python importing pyvista, pyvistaqt and PyQt6 alone, same "
+          f"rounds): median {f['import_floor_s']:.3f} s (best {f['import_floor_min_s']:.3f} s)")
+    print(f"ratio first frame / floor: {f['ratio']:.2f} (target at most 1.2)")
+    try:
+        print(f"load average: {', '.join(f'{x:.1f}' for x in os.getloadavg())} "
+              f"on {os.cpu_count()} cores")
+    except OSError:
+        pass
+    print(json.dumps(f))
+    return 0

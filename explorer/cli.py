@@ -13,6 +13,7 @@
 ``explorer bench batch``          ``algorithms.batch`` against a Python loop (ratios)
 ``explorer bench eval``           ``explorer eval`` queries per second on a generated scene
 ``explorer bench answers``        ``evaluate_pair`` against the single query it builds on
+``explorer bench startup [SCENE]``  the window's first frame against the import floor
 ``explorer fuzz [--methods F.py]``  search for inputs where two methods disagree
 ``explorer export-test FILE --pair A B -o test_x.py``  a pytest file of a pair's answer
 
@@ -452,10 +453,16 @@ def cmd_export_test(args) -> int:
 
 
 def cmd_bench(args) -> int:
+    if args.rounds is None:
+        args.rounds = 5 if args.what == "startup" else 15
     if args.what == "drag":
         from explorer.bench import main as bench_main
 
         return bench_main(args)
+    if args.what == "startup":
+        from explorer.bench import startup_main
+
+        return startup_main(args)
     from explorer import benchmarks
 
     return {"kernels": benchmarks.kernels_main, "batch": benchmarks.batch_main,
@@ -544,20 +551,22 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="benchmarks (drag, kernels, batch, eval, answers)",
                        description="Benchmarks that print their figures, each against a "
                                    "baseline measured in the same run (see README).")
-    p.add_argument("what", choices=["drag", "kernels", "batch", "eval", "answers"],
+    p.add_argument("what", choices=["drag", "kernels", "batch", "eval", "answers", "startup"],
                    help="drag: one drag step in the window (update + render); kernels: "
                         "scalar queries against plain textbook functions; batch: "
                         "algorithms.batch against a Python loop; eval: explorer eval "
                         "queries per second; answers: evaluate_pair against the single query "
-                        "it builds on")
+                        "it builds on; startup: explorer open to the first frame against "
+                        "importing pyvista, pyvistaqt and PyQt6 alone")
     p.add_argument("scene", nargs="?", default=None, metavar="SCENE",
                    help="scene file (default: a shipped 10-object scene)")
     p.add_argument("--steps", type=int, default=1000, help="drag steps (default 1000)")
     p.add_argument("--panels", action="store_true", help="with every panel open")
     p.add_argument("--anti-aliasing", choices=["fxaa", "msaa", "none"], default=None,
                    help="drag: render with this instead of the window's own setting (fxaa)")
-    p.add_argument("--rounds", type=int, default=15,
-                   help="kernels/batch/eval: interleaved rounds, the best is printed")
+    p.add_argument("--rounds", type=int, default=None,
+                   help="kernels/batch/eval (default 15), startup (default 5): interleaved "
+                        "rounds")
     p.add_argument("--n", type=int, default=200_000, help="batch: rows per call")
     p.add_argument("--loop", type=int, default=500, help="batch: rows of the scalar loop")
     p.add_argument("--queries", type=int, default=5000, help="eval: queries in the scene")

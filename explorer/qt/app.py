@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Optional
+
+#: ``explorer bench startup`` sets it: print ``first-frame`` on standard output when the view
+#: has rendered its first frame, then quit
+FIRST_FRAME_PROBE = "EXPLORER_FIRST_FRAME_PROBE"
 
 
 def make_window(path: Optional[str] = None, with_panels: bool = True):
@@ -33,5 +38,26 @@ def run(path: str, methods: Optional[list] = None) -> int:
     if methods:
         window.methods_panel_watch(methods)
     window.show()
-    window.offer_recovery()
+    if os.environ.get(FIRST_FRAME_PROBE):
+        _probe_first_frame(app, window)
+    else:
+        window.offer_recovery()
     return app.exec()
+
+
+def _probe_first_frame(app, window) -> None:
+    """On the render window's first finished frame: ``first-frame`` on stdout, then quit."""
+    from PyQt6.QtCore import QTimer
+
+    ren_win = window.viewport.plotter.render_window
+    seen = []
+
+    def done(*_args):
+        if not seen:
+            seen.append(True)
+            sys.stdout.write("first-frame\n")
+            sys.stdout.flush()
+            window.dirty = False
+            QTimer.singleShot(0, app.quit)
+
+    ren_win.AddObserver("EndEvent", done)
