@@ -562,8 +562,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="scene file (default: a shipped 10-object scene)")
     p.add_argument("--steps", type=int, default=1000, help="drag steps (default 1000)")
     p.add_argument("--panels", action="store_true", help="with every panel open")
-    p.add_argument("--anti-aliasing", choices=["fxaa", "msaa", "none"], default=None,
-                   help="drag: render with this instead of the window's own setting (fxaa)")
+    p.add_argument("--anti-aliasing", choices=["adaptive", "fxaa", "msaa", "none"],
+                   default=None,
+                   help="drag: render with this instead of the window's own setting (adaptive: "
+                        "FXAA while moving, multisampling once at rest)")
     p.add_argument("--rounds", type=int, default=None,
                    help="kernels/batch/eval (default 15), startup (default 5): interleaved "
                         "rounds")
