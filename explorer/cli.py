@@ -415,7 +415,7 @@ def cmd_gui(args) -> int:
     from explorer.qt.app import run
 
     methods = [str(Path(m).resolve()) for m in getattr(args, "methods", None) or ()]
-    return run(str(path), methods=methods) if methods else run(str(path))
+    return run(str(path), methods=methods, scene=scene)
 
 
 def cmd_fuzz(args) -> int:
