@@ -501,7 +501,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "binary values of the inputs, and add an \"exact\" report: per key, "
                         "whether the float answer agrees within rounding")
     p.add_argument("--jobs", type=int, default=None, metavar="N",
-                   help="evaluate in N processes (default: one per core for scenes of "
+                   help="evaluate in N processes (default or 0: one per core for scenes of "
                         f"{PARALLEL_MIN} results or more, else 1); the output is the same")
     _methods_option(p)
     p.set_defaults(func=cmd_eval)
