@@ -73,3 +73,20 @@ def test_the_settings_of_each_mode(monkeypatch, mode, moving, idle):
     assert quality.moving() == moving and quality.idle() == idle
     assert quality.adaptive() == (mode == "adaptive")
     assert quality.multi_samples() == moving[0]
+
+
+def test_the_feature_overlay_switched_off_does_not_render_on_each_change(gui_window, qtbot):
+    # it ran on every object change (each drag step) and rendered a whole frame although it
+    # drew nothing: one render in three of a drag step (VTK's, the widget's repaint, this one)
+    w = gui_window(TEN)
+    ov = w.feature_overlay
+    assert ov.enabled is False
+    seen = frames(w)
+    assert ov.update() == [] and seen == []
+    ov.set_enabled(True)
+    w.set_pair("s1", "b1")
+    shown = ov.update()
+    assert shown  # the sphere's and the box's closest-point features
+    count = len(seen)
+    ov.set_enabled(False)  # the features it drew go: that takes a render
+    assert ov.shown == [] and len(seen) == count + 1
