@@ -146,10 +146,21 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
+def _free_cores() -> float:
+    """Cores no other process is using: this process's cores less the load average of the
+    last minute (all of them when the system does not tell)."""
+    try:
+        return _cores() - os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return float(_cores())
+
+
 def eval_jobs(n: int, jobs: Optional[int] = None, user_methods: bool = False) -> int:
     """How many processes ``explorer eval`` uses for ``n`` results: ``jobs`` when given (``1``:
-    this one), else every core when ``n >= PARALLEL_MIN``. Always 1 with user methods (they
-    run with a time limit in this process) and where processes cannot be forked."""
+    this one), else every core when ``n >= PARALLEL_MIN`` and a second core is free (on a
+    machine already busy a worker process only competes for the same core: measured slower
+    than one process). Always 1 with user methods (they run with a time limit in this
+    process) and where processes cannot be forked."""
     import multiprocessing
 
     if user_methods or "fork" not in multiprocessing.get_all_start_methods() \
@@ -157,7 +168,9 @@ def eval_jobs(n: int, jobs: Optional[int] = None, user_methods: bool = False) ->
         return 1
     if jobs is not None and jobs > 0:
         return jobs
-    return _cores() if n >= PARALLEL_MIN else 1
+    if n < PARALLEL_MIN or _cores() < 2 or _free_cores() < 1.5:
+        return 1
+    return _cores()
 
 
 def result_text(scene, query: tuple, options: tuple = (False, False, False)) -> str:
@@ -502,7 +515,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "whether the float answer agrees within rounding")
     p.add_argument("--jobs", type=int, default=None, metavar="N",
                    help="evaluate in N processes (default or 0: one per core for scenes of "
-                        f"{PARALLEL_MIN} results or more, else 1); the output is the same")
+                        f"{PARALLEL_MIN} results or more when the machine has a free core, "
+                        "else 1); the output is the same")
     _methods_option(p)
     p.set_defaults(func=cmd_eval)
 

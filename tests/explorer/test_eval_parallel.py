@@ -76,8 +76,36 @@ def test_a_repeated_query_is_written_each_time_it_is_asked(tmp_path, capsys, mon
 
 def test_the_number_of_processes(monkeypatch):
     monkeypatch.setattr(cli, "_cores", lambda: 2)
+    monkeypatch.setattr(cli, "_free_cores", lambda: 1.7)  # load average 0.3: a core free
     assert eval_jobs(cli.PARALLEL_MIN - 1) == 1  # a small scene: one process
     assert eval_jobs(cli.PARALLEL_MIN) == 2  # a large one: every core
+    monkeypatch.setattr(cli, "_free_cores", lambda: 0.4)  # load average 1.6: busy already
+    assert eval_jobs(cli.PARALLEL_MIN) == 1
     assert eval_jobs(10, jobs=3) == 3  # --jobs N forces N
     assert eval_jobs(10**5, jobs=1) == 1
     assert eval_jobs(10**5, user_methods=True) == 1  # user methods stay in this process
+
+
+def test_ctrl_c_stops_a_parallel_eval_with_one_line(tmp_path):
+    # 300 spheres without "queries": 44,850 pairs in 2 forked workers; SIGINT to the parent
+    # after the first results: exit 130, one line, the workers ended with it
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    objs = [{"id": f"O{i}", "type": "sphere", "center": [i, 0, 0], "radius": 0.4}
+            for i in range(300)]
+    f = tmp_path / "300.json"
+    f.write_text(json.dumps({"format": "intersection-explorer-scene", "version": 1,
+                             "objects": objs}))
+    p = subprocess.Popen([sys.executable, "-m", "explorer", "eval", str(f), "--jobs", "2"],
+                         cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    first = p.stdout.read(20_000)
+    assert first.startswith(b'{"results": [{"a": "O0", "b": "O1"')
+    p.send_signal(signal.SIGINT)
+    _out, err = p.communicate(timeout=60)
+    assert p.returncode == 130
+    lines = err.decode().splitlines()
+    assert len(lines) == 1 and "interrupted after" in lines[0] and "of 44850 pairs" in lines[0]
