@@ -21,6 +21,11 @@ Examples
 
 from __future__ import annotations
 
+import json
+from fractions import Fraction
+
+import numpy as np
+
 from algorithms.answer import PairAnswer
 from algorithms.results import to_jsonable
 
@@ -63,9 +68,9 @@ def trace_of(answer: PairAnswer) -> dict:
     return trace
 
 
-def result_json(answer: PairAnswer) -> dict:
-    """The scene-v1 result object for ``answer`` (JSON-ready: lists, floats, ``None``)."""
-    out = {"a": answer.a, "b": answer.b, "pair": answer.pair,
+def _raw(answer: PairAnswer) -> dict:
+    """The result object before :func:`to_jsonable` (numpy values, tuples, Fractions)."""
+    return {"a": answer.a, "b": answer.b, "pair": answer.pair,
            "intersects": answer.intersects, "distance": answer.distance,
            "closest": None if answer.closest is None else [list(answer.closest[0]),
                                                            list(answer.closest[1])],
@@ -74,11 +79,48 @@ def result_json(answer: PairAnswer) -> dict:
            else list(answer.separating_axis),
            "side": answer.side, "toi": answer.toi, "contains": answer.contains,
            "method": answer.method}
-    out = {k: to_jsonable(v) for k, v in out.items()}
+
+
+def result_json(answer: PairAnswer) -> dict:
+    """The scene-v1 result object for ``answer`` (JSON-ready: lists, floats, ``None``)."""
+    out = {k: to_jsonable(v) for k, v in _raw(answer).items()}
     out["trace"] = to_jsonable(trace_of(answer))
     if answer.errors:
         out["error"] = answer.error
     return out
+
+
+def _default(value):
+    """``json``'s hook for what it cannot write itself: the :func:`to_jsonable` of the value,
+    for the types where the two agree (anything else raises and the caller falls back)."""
+    if isinstance(value, np.ndarray):
+        return to_jsonable(value)
+    if isinstance(value, (np.bool_, np.integer, np.floating, Fraction)):
+        return to_jsonable(value)
+    if hasattr(value, "__dataclass_fields__"):
+        return {k: getattr(value, k) for k in value.__dataclass_fields__}
+    raise TypeError(type(value).__name__)
+
+
+_FAST = json.JSONEncoder(allow_nan=False, default=_default, check_circular=False).encode
+
+
+def result_text(answer: PairAnswer) -> str:
+    """``json.dumps(result_json(answer), allow_nan=False)``, the same bytes, written by the C
+    encoder straight from the answer (no converted copy of the trace): what ``explorer eval``
+    writes per result. A value ``json`` would write differently (a non-finite float, which
+    :func:`to_jsonable` makes ``null``; a type ``json`` does not know) takes the slow path.
+    (``json`` would also write a ``True`` or ``None`` dict key and a ``str`` subclass value
+    unlike :func:`to_jsonable`: answers have neither; ``tests/explorer/test_result_text.py``
+    compares the two on every shipped scene.)"""
+    out = _raw(answer)
+    out["trace"] = trace_of(answer)
+    if answer.errors:
+        out["error"] = answer.error
+    try:
+        return _FAST(out)
+    except (ValueError, TypeError):
+        return json.dumps(result_json(answer), allow_nan=False)
 
 
 def evaluate_json(a, b, motion_a=None, motion_b=None, id_a: str = "A", id_b: str = "B") -> dict:

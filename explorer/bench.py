@@ -14,8 +14,10 @@ It prints the median and the 95th percentile of both and of their sum per step (
 60 frames a second), then, on its last line, one JSON object ``{"update_median_ms": ...,
 "update_p95_ms": ..., "render_median_ms": ..., "render_p95_ms": ...}``.
 
-The window renders with its own settings (:mod:`explorer.render.quality`: FXAA, no
-multisampling); ``--anti-aliasing msaa`` (the old 8 samples) or ``none`` measures the others.
+The window renders with its own settings (:mod:`explorer.render.quality`: FXAA and no
+multisampling while anything moves, one multisampled frame once the view is still: the bench
+times the drag's frames, then that frame at rest apart); ``--anti-aliasing fxaa``, ``msaa``
+(the old 8 samples) or ``none`` measures the others.
 
 With ``--panels`` every algorithm panel is open (each dock floated, so none hides behind a tab)
 and the steps are split between two legs, as issue 7 asks: the dragged object against a
@@ -76,6 +78,18 @@ def _legs(scene, panels: bool) -> list:
     return legs or [(obj, None)]
 
 
+def describe_quality(viewport) -> str:
+    """The render settings in words: ``"fxaa"``, ``"msaa"``, ``"none"`` or, for the window's
+    default, ``"adaptive: FXAA while moving, 4x MSAA at rest"``."""
+    from explorer.render import quality
+
+    if not quality.adaptive():
+        return quality.ANTI_ALIASING
+    samples = viewport.plotter.render_window.GetMultiSamples() if \
+        viewport.render_settings == quality.idle() else quality.idle()[0]
+    return f"adaptive: FXAA while moving, {samples}x MSAA at rest"
+
+
 def run_bench(scene_path, steps: int = 1000, panels: bool = False, size=(1280, 800),
               anti_aliasing: str | None = None) -> dict:
     """Time ``steps`` drag steps; returns the figures (milliseconds)."""
@@ -102,7 +116,7 @@ def run_bench(scene_path, steps: int = 1000, panels: bool = False, size=(1280, 8
             dock.show()
         app.processEvents()
     window.auto_render = False
-    update_ms, render_ms, update_cpu, frame_ms = [], [], [], []
+    update_ms, render_ms, update_cpu, frame_ms, render_cpu = [], [], [], [], []
     legs = _legs(window.scene, panels)
     for leg, (obj, pair) in enumerate(legs):
         window.auto_render = True
@@ -119,6 +133,7 @@ def run_bench(scene_path, steps: int = 1000, panels: bool = False, size=(1280, 8
         radius = 0.25 * window.viewport.view.ext.size
         n = max(1, steps // len(legs) + (1 if leg < steps % len(legs) else 0))
         window.drag_start(obj.id, handle)
+        window.viewport.begin_motion()  # what the grip's press does: the moving settings
         for i in range(n):
             a = 2 * math.pi * i / n * 3
             pos = start + radius * np.array([math.cos(a) - 1.0, math.sin(a),
@@ -128,14 +143,27 @@ def run_bench(scene_path, steps: int = 1000, panels: bool = False, size=(1280, 8
             window.drag_handle(obj.id, handle, pos)
             t1 = time.perf_counter()
             update_cpu.append((time.thread_time() - c0) * 1e3)
+            p0 = time.process_time()
             window.viewport.plotter.render()
             t2 = time.perf_counter()
+            render_cpu.append((time.process_time() - p0) * 1e3)
             update_ms.append((t1 - t0) * 1e3)
             render_ms.append((t2 - t1) * 1e3)
             frame_ms.append((t2 - t0) * 1e3)
             if i % 50 == 0:
                 app.processEvents()  # let the results panel (timer) and Qt breathe, untimed
         window.drag_end(obj.id, handle)
+        window.viewport.end_motion()
+    rest_ms, rest_cpu = [], []  # the one frame at rest (quality.idle(): multisampling), when it differs
+    if quality.adaptive():
+        for _ in range(5):
+            window.viewport.begin_motion()
+            window.viewport.end_motion()
+            t0, p0 = time.perf_counter(), time.process_time()
+            window.viewport.render_at_rest(now=True)
+            rest_ms.append((time.perf_counter() - t0) * 1e3)
+            rest_cpu.append((time.process_time() - p0) * 1e3)
+    settings = describe_quality(window.viewport)
     window.dirty = False
     window.close()
     app.processEvents()
@@ -145,7 +173,10 @@ def run_bench(scene_path, steps: int = 1000, panels: bool = False, size=(1280, 8
             "render_p95_ms": round(_percentile(render_ms, 0.95), 3),
             "_frame_median_ms": round(_percentile(frame_ms, 0.5), 3),
             "_frame_p95_ms": round(_percentile(frame_ms, 0.95), 3),
-            "_anti_aliasing": quality.ANTI_ALIASING,
+            "_anti_aliasing": settings,
+            "_rest_median_ms": round(_percentile(rest_ms, 0.5), 3) if rest_ms else None,
+            "_rest_cpu_median_ms": round(_percentile(rest_cpu, 0.5), 3) if rest_cpu else None,
+            "_render_cpu_median_ms": round(_percentile(render_cpu, 0.5), 3),
             "_update_cpu_median_ms": round(_percentile(update_cpu, 0.5), 3),
             "_update_cpu_p95_ms": round(_percentile(update_cpu, 0.95), 3)}
 
@@ -170,6 +201,7 @@ def main(args) -> int:
             cmd += ["--anti-aliasing", args.anti_aliasing]
         return subprocess.call(cmd, env={**os.environ, "EXPLORER_BENCH_CHILD": "1"})
     from explorer.model.scenefile import SceneError
+    from explorer.render import quality
 
     try:
         figures = run_bench(scene, steps=max(1, args.steps), panels=args.panels,
@@ -186,6 +218,14 @@ def main(args) -> int:
     frame, frame95 = figures.pop("_frame_median_ms"), figures.pop("_frame_p95_ms")
     print(f"frame (update + render of each step): median {frame:.2f} ms, "
           f"p95 {frame95:.2f} ms; 60 frames a second is 16.7 ms (ratio {frame / 16.7:.2f})")
+    rest, rest_cpu = figures.pop("_rest_median_ms"), figures.pop("_rest_cpu_median_ms")
+    if rest is not None:
+        print(f"the frame at rest (once, {quality.IDLE_MS} ms after the last move, "
+              f"multisampled): median {rest:.2f} ms")
+    print(f"render CPU time of the process (all threads, the software rasteriser's too; "
+          f"steadier than wall time on a busy machine): median "
+          f"{figures.pop('_render_cpu_median_ms'):.2f} ms"
+          + (f", the frame at rest {rest_cpu:.2f} ms" if rest_cpu is not None else ""))
     print(f"update path CPU time of this thread (what wall time becomes on an idle machine): "
           f"median {figures.pop('_update_cpu_median_ms'):.2f} ms, "
           f"p95 {figures.pop('_update_cpu_p95_ms'):.2f} ms")
@@ -195,4 +235,115 @@ def main(args) -> int:
     except OSError:
         pass
     print(json.dumps(figures))
+    return 0
+
+
+# ----------------------------------------------------------------------------- startup
+#: what the start-up is compared with: importing the GUI libraries and nothing else
+FLOOR_CODE = ("import pyvista, pyvistaqt, PyQt6.QtWidgets, time; "
+              "print(f'first-frame {time.process_time():.4f}', flush=True)")
+
+
+def _time_to_marker(cmd: list, env: dict) -> dict:
+    """``{marker: (wall seconds from starting cmd, CPU seconds the process reports)}`` for
+    each ``MARKER CPU`` line ``cmd`` prints up to ``first-frame`` (the process then exits)."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
+                         text=True)
+    seen: dict = {}
+    try:
+        for line in p.stdout:
+            words = line.split()
+            if len(words) == 2 and words[0] in ("on-screen", "first-frame"):
+                seen[words[0]] = (time.perf_counter() - t0, float(words[1]))
+                if words[0] == "first-frame":
+                    break
+        else:
+            raise RuntimeError(f"{' '.join(cmd)}: exited {p.wait()} before its first frame")
+        p.wait(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    return seen
+
+
+def run_startup(scene, rounds: int = 5) -> dict:
+    """Medians over interleaved rounds of (a) ``explorer open SCENE`` from process start to
+    its start-up window on screen (``on_screen``) and to the view's first rendered frame
+    (``first_frame``; :data:`explorer.qt.app.FIRST_FRAME_PROBE`) and (b) a fresh Python
+    importing pyvista, pyvistaqt and PyQt6 alone (``import_floor``): wall seconds and the CPU
+    seconds each process reports (``*_cpu_s``, steadier on a shared machine).
+
+    Both run with their bytecode cached, as an installed wheel has it (pip compiles it): in a
+    private ``PYTHONPYCACHEPREFIX`` that a first, untimed run of each fills (a checkout run
+    with ``PYTHONDONTWRITEBYTECODE`` would otherwise compile every module of the explorer at
+    each start, 0.5-1.4 s here)."""
+    import statistics
+    import tempfile
+
+    from explorer.qt.app import FIRST_FRAME_PROBE
+
+    runs: dict = {"on-screen": [], "first-frame": [], "floor": []}
+    with tempfile.TemporaryDirectory() as state:
+        env = {**os.environ, FIRST_FRAME_PROBE: "1", "EXPLORER_STATE_DIR": state,
+               "PYTHONPYCACHEPREFIX": str(Path(state) / "pycache")}
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        app_cmd = [sys.executable, "-m", "explorer", "open", str(scene)]
+        floor_cmd = [sys.executable, "-c", FLOOR_CODE]
+        _time_to_marker(floor_cmd, env)  # bytecode and file cache: no round pays for them
+        _time_to_marker(app_cmd, env)
+        for _ in range(max(1, rounds)):
+            runs["floor"].append(_time_to_marker(floor_cmd, env)["first-frame"])
+            app = _time_to_marker(app_cmd, env)
+            runs["first-frame"].append(app["first-frame"])
+            runs["on-screen"].append(app.get("on-screen", app["first-frame"]))
+
+    def med(key, i):
+        return statistics.median(r[i] for r in runs[key])
+
+    out = {"rounds": len(runs["floor"]), "target_ratio": 1.2}
+    for key, name in (("on-screen", "on_screen"), ("first-frame", "first_frame"),
+                      ("floor", "import_floor")):
+        out[f"{name}_s"] = round(med(key, 0), 3)
+        out[f"{name}_cpu_s"] = round(med(key, 1), 3)
+    for name in ("on_screen", "first_frame"):
+        out[f"{name}_ratio"] = round(out[f"{name}_s"] / out["import_floor_s"], 3)
+        out[f"{name}_cpu_ratio"] = round(out[f"{name}_cpu_s"] / out["import_floor_cpu_s"], 3)
+    return out
+
+
+def startup_main(args) -> int:
+    from explorer import default_scene_path
+
+    scene = Path(args.scene) if args.scene else Path(default_scene_path())
+    if not scene.exists():
+        print(f"explorer: {scene}: no such file", file=sys.stderr)
+        return 2
+    if not os.environ.get("DISPLAY") and not os.environ.get("EXPLORER_BENCH_CHILD"):
+        xvfb = shutil.which("xvfb-run")
+        if xvfb is None:
+            print("explorer: bench startup needs a display or xvfb-run (apt-get install xvfb)",
+                  file=sys.stderr)
+            return 2
+        cmd = [xvfb, "-a", "-s", "-screen 0 1600x1000x24", sys.executable, "-m", "explorer",
+               "bench", "startup", str(scene), "--rounds", str(args.rounds)]
+        return subprocess.call(cmd, env={**os.environ, "EXPLORER_BENCH_CHILD": "1"})
+    f = run_startup(scene, rounds=args.rounds)
+    print(f"bench startup: explorer open {scene.name}, medians of {f['rounds']} interleaved "
+          f"rounds (wall s / CPU s of the process)")
+    print(f"import floor (a fresh python importing pyvista, pyvistaqt and PyQt6 alone): "
+          f"{f['import_floor_s']:.3f} / {f['import_floor_cpu_s']:.3f}")
+    print(f"window on screen (the start-up window, before the 3-D libraries load): "
+          f"{f['on_screen_s']:.3f} / {f['on_screen_cpu_s']:.3f}, ratio to the floor "
+          f"{f['on_screen_ratio']:.2f} / {f['on_screen_cpu_ratio']:.2f} (target at most 1.2)")
+    print(f"the view's first frame (the scene and its answers drawn): {f['first_frame_s']:.3f} "
+          f"/ {f['first_frame_cpu_s']:.3f}, ratio to the floor {f['first_frame_ratio']:.2f} / "
+          f"{f['first_frame_cpu_ratio']:.2f}")
+    try:
+        print(f"load average: {', '.join(f'{x:.1f}' for x in os.getloadavg())} "
+              f"on {os.cpu_count()} cores")
+    except OSError:
+        pass
+    print(json.dumps(f))
     return 0

@@ -36,6 +36,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import os
 import random
 import statistics
 import time
@@ -702,28 +703,59 @@ def mixed_scene(queries: int = 5000, objects: int = 120, seed: int = 5,
             "objects": objs, "queries": qs}
 
 
+def _spin(n: int) -> int:
+    s = 0
+    for i in range(n):
+        s += i
+    return s
+
+
+def two_process_speedup(n: int = 3_000_000) -> float:
+    """How much faster two forked processes do two equal pure-Python loops than one process
+    does both, now: about 2 on an idle 2-core machine, about 1 when other work holds the
+    cores (the most a second ``explorer eval`` worker can give)."""
+    import multiprocessing
+
+    t0 = time.perf_counter()
+    _spin(n)
+    _spin(n)
+    t1 = time.perf_counter()
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        pool.map(_spin, [n, n])
+    return (t1 - t0) / (time.perf_counter() - t1)
+
+
 def run_eval(queries: int = 5000, rounds: int = 1) -> dict:
-    """Seconds of ``explorer eval`` (load, evaluate, write) on :func:`mixed_scene`."""
+    """Seconds of ``explorer eval`` (load, evaluate, write) on :func:`mixed_scene`: in one
+    process per core (``seconds``, ``--jobs N``, at least 2) and in one process
+    (``serial_seconds``, ``--jobs 1``), interleaved rounds, medians; ``same_bytes``: whether the
+    two wrote the same output; ``auto_jobs``: the processes ``explorer eval`` would choose now
+    (:func:`explorer.cli.eval_jobs`: one when no core is free)."""
     import tempfile
     from contextlib import redirect_stdout
     from pathlib import Path
 
+    from explorer.cli import _cores, eval_jobs
     from explorer.cli import main as cli_main
 
     doc = mixed_scene(queries)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench_eval.json"
         path.write_text(json.dumps(doc))
-        times = []
+        times: dict = {"auto": [], "serial": []}
+        outs = {}
         for _ in range(rounds):
-            buf = io.StringIO()
-            t0 = time.perf_counter()
-            with redirect_stdout(buf):
-                rc = cli_main(["eval", str(path)])
-            times.append(time.perf_counter() - t0)
-            if rc != 0:
-                raise RuntimeError(f"explorer eval exited {rc}")
-        results = json.loads(buf.getvalue())["results"]
+            for how, extra in (("auto", ["--jobs", str(max(2, _cores()))]),
+                               ("serial", ["--jobs", "1"])):
+                buf = io.StringIO()
+                t0 = time.perf_counter()
+                with redirect_stdout(buf):
+                    rc = cli_main(["eval", str(path), *extra])
+                times[how].append(time.perf_counter() - t0)
+                if rc != 0:
+                    raise RuntimeError(f"explorer eval exited {rc}")
+                outs[how] = buf.getvalue()
+        results = json.loads(outs["auto"])["results"]
         # the serialisation alone, both ways (issue 12: json.dumps instead of json.dump)
         t0 = time.perf_counter()
         json.dump({"results": results}, io.StringIO(), allow_nan=False)
@@ -732,8 +764,12 @@ def run_eval(queries: int = 5000, rounds: int = 1) -> dict:
         io.StringIO().write(json.dumps({"results": results}, allow_nan=False))
         t_dumps = time.perf_counter() - t0
     errors = sum(1 for r in results if "error" in r)
-    return {"seconds": statistics.median(times), "queries": len(results), "errors": errors,
-            "json_dump_s": t_dump, "json_dumps_s": t_dumps}
+    return {"seconds": statistics.median(times["auto"]), "queries": len(results),
+            "two_process_speedup": two_process_speedup(),
+            "serial_seconds": statistics.median(times["serial"]),
+            "jobs": max(2, _cores()), "auto_jobs": eval_jobs(len(results)),
+            "same_bytes": outs["auto"] == outs["serial"],
+            "errors": errors, "json_dump_s": t_dump, "json_dumps_s": t_dumps}
 
 
 def eval_main(args) -> int:
@@ -741,15 +777,32 @@ def eval_main(args) -> int:
     q = 40 if quick else args.queries
     f = run_eval(q, rounds=1 if quick else args.rounds)
     qps = f["queries"] / f["seconds"]
+    sqps = f["queries"] / f["serial_seconds"]
     out = {"queries": f["queries"], "seconds": round(f["seconds"], 4),
            "queries_per_s": round(qps, 1), "target_queries_per_s": 10000,
            "ratio_to_target": round(qps / 10000, 3), "errors": f["errors"],
-           "json_dump_s": round(f["json_dump_s"], 4), "json_dumps_s": round(f["json_dumps_s"], 4)}
+           "json_dump_s": round(f["json_dump_s"], 4), "json_dumps_s": round(f["json_dumps_s"], 4),
+           "jobs": f["jobs"], "serial_seconds": round(f["serial_seconds"], 4),
+           "serial_queries_per_s": round(sqps, 1), "same_bytes": f["same_bytes"],
+           "two_process_speedup": round(f["two_process_speedup"], 2),
+           "auto_jobs": f["auto_jobs"]}
     print(f"bench eval: explorer eval on a generated mixed scene (every type, "
-          f"{f['queries']} queries): {f['seconds']:.3f} s, {qps:,.0f} queries/s "
+          f"{f['queries']} queries): {f['seconds']:.3f} s, {qps:,.0f} queries/s in "
+          f"{f['jobs']} process{'es' if f['jobs'] > 1 else ''} "
           f"(target 10,000: ratio {qps / 10000:.2f}); {f['errors']} results with an error")
+    print(f"in one process (--jobs 1, same run): {f['serial_seconds']:.3f} s, {sqps:,.0f} "
+          f"queries/s (ratio {f['serial_seconds'] / f['seconds']:.2f}); the same output: "
+          f"{'yes' if f['same_bytes'] else 'NO'}; without --jobs it would use "
+          f"{f['auto_jobs']} now")
+    print(f"two processes against one on a plain loop, now: {f['two_process_speedup']:.2f}x "
+          f"(2 on an idle 2-core machine; the most the second core can give explorer eval)")
     print(f"writing the JSON: json.dump {f['json_dump_s'] * 1e3:.1f} ms, json.dumps "
           f"{f['json_dumps_s'] * 1e3:.1f} ms (same run)")
+    try:
+        print(f"load average: {', '.join(f'{x:.1f}' for x in os.getloadavg())} "
+              f"on {os.cpu_count()} cores")
+    except OSError:
+        pass
     print(json.dumps(out))
     return 0
 

@@ -42,11 +42,13 @@ class FeatureOverlay:
         if getattr(w, "_shut", False):
             return []
         view = w.viewport.view
+        had = bool(self.shown)
         view.remove_overlay(PREFIX)
         self.shown = []
         a_id, b_id = w.current_pair()
         if not (self.enabled and a_id and b_id and a_id in w.scene and b_id in w.scene):
-            w.viewport.render()
+            if had:  # else nothing changed: no render (this ran, and rendered, each drag step)
+                w.viewport.render()
             return []
         ans = w.evaluator.result(w.scene, a_id, b_id)
         if ans.closest is None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 import numpy as np
-from PyQt6.QtCore import pyqtSignal
+from PyQt6.QtCore import QTimer, pyqtSignal
 from PyQt6.QtWidgets import QVBoxLayout, QWidget
 from pyvistaqt import QtInteractor
 from vtkmodules.util.numpy_support import vtk_to_numpy
@@ -48,6 +48,17 @@ class Viewport(QWidget):
         self.plotter = QtInteractor(self, auto_update=False,
                                     multi_samples=quality.multi_samples())
         quality.apply(self.plotter.renderer)  # FXAA, not multisampling (render/quality.py)
+        #: the (multisamples, FXAA) the view renders with: quality.moving() from the press of
+        #: a mouse button (a grip's drag, the camera) to its release, quality.idle() from
+        #: quality.IDLE_MS later (one frame renders then); the first frame renders moving
+        self.render_settings = quality.moving()
+        self._moving = False
+        self._idle_timer = QTimer(self)
+        self._idle_timer.setSingleShot(True)
+        self._idle_timer.setInterval(quality.IDLE_MS)
+        self._idle_timer.timeout.connect(self.render_at_rest)
+        self._first_frame = self.plotter.render_window.AddObserver(vtkCommand.EndEvent,
+                                                                   self._after_first_frame)
         layout.addWidget(self.plotter.interactor)
         self.setMinimumSize(420, 320)  # the docks never squeeze the view away
         self.plotter.add_axes()
@@ -65,6 +76,12 @@ class Viewport(QWidget):
         iren = self.plotter.iren
         iren.add_observer("LeftButtonPressEvent", self._on_press)
         iren.add_observer("LeftButtonReleaseEvent", self._on_release)
+        for button in ("Left", "Middle", "Right"):  # the camera (or a grip) moves meanwhile
+            iren.add_observer(f"{button}ButtonPressEvent", lambda *_a: self.begin_motion())
+            iren.add_observer(f"{button}ButtonReleaseEvent", lambda *_a: self.end_motion())
+        for way in ("Forward", "Backward"):  # a zoom step: the frame at rest follows it
+            iren.add_observer(f"MouseWheel{way}Event",
+                              lambda *_a: (self.begin_motion(), self.end_motion()))
         self._picker = vtkPropPicker()
         #: move labels apart and off their anchor points before each render (see declutter)
         self.declutter_labels = True
@@ -97,12 +114,49 @@ class Viewport(QWidget):
     def render(self) -> None:
         self.plotter.render()
 
+    def _after_first_frame(self, *_args) -> None:
+        self.plotter.render_window.RemoveObserver(self._first_frame)
+        self.end_motion()
+
+    def begin_motion(self) -> None:
+        """Something starts moving (a mouse button went down: a grip's drag, the camera):
+        frames render with :func:`quality.moving` (FXAA, no multisampling) until
+        :meth:`end_motion`."""
+        self._moving = True
+        self._idle_timer.stop()
+        self._use_settings(quality.moving())
+
+    def end_motion(self) -> None:
+        """The motion ended: :data:`quality.IDLE_MS` later, unless something moves again, the
+        view renders once with :func:`quality.idle` (:meth:`render_at_rest`)."""
+        self._moving = False
+        if quality.adaptive():
+            self._idle_timer.start()
+
+    def _use_settings(self, settings: tuple) -> None:
+        if settings != self.render_settings:
+            quality.apply(self.plotter.renderer, settings)
+            self.render_settings = settings
+
+    def render_at_rest(self, now: bool = False) -> None:
+        """Render the frame once more with the settings at rest (multisampling, no FXAA):
+        what the view shows once nothing has moved for :data:`quality.IDLE_MS` (``now``: at
+        once, as ``explorer bench drag`` times it, instead of at the widget's next paint)."""
+        if not quality.adaptive() or self._moving or self.plotter.render_window is None:
+            return
+        self._use_settings(quality.idle())
+        if now:
+            self.plotter.render()
+        else:  # a repaint: the widget's paint renders the frame (once; plotter.render()
+            self.plotter.interactor.update()  # would, and then again in the paint it asks)
+
     # ------------------------------------------------------------------ scene
     def set_scene(self, scene: Scene) -> None:
         self.clear_grips()
         self.view.set_scene(scene)
 
     def close_viewport(self) -> None:
+        self._idle_timer.stop()
         self.clear_grips()
         self.view.close()
         self.plotter.close()
@@ -186,6 +240,7 @@ class Viewport(QWidget):
 
     def _grip_start(self, name: str) -> None:
         self._dragging = name
+        self.begin_motion()
         if self.on_drag_start:
             self.on_drag_start(self._grip_obj, name)
 
@@ -201,6 +256,7 @@ class Viewport(QWidget):
             self.on_drag_end(obj, name)
         self.sync_grips()
         self.render()
+        self.end_motion()
 
     # ------------------------------------------------------------------ labels
     def _declutter(self, *_args) -> None:

@@ -52,7 +52,8 @@ def test_bench_drag_refuses_a_missing_scene():
 
 def test_bench_drag_prints_the_frame_update_plus_render():
     # issue 12: the frame (each step's update + render) is reported with its median and p95,
-    # against 60 frames a second; the render line names the window's anti-aliasing (FXAA)
+    # against 60 frames a second; the render line names the window's anti-aliasing (FXAA
+    # while moving, multisampling at rest) and the frame at rest is timed apart
     lines = run_bench("--steps", "8")
     text = "\n".join(lines[:-1])
     m = re.search(r"frame \(update \+ render of each step\): median ([0-9.]+) ms, "
@@ -60,4 +61,26 @@ def test_bench_drag_prints_the_frame_update_plus_render():
     assert m, text
     median, p95, ratio = map(float, m.groups())
     assert 0 < median <= p95 and ratio == pytest.approx(median / 16.7, abs=0.01)
-    assert "render (VTK, fxaa)" in text
+    assert re.search(r"render \(VTK, adaptive: FXAA while moving, [1-9][0-9]*x MSAA at rest\)",
+                     text), text
+    assert re.search(r"the frame at rest \(once, 200 ms after the last move, multisampled\): "
+                     r"median [0-9.]+ ms", text), text
+
+
+def test_bench_startup_prints_the_window_the_first_frame_and_the_floor():
+    # issue 12, part 4: explorer open's start-up window and the view's first frame, each
+    # against a fresh python importing the GUI libraries (wall and CPU seconds), JSON last
+    proc = subprocess.run([sys.executable, "-m", "explorer", "bench", "startup", "--rounds",
+                           "1"], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    lines = proc.stdout.strip().splitlines()
+    text = "\n".join(lines)
+    assert re.search(r"window on screen .*: [0-9.]+ / [0-9.]+, ratio to the floor [0-9.]+ / "
+                     r"[0-9.]+ \(target at most 1\.2\)", text), text
+    assert re.search(r"the view's first frame .*ratio to the floor [0-9.]+ / [0-9.]+", text)
+    figures = json.loads(lines[-1])
+    # the start-up window shows before the view has drawn, and each ratio is its quotient
+    assert 0 < figures["on_screen_s"] <= figures["first_frame_s"]
+    assert figures["first_frame_ratio"] == pytest.approx(
+        figures["first_frame_s"] / figures["import_floor_s"], abs=1e-3)

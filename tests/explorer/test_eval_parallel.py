@@ -1,0 +1,111 @@
+"""``explorer eval`` in more than one process and with repeated queries (issue 12, part 4):
+the output is the same bytes as one process evaluating every query in turn."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from explorer import cli
+from explorer.cli import eval_document, eval_jobs, main
+from explorer.model.scenefile import load
+
+ROOT = Path(__file__).resolve().parents[2]
+HUNDRED = ROOT / "scenes" / "gui_hundred.json"
+
+
+def whole(path) -> str:
+    """What ``explorer eval`` must write: the document of every query evaluated in turn."""
+    return json.dumps(eval_document(load(path)), allow_nan=False) + "\n"
+
+
+def run_eval(capsys, *argv) -> str:
+    assert main(["eval", *map(str, argv)]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    return out
+
+
+def test_forced_parallel_output_is_byte_identical_to_one_process(capsys, monkeypatch):
+    # 100 objects, 180 queries in chunks of 7: 26 tasks over 2 forked workers, results
+    # arriving out of order between them; the written bytes are those of the serial run
+    monkeypatch.setattr(cli, "CHUNK", 7)
+    serial = run_eval(capsys, HUNDRED, "--jobs", "1")
+    parallel = run_eval(capsys, HUNDRED, "--jobs", "2")
+    assert parallel == serial == whole(HUNDRED)
+    assert len(json.loads(parallel)["results"]) == len(load(HUNDRED).query_list())
+
+
+def test_every_pair_of_a_scene_without_queries_in_parallel(tmp_path, capsys, monkeypatch):
+    # 12 objects and no "queries": the 66 pairs of itertools.combinations, in 3 processes
+    objs = [{"id": f"S{i}", "type": "sphere", "center": [1.5 * i, 0, 0], "radius": 1}
+            for i in range(6)]
+    objs += [{"id": f"G{i}", "type": "segment", "p0": [i, 1, -1], "p1": [i, -1, 1 + i]}
+             for i in range(6)]
+    f = tmp_path / "twelve.json"
+    f.write_text(json.dumps({"format": "intersection-explorer-scene", "version": 1,
+                             "objects": objs}))
+    monkeypatch.setattr(cli, "CHUNK", 5)
+    out = run_eval(capsys, f, "--jobs", "3")
+    assert out == whole(f)
+    assert len(json.loads(out)["results"]) == 66
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_repeated_query_is_written_each_time_it_is_asked(tmp_path, capsys, monkeypatch,
+                                                           jobs):
+    # (A, B) three times, (B, A) twice, (A, C) once, spread over chunks of 2: each result as
+    # eval_document (which evaluates every query afresh) writes it, in the file's order
+    doc = {"format": "intersection-explorer-scene", "version": 1, "objects": [
+        {"id": "A", "type": "sphere", "center": [0, 0, 0], "radius": 1},
+        {"id": "B", "type": "segment", "p0": [3, -1, 0], "p1": [3, 1, 0]},
+        {"id": "C", "type": "aabb", "min": [-1, 2, -1], "max": [1, 3, 1]}],
+        "queries": [{"a": a, "b": b} for a, b in
+                    ["AB", "BA", "AB", "AC", "AB", "BA"]]}
+    f = tmp_path / "again.json"
+    f.write_text(json.dumps(doc))
+    monkeypatch.setattr(cli, "CHUNK", 2)
+    out = run_eval(capsys, f, "--jobs", jobs)
+    assert out == whole(f)
+    results = json.loads(out)["results"]
+    assert [(r["a"], r["b"]) for r in results] == [tuple(p) for p in
+                                                   ["AB", "BA", "AB", "AC", "AB", "BA"]]
+    # sphere of radius 1 at the origin, segment on x = 3: 3 - 1 = 2 apart
+    assert results[0]["distance"] == results[2]["distance"] == results[4]["distance"] == 2.0
+
+
+def test_the_number_of_processes(monkeypatch):
+    monkeypatch.setattr(cli, "_cores", lambda: 2)
+    monkeypatch.setattr(cli, "_free_cores", lambda: 1.7)  # load average 0.3: a core free
+    assert eval_jobs(cli.PARALLEL_MIN - 1) == 1  # a small scene: one process
+    assert eval_jobs(cli.PARALLEL_MIN) == 2  # a large one: every core
+    monkeypatch.setattr(cli, "_free_cores", lambda: 0.4)  # load average 1.6: busy already
+    assert eval_jobs(cli.PARALLEL_MIN) == 1
+    assert eval_jobs(10, jobs=3) == 3  # --jobs N forces N
+    assert eval_jobs(10**5, jobs=1) == 1
+    assert eval_jobs(10**5, user_methods=True) == 1  # user methods stay in this process
+
+
+def test_ctrl_c_stops_a_parallel_eval_with_one_line(tmp_path):
+    # 300 spheres without "queries": 44,850 pairs in 2 forked workers; SIGINT to the parent
+    # after the first results: exit 130, one line, the workers ended with it
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    objs = [{"id": f"O{i}", "type": "sphere", "center": [i, 0, 0], "radius": 0.4}
+            for i in range(300)]
+    f = tmp_path / "300.json"
+    f.write_text(json.dumps({"format": "intersection-explorer-scene", "version": 1,
+                             "objects": objs}))
+    p = subprocess.Popen([sys.executable, "-m", "explorer", "eval", str(f), "--jobs", "2"],
+                         cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    first = p.stdout.read(20_000)
+    assert first.startswith(b'{"results": [{"a": "O0", "b": "O1"')
+    p.send_signal(signal.SIGINT)
+    _out, err = p.communicate(timeout=60)
+    assert p.returncode == 130
+    lines = err.decode().splitlines()
+    assert len(lines) == 1 and "interrupted after" in lines[0] and "of 44850 pairs" in lines[0]
