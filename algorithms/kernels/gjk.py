@@ -206,6 +206,149 @@ def closest_on_simplex(Y: list, base=None):
 _WITH_LAST = {k: [idx for idx in _SUBSETS[k] if k - 1 in idx] for k in (1, 2, 3, 4)}
 
 
+# --------------------------------------------------- the fast sub-algorithm (Ericson's regions)
+
+
+class _Degenerate(Exception):
+    """A face too thin for Ericson's region tests: :func:`closest_on_simplex` decides."""
+
+
+def _ericson_segment(A, B):
+    """Origin's nearest point on segment AB: (indices kept, barycentrics, point)."""
+    ex, ey, ez = B[0] - A[0], B[1] - A[1], B[2] - A[2]
+    ee = ex * ex + ey * ey + ez * ez
+    t = -(A[0] * ex + A[1] * ey + A[2] * ez)
+    if t <= 0 or ee <= 0:
+        return (0,), (1.0,), A
+    if t >= ee:
+        return (1,), (1.0,), B
+    t /= ee
+    return (0, 1), (1.0 - t, t), (A[0] + t * ex, A[1] + t * ey, A[2] + t * ez)
+
+
+def _ericson_triangle(a, b, c):
+    """Ericson RTCD §5.1.5 ``ClosestPtPointTriangle`` for the origin: the Voronoi region of the
+    origin, its barycentrics. Raises :class:`_Degenerate` on a degenerate triangle.
+
+    Based at the vertex opposite the longest edge (as :func:`_face`):
+    on a sliver (two support points of one rim, one far corner) the edges from the sharp
+    vertex are nearly parallel and the projection loses the slow progress GJK makes there."""
+    l_a = (b[0] - c[0]) ** 2 + (b[1] - c[1]) ** 2 + (b[2] - c[2]) ** 2
+    l_b = (a[0] - c[0]) ** 2 + (a[1] - c[1]) ** 2 + (a[2] - c[2]) ** 2
+    l_c = (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 + (a[2] - b[2]) ** 2
+    if l_a >= l_b and l_a >= l_c:
+        return _ericson_triangle_at(a, b, c)
+    order = (1, 0, 2) if l_b >= l_c else (2, 0, 1)
+    P = (a, b, c)
+    idx, lam, v = _ericson_triangle_at(P[order[0]], P[order[1]], P[order[2]])
+    return tuple(order[i] for i in idx), lam, v
+
+
+def _ericson_triangle_at(a, b, c):
+    """:func:`_ericson_triangle` with the edges based at ``a``."""
+    abx, aby, abz = b[0] - a[0], b[1] - a[1], b[2] - a[2]
+    acx, acy, acz = c[0] - a[0], c[1] - a[1], c[2] - a[2]
+    # ap = -a
+    d1 = -(abx * a[0] + aby * a[1] + abz * a[2])
+    d2 = -(acx * a[0] + acy * a[1] + acz * a[2])
+    if d1 <= 0 and d2 <= 0:
+        return (0,), (1.0,), a
+    d3 = -(abx * b[0] + aby * b[1] + abz * b[2])
+    d4 = -(acx * b[0] + acy * b[1] + acz * b[2])
+    if d3 >= 0 and d4 <= d3:
+        return (1,), (1.0,), b
+    vc = d1 * d4 - d3 * d2
+    if vc <= 0 and d1 >= 0 and d3 <= 0:
+        den = d1 - d3
+        if not den > 0:
+            raise _Degenerate("degenerate edge")
+        v = d1 / den
+        return (0, 1), (1.0 - v, v), (a[0] + v * abx, a[1] + v * aby, a[2] + v * abz)
+    d5 = -(abx * c[0] + aby * c[1] + abz * c[2])
+    d6 = -(acx * c[0] + acy * c[1] + acz * c[2])
+    if d6 >= 0 and d5 <= d6:
+        return (2,), (1.0,), c
+    vb = d5 * d2 - d1 * d6
+    if vb <= 0 and d2 >= 0 and d6 <= 0:
+        den = d2 - d6
+        if not den > 0:
+            raise _Degenerate("degenerate edge")
+        w = d2 / den
+        return (0, 2), (1.0 - w, w), (a[0] + w * acx, a[1] + w * acy, a[2] + w * acz)
+    va = d3 * d6 - d5 * d4
+    if va <= 0 and (d4 - d3) >= 0 and (d5 - d6) >= 0:
+        den = (d4 - d3) + (d5 - d6)
+        if not den > 0:
+            raise _Degenerate("degenerate edge")
+        w = (d4 - d3) / den
+        return (1, 2), (1.0 - w, w), (b[0] + w * (c[0] - b[0]), b[1] + w * (c[1] - b[1]),
+                                      b[2] + w * (c[2] - b[2]))
+    den = va + vb + vc
+    # a sliver whose Gram determinant is lost in rounding: the careful sub-algorithm decides
+    nab = abx * abx + aby * aby + abz * abz
+    nac = acx * acx + acy * acy + acz * acz
+    if not den > 1e-10 * nab * nac:
+        raise _Degenerate("degenerate triangle")
+    v = vb / den
+    w = vc / den
+    return (0, 1, 2), (1.0 - v - w, v, w), (a[0] + abx * v + acx * w, a[1] + aby * v + acy * w,
+                                            a[2] + abz * v + acz * w)
+
+
+_TETRA_FACES = ((0, 1, 2, 3), (0, 2, 3, 1), (0, 3, 1, 2), (1, 3, 2, 0))
+
+
+def _ericson_tetrahedron(Y):
+    """Ericson RTCD §5.1.6 ``ClosestPtPointTetrahedron`` for the origin: the nearest of the
+    faces whose plane separates the origin from the opposite vertex; ``(0, 1, 2, 3)`` with the
+    barycentrics when the origin is inside. A flat tetrahedron: the nearest of all four faces
+    (their union is the hull)."""
+    best = None
+    outside_any = False
+    for i, j, k, l_ in _TETRA_FACES:
+        a, b, c, d = Y[i], Y[j], Y[k], Y[l_]
+        e1 = (b[0] - a[0], b[1] - a[1], b[2] - a[2])
+        e2 = (c[0] - a[0], c[1] - a[1], c[2] - a[2])
+        n = (e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
+             e1[0] * e2[1] - e1[1] * e2[0])
+        so = -(a[0] * n[0] + a[1] * n[1] + a[2] * n[2])
+        sd = (d[0] - a[0]) * n[0] + (d[1] - a[1]) * n[1] + (d[2] - a[2]) * n[2]
+        nn = n[0] * n[0] + n[1] * n[1] + n[2] * n[2]
+        ed = (d[0] - a[0]) ** 2 + (d[1] - a[1]) ** 2 + (d[2] - a[2]) ** 2
+        flat = not sd * sd > 1e-16 * nn * ed
+        if flat or so * sd < 0:
+            outside_any = True
+            idx, lam, v = _ericson_triangle(a, b, c)
+            vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
+            if best is None or vv < best[3]:
+                face = (i, j, k)
+                best = (tuple(face[x] for x in idx), lam, v, vv)
+    if not outside_any:
+        # inside: the barycentrics by Cramer's rule (kernels.gjk._face for k = 4)
+        idx, lam, v = closest_on_simplex(Y)
+        return idx, lam, v
+    return best[0], best[1], best[2]
+
+
+def closest_on_simplex_fast(Y):
+    """The point of ``conv(Y)`` nearest the origin, ``(idx, lam, v)`` as
+    :func:`closest_on_simplex`, by Ericson's region tests in plain floats (RTCD §5.1.5 for a
+    segment and a triangle, §5.1.6 for a tetrahedron by its faces), and the careful exhaustive
+    :func:`closest_on_simplex` where a face degenerates. The sub-algorithm of the
+    time-of-impact fast path (:mod:`algorithms.kernels.toi_fast`)."""
+    n = len(Y)
+    try:
+        if n == 1:
+            return (0,), (1.0,), Y[0]
+        if n == 2:
+            return _ericson_segment(Y[0], Y[1])
+        if n == 3:
+            return _ericson_triangle(Y[0], Y[1], Y[2])
+        return _ericson_tetrahedron(Y)
+    except _Degenerate:
+        return closest_on_simplex(Y)  # a degenerate face: the careful sub-algorithm
+
+
 # ----------------------------------------------------------------------------- GJK
 
 
