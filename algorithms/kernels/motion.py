@@ -145,8 +145,15 @@ def extent_along(prim: Primitive, n) -> tuple:
         m = np.asarray(prim.normal, float)
         cr = np.linalg.norm(np.cross(m, n))
         if cr <= PARALLEL_EPS * np.linalg.norm(m) * np.linalg.norm(n):
+            # n = lam m: n . x = lam d for every x of the plane. lam = (n . m) / (m . m) on
+            # power-of-two scaled copies (exact scaling, no over/underflow); for n = +-2^k m,
+            # the same plane, lam is exact and so is the extent (not origin . n, which rounds:
+            # a plane vs itself at rest then "misses" by 1 ulp)
             o = np.asarray(prim.origin, float)
-            on = float(o @ n)
+            km = math.frexp(float(np.max(np.abs(m))))[1]
+            kn = math.frexp(float(np.max(np.abs(n))))[1]
+            mu, nu = np.ldexp(m, -km), np.ldexp(n, -kn)
+            on = math.ldexp(float(prim.d) * (float(nu @ mu) / float(mu @ mu)), kn - km)
             return on, tuple(o), on, tuple(o)
         return -inf, None, inf, None
     raise ValueError(f"extent_along: unknown kind {k!r}")

@@ -479,6 +479,21 @@ def test_both_moving_world_point_on_both(data):
     check_point(_at(a, t, ma), _at(b, t, mb), point, 1e-6 * scale)
 
 
+def test_identical_planes_at_rest_touch_at_zero():
+    # found by test_both_moving_world_point_on_both: the plane (1, 2, 3) . x = 0.5 against
+    # itself, no motion. Every point of B lies on A, so they intersect at t = 0: toi = 0 by
+    # definition. The old extent origin . n rounded to 0.49999999999999994 != d = 0.5, so the
+    # direct query said "parallel, never meets" (None) while evaluate_pair said 0. The extent
+    # of B along A's normal is lam d with lam = (n . m) / (m . m) = 1 exactly (n = m), likewise
+    # lam = -1 for the flipped copy (-n, -d) and lam = 2 for (2n, 2d): all exactly d
+    a = Plane((1, 2, 3), 0.5)
+    for b in (a, Plane((-1, -2, -3), -0.5), Plane((2, 4, 6), 1.0)):
+        for m in ((0, 0, 0), (1, -1, 0.25)):
+            assert query("toi", a, b, m).toi == 0.0, (b, m)
+            assert query("toi", b, a, m).toi == 0.0, (b, m)
+        assert evaluate_pair(a, b, motion_a=(0, 0, 0), motion_b=(0, 0, 0))["toi"] == 0.0
+
+
 @pytest.mark.parametrize("s", [1e-9, 1e-3, 1.0, 1e3, 1e9])
 def test_scale_invariance(s):
     # spheres of radius s passing at a gap of g s (A.13 is exact): the general methods give
