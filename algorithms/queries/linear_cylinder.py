@@ -67,7 +67,10 @@ def cylinder_interval(a, cyl):
     # wall: a t^2 + 2 b t + c = 0
     qa, qb, qc = V.dot(qd, qd), V.dot(q0, qd), V.dot(q0, q0) - r * r
     trace.update({"a": qa, "b": qb, "c": qc})
-    if qa == 0:
+    # qd = ds - dz w leaves rounding of the unit axis w (a few ulps of |ds|) for a direction
+    # along the axis: a = 4.9e-32 for the axis (0.037889, 0, 0) and d = (1, 0, 0). Below that
+    # noise floor the direction is along the axis (the angle is below float resolution)
+    if qa == 0 or (isinstance(qa, float) and qa <= (8 * 2.0 ** -52) ** 2 * (dz * dz + qa)):
         trace["parallel to the axis"] = True
         if qc > 0:
             trace["rejected"] = "parallel to the axis, outside the wall"

@@ -147,6 +147,20 @@ def test_distance_vs_oracle(a, cyl):
     check_distance(a, cyl, cyl_np(cyl)[0], c, R)
 
 
+def test_line_along_a_zero_radius_cylinder():
+    # found by test_hits_vs_oracle: radius 0, height 1, axis (0.037889, 0, 0) about the origin
+    # is the segment x in [-1/2, 1/2] of the x axis; the line through 0 along (1, 0, 0) lies
+    # on it, so it enters at t = -1/2 and leaves at t = 1/2 (by hand: |t| <= h/2 = 1/2). The
+    # unit axis rounds to 0.9999999999999999, leaving a = |qd|^2 = 4.9e-32 of noise; that was
+    # taken as a wall crossing (first_t = 0, one "hit") instead of "parallel to the axis"
+    cyl = Cylinder((0, 0, 0), (0.037889, 0, 0), 0.0, 1.0)
+    hr = query("hits", Line((0, 0, 0), (1, 0, 0)), cyl)
+    assert hr.trace["parallel to the axis"]
+    assert [h.kind for h in hr.hits] == ["entry", "exit"]
+    assert [h.t for h in hr.hits] == pytest.approx([-0.5, 0.5], abs=1e-15)
+    assert hr.first_t == pytest.approx(-0.5, abs=1e-15)
+
+
 @settings(max_examples=ex(60), deadline=None)
 @given(a=linear(), cyl=cylinders)
 def test_hits_vs_oracle(a, cyl):
