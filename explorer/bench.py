@@ -181,25 +181,33 @@ def run_bench(scene_path, steps: int = 1000, panels: bool = False, size=(1280, 8
             "_update_cpu_p95_ms": round(_percentile(update_cpu, 0.95), 3)}
 
 
+def _needs_display() -> bool:
+    """True when the Qt viewport has no X server (and this is not already the re-run child)."""
+    return not os.environ.get("DISPLAY") and not os.environ.get("EXPLORER_BENCH_CHILD")
+
+
+def _rerun_under_xvfb(verb: str, scene, extra: list) -> int:
+    """Run ``explorer bench VERB SCENE EXTRA...`` again under a private Xvfb (xvfb-run)."""
+    xvfb = shutil.which("xvfb-run")
+    if xvfb is None:
+        print(f"explorer: bench {verb} needs a display or xvfb-run (apt-get install xvfb)",
+              file=sys.stderr)
+        return 2
+    cmd = [xvfb, "-a", "-s", "-screen 0 1600x1000x24", sys.executable, "-m", "explorer",
+           "bench", verb, str(scene), *extra]
+    return subprocess.call(cmd, env={**os.environ, "EXPLORER_BENCH_CHILD": "1"})
+
+
 def main(args) -> int:
     scene = Path(args.scene) if args.scene else DEFAULT_SCENE
     if not scene.exists():
         print(f"explorer: {scene}: no such file", file=sys.stderr)
         return 2
-    if not os.environ.get("DISPLAY") and not os.environ.get("EXPLORER_BENCH_CHILD"):
-        # the Qt viewport needs an X server: run again under a private Xvfb
-        xvfb = shutil.which("xvfb-run")
-        if xvfb is None:
-            print("explorer: bench drag needs a display or xvfb-run (apt-get install xvfb)",
-                  file=sys.stderr)
-            return 2
-        cmd = [xvfb, "-a", "-s", "-screen 0 1600x1000x24", sys.executable, "-m", "explorer",
-               "bench", "drag", str(scene), "--steps", str(args.steps)]
-        if args.panels:
-            cmd.append("--panels")
+    if _needs_display():
+        extra = ["--steps", str(args.steps)] + (["--panels"] if args.panels else [])
         if getattr(args, "anti_aliasing", None):
-            cmd += ["--anti-aliasing", args.anti_aliasing]
-        return subprocess.call(cmd, env={**os.environ, "EXPLORER_BENCH_CHILD": "1"})
+            extra += ["--anti-aliasing", args.anti_aliasing]
+        return _rerun_under_xvfb("drag", scene, extra)
     from explorer.model.scenefile import SceneError
     from explorer.render import quality
 
@@ -320,15 +328,8 @@ def startup_main(args) -> int:
     if not scene.exists():
         print(f"explorer: {scene}: no such file", file=sys.stderr)
         return 2
-    if not os.environ.get("DISPLAY") and not os.environ.get("EXPLORER_BENCH_CHILD"):
-        xvfb = shutil.which("xvfb-run")
-        if xvfb is None:
-            print("explorer: bench startup needs a display or xvfb-run (apt-get install xvfb)",
-                  file=sys.stderr)
-            return 2
-        cmd = [xvfb, "-a", "-s", "-screen 0 1600x1000x24", sys.executable, "-m", "explorer",
-               "bench", "startup", str(scene), "--rounds", str(args.rounds)]
-        return subprocess.call(cmd, env={**os.environ, "EXPLORER_BENCH_CHILD": "1"})
+    if _needs_display():
+        return _rerun_under_xvfb("startup", scene, ["--rounds", str(args.rounds)])
     f = run_startup(scene, rounds=args.rounds)
     print(f"bench startup: explorer open {scene.name}, medians of {f['rounds']} interleaved "
           f"rounds (wall s / CPU s of the process)")

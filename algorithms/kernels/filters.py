@@ -56,14 +56,20 @@ def enabled() -> bool:
 
 
 @contextmanager
-def careful_only():
-    """Run the careful kernels only (every filter off) inside the ``with`` block."""
-    old = _state["enabled"]
-    _state["enabled"] = False
+def switched_off(state: dict):
+    """``state["enabled"]`` is False inside the ``with`` block, and as before after it (the
+    on/off switch of the filters here and of :mod:`algorithms.kernels.toi_fast`)."""
+    old = state["enabled"]
+    state["enabled"] = False
     try:
         yield
     finally:
-        _state["enabled"] = old
+        state["enabled"] = old
+
+
+def careful_only():
+    """Run the careful kernels only (every filter off) inside the ``with`` block."""
+    return switched_off(_state)
 
 
 def _floats(*vectors) -> bool:

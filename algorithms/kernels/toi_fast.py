@@ -59,9 +59,9 @@ path. :func:`off` and :func:`algorithms.kernels.filters.careful_only` switch it 
 from __future__ import annotations
 
 import math
-from contextlib import contextmanager
 
 from algorithms.core.tolerance import PARALLEL_SIN, unit
+from algorithms.kernels.filters import switched_off
 from algorithms.kernels.gjk import closest_on_simplex, closest_on_simplex_fast
 
 #: the kinds with a plain-float support function here (the bounded kinds)
@@ -89,16 +89,10 @@ def enabled() -> bool:
     return _state["enabled"]
 
 
-@contextmanager
 def off():
     """Inside the ``with`` block conservative advancement runs its careful path only: today's
     implementation before the fast path, the baseline of ``explorer bench kernels``."""
-    old = _state["enabled"]
-    _state["enabled"] = False
-    try:
-        yield
-    finally:
-        _state["enabled"] = old
+    return switched_off(_state)
 
 
 class Unsure(Exception):
@@ -216,6 +210,18 @@ def shape(prim):
 # ----------------------------------------------------------------------------- GJK
 
 
+def _barycentric_points(pts, lam, ox, oy, oz):
+    """The points ``sum lam_i a_i`` on A and ``sum lam_i b_i + (ox, oy, oz)`` on B of the
+    simplex ``pts`` of support pairs ``(a_i, b_i)`` (B's taken at t = 0, moved by the offset)."""
+    pa = [0.0, 0.0, 0.0]
+    pb = [0.0, 0.0, 0.0]
+    for l_, (p, q) in zip(lam, pts):
+        for i in range(3):
+            pa[i] += l_ * p[i]
+            pb[i] += l_ * q[i]
+    return tuple(pa), (pb[0] + ox, pb[1] + oy, pb[2] + oz)
+
+
 class Pair:
     """core(A) and core(B) + ``t m`` with a simplex kept between times (warm start)."""
 
@@ -320,13 +326,7 @@ class Pair:
         else:
             raise Unsure("GJK did not settle")
         self.simplex = pts
-        pa = [0.0, 0.0, 0.0]
-        pb = [0.0, 0.0, 0.0]
-        for l_, (p, q) in zip(lam, pts):
-            for i in range(3):
-                pa[i] += l_ * p[i]
-                pb[i] += l_ * q[i]
-        pb = (pb[0] + ox, pb[1] + oy, pb[2] + oz)
+        pa, pb = _barycentric_points(pts, lam, ox, oy, oz)
         dx, dy, dz = pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2]
         upper = math.sqrt(dx * dx + dy * dy + dz * dz)
         # a repeated support point: |v| is the distance up to rounding, as the careful GJK ends
@@ -372,13 +372,8 @@ class Pair:
     def _touch(self, pts, lam, ox, oy, oz):
         """The cores touch or overlap (``v = 0`` up to rounding): ``(0, 0, None, pa, pb)``
         with the barycentric points of the simplex (a common point up to rounding)."""
-        pa = [0.0, 0.0, 0.0]
-        pb = [0.0, 0.0, 0.0]
-        for l_, (p, q) in zip(lam, pts):
-            for i in range(3):
-                pa[i] += l_ * p[i]
-                pb[i] += l_ * q[i]
-        return 0.0, 0.0, None, tuple(pa), (pb[0] + ox, pb[1] + oy, pb[2] + oz)
+        pa, pb = _barycentric_points(pts, lam, ox, oy, oz)
+        return 0.0, 0.0, None, pa, pb
 
     def _point_cylinder(self, ox, oy, oz):
         """A point core against a solid cylinder: the axial coordinate clamped to the height and

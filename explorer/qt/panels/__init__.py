@@ -9,52 +9,30 @@ window. Each panel follows the workspace's ``pair_changed`` and the scene's chan
 
 from __future__ import annotations
 
+import importlib
+
 from typing import Iterable
 
 
-def _stplane(scene, workspace, commands, viewport, evaluator=None):
-    from explorer.qt.panels.stplane import StPlanePanel
+def _lazy(module: str, name: str):
+    """A factory that imports ``explorer.qt.panels.<module>`` only when the panel is built (the
+    window starts without the panels' imports) and calls its class ``name`` with the model."""
 
-    return StPlanePanel(scene, workspace, commands, viewport, evaluator)
+    def factory(scene, workspace, commands, viewport, evaluator=None):
+        cls = getattr(importlib.import_module(f"explorer.qt.panels.{module}"), name)
+        return cls(scene, workspace, commands, viewport, evaluator)
 
-
-def _sat(scene, workspace, commands, viewport, evaluator=None):
-    from explorer.qt.panels.sat import SatInspectorPanel
-
-    return SatInspectorPanel(scene, workspace, commands, viewport, evaluator)
-
-
-def _timeline(scene, workspace, commands, viewport, evaluator=None):
-    from explorer.qt.panels.timeline import TimelinePanel
-
-    return TimelinePanel(scene, workspace, commands, viewport, evaluator)
-
-
-def _explain(scene, workspace, commands, viewport, evaluator=None):
-    from explorer.qt.panels.explain import ExplainPanel
-
-    return ExplainPanel(scene, workspace, commands, viewport, evaluator)
-
-
-def _three_planes(scene, workspace, commands, viewport, evaluator=None):
-    from explorer.qt.panels.three_planes import ThreePlanesPanel
-
-    return ThreePlanesPanel(scene, workspace, commands, viewport, evaluator)
-
-
-def _steps(scene, workspace, commands, viewport, evaluator=None):
-    from explorer.qt.panels.steps import StepsPanel
-
-    return StepsPanel(scene, workspace, commands, viewport, evaluator)
+    factory.__name__ = f"make_{module}"
+    return factory
 
 
 PANELS = [
-    ("st-plane", _stplane),
-    ("Separating axes", _sat),
-    ("Time line", _timeline),
-    ("Explain", _explain),
-    ("Three planes", _three_planes),
-    ("Step through", _steps),
+    ("st-plane", _lazy("stplane", "StPlanePanel")),
+    ("Separating axes", _lazy("sat", "SatInspectorPanel")),
+    ("Time line", _lazy("timeline", "TimelinePanel")),
+    ("Explain", _lazy("explain", "ExplainPanel")),
+    ("Three planes", _lazy("three_planes", "ThreePlanesPanel")),
+    ("Step through", _lazy("steps", "StepsPanel")),
 ]
 
 
