@@ -58,6 +58,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from algorithms import accel
+
 #: rows per chunk: the ~20 temporaries of a chunk of 8192 rows x 3 doubles stay in L2
 CHUNK = 8192
 EPS = sys.float_info.epsilon
@@ -129,6 +131,20 @@ def _chunked(n, solve, out_fields, inputs):
     return out, careful
 
 
+def _run(name, n, solve, out_fields, inputs, *extra):
+    """``(fields, careful)`` over all rows: the compiled loop ``name`` of
+    :mod:`algorithms.accel` when numba is there (the same bits), else :func:`_chunked` numpy
+    ``solve``."""
+    fn = accel.kernel(name)
+    if fn is None:
+        return _chunked(n, solve, out_fields, inputs)
+    args = [np.ascontiguousarray(a, dtype=float) for a in inputs]
+    out = {key: np.empty((n,) + shape) for key, shape in out_fields.items()}
+    careful = np.empty(n, dtype=bool)
+    fn(*args, *extra, *out.values(), careful)
+    return out, careful
+
+
 def _scalar_rows(out, careful, answer, make):
     """Answer the ``careful`` rows with the scalar query: ``make(i)`` gives the arguments,
     ``answer(result) -> dict`` the fields."""
@@ -188,8 +204,9 @@ def segment_segment(p0, p1, q0, q1) -> Batch:
 
     n = _rows(p0, p1, q0, q1)
     ins = [_arr(v, n) for v in (p0, p1, q0, q1)]
-    out, careful = _chunked(n, _segseg_chunk, {"distance": (), "s": (), "t": (),
-                                               "closest_a": (3,), "closest_b": (3,)}, ins)
+    out, careful = _run("segment_segment", n, _segseg_chunk,
+                        {"distance": (), "s": (), "t": (), "closest_a": (3,), "closest_b": (3,)},
+                        ins)
 
     def make(i):
         return "distance", Segment(ins[0][i], ins[1][i]), Segment(ins[2][i], ins[3][i]), ()
@@ -300,7 +317,7 @@ def linear_aabb(origin, direction, bmin, bmax, kind: str = "ray") -> Batch:
         return {"intersects": hit.astype(float), "t": t, "point": point,
                 "normal": normal}, careful
 
-    out, careful = _chunked(n, solve, _HIT_FIELDS, ins)
+    out, careful = _run("linear_aabb", n, solve, _HIT_FIELDS, ins, float(hi_t))
     return _finish_hits(out, careful, kind, ins, lambda i: AABB(ins[2][i], ins[3][i]))
 
 
@@ -353,7 +370,7 @@ def linear_sphere(origin, direction, center, radius, kind: str = "ray") -> Batch
         return {"intersects": hit.astype(float), "t": t, "point": point,
                 "normal": normal}, careful
 
-    out, careful = _chunked(n, solve, _HIT_FIELDS, ins)
+    out, careful = _run("linear_sphere", n, solve, _HIT_FIELDS, ins, float(hi_t))
     return _finish_hits(out, careful, kind, ins, lambda i: Sphere(c_[i], float(r_[i])))
 
 
@@ -403,7 +420,7 @@ def linear_triangle(origin, direction, v0, v1, v2, kind: str = "ray") -> Batch:
         normal[~hit] = np.nan
         return {"intersects": hit.astype(float), "t": t, "point": p, "normal": normal}, careful
 
-    out, careful = _chunked(n, solve, _HIT_FIELDS, ins)
+    out, careful = _run("linear_triangle", n, solve, _HIT_FIELDS, ins, float(hi_t))
     return _finish_hits(out, careful, kind, ins,
                         lambda i: Triangle((ins[2][i], ins[3][i], ins[4][i])))
 
@@ -449,7 +466,7 @@ def obb_obb(c0, axes0, ext0, c1, axes1, ext1) -> Batch:
         careful |= ~sep_face & degenerate.any(axis=1)
         return {"intersects": intersects.astype(float)}, careful
 
-    out, careful = _chunked(n, solve, {"intersects": ()}, ins)
+    out, careful = _run("obb_obb", n, solve, {"intersects": ()}, ins)
 
     def make(i):
         return ("separating_axis", OBB(C0[i], A0[i], E0[i]), OBB(C1[i], A1[i], E1[i]), ())

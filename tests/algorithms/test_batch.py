@@ -12,6 +12,10 @@ batch is plain double: they differ by rounding, far less than this), ``nan`` whe
 answer is ``None``.
 
 ``BATCH_ROWS=100000 BATCH_DEGENERATE=10000`` runs the issue's full sizes (minutes).
+
+Every test runs twice: on the numpy code and on :mod:`algorithms.accel`'s compiled loops
+(skipped where numba is not installed); ``tests/algorithms/test_accel.py`` compares the two
+paths bit for bit.
 """
 
 import math
@@ -20,7 +24,7 @@ import os
 import numpy as np
 import pytest
 
-from algorithms import AABB, OBB, Point, Ray, Segment, Sphere, Triangle, batch, query
+from algorithms import AABB, OBB, Point, Ray, Segment, Sphere, Triangle, accel, batch, query
 
 RANDOM = int(os.environ.get("BATCH_ROWS", "1500"))
 DEGENERATE = int(os.environ.get("BATCH_DEGENERATE", "1000"))
@@ -74,6 +78,19 @@ def _t(v):
 
 
 SETS = [("random", RANDOM), ("degenerate", DEGENERATE)]
+
+NUMBA = pytest.mark.skipif(not accel.available(), reason="numba is not installed")
+
+
+@pytest.fixture(autouse=True, params=["numpy", pytest.param("numba", marks=NUMBA)])
+def path(request):
+    """Each test on the numpy code and on the compiled loops."""
+    if request.param == "numpy":
+        with accel.disabled():
+            yield "numpy"
+    else:
+        assert accel.enabled(), "numba is installed but INTERSECTION_EXPLORER_NUMBA=0"
+        yield "numba"
 
 
 @pytest.mark.parametrize("kind,n", SETS)
@@ -261,3 +278,4 @@ def test_readme_batch_example_runs_as_printed():
     assert runner.failures == 0 and runner.tries >= 6
     # and the module's own example
     assert doctest.testmod(batch).failed == 0
+
