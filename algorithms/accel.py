@@ -35,8 +35,9 @@ K = float(1 << 20) * EPS
 INF = math.inf
 NAN = math.nan
 
-#: batch function -> loop below
-KERNELS = ("segment_segment", "linear_aabb", "linear_sphere", "linear_triangle", "obb_obb")
+#: the batch functions with a loop below (``_`` + name): all ten
+KERNELS = ("segment_segment", "linear_aabb", "linear_sphere", "linear_triangle", "obb_obb",
+           "sphere_aabb", "point_aabb", "point_triangle", "moving_spheres", "moving_aabbs")
 
 _compiled: dict = {}
 _switch = {"off": 0}
@@ -388,3 +389,184 @@ def _obb_obb(c0, a0, e0, c1, a1, e1, inter, careful):
             best = _mx(best, val)
         inter[i] = 0.0 if best > 0 else 1.0
         careful[i] = abs(best) <= tol * 4 or (not sep_face and any_degenerate)
+
+
+def _sphere_aabb(c, r, lo, hi, inter, distance, careful):
+    """batch.sphere_aabb's ``solve`` per row (Arvo, GTCG §11.12.8)."""
+    for i in range(c.shape[0]):
+        ri = r[i]
+        dmin = 0.0
+        scale = 0.0
+        for k in range(3):
+            q = _mn(_mx(c[i, k], lo[i, k]), hi[i, k])
+            w = c[i, k] - q
+            dmin = w * w if k == 0 else dmin + w * w
+            scale = _mx(_mx(_mx(scale, abs(c[i, k])), abs(lo[i, k])), abs(hi[i, k]))
+        scale = _mx(_mx(scale, abs(ri)), 1e-300)
+        gap = math.sqrt(dmin)
+        careful[i] = abs(gap - ri) <= K * scale
+        inter[i] = 1.0 if dmin <= ri * ri else 0.0
+        distance[i] = _mx(gap - ri, 0.0)
+
+
+def _point_triangle(p, a, b, c, closest, distance, careful):
+    """batch.point_triangle's ``solve`` per row (Ericson RTCD §5.1.5, the first Voronoi region
+    that holds ``p`` in np.select's order)."""
+    ab = np.empty(3)
+    ac = np.empty(3)
+    out = np.empty(3)
+    for i in range(p.shape[0]):
+        for k in range(3):
+            ab[k] = b[i, k] - a[i, k]
+            ac[k] = c[i, k] - a[i, k]
+        ap = (p[i, 0] - a[i, 0], p[i, 1] - a[i, 1], p[i, 2] - a[i, 2])
+        bp = (p[i, 0] - b[i, 0], p[i, 1] - b[i, 1], p[i, 2] - b[i, 2])
+        cp = (p[i, 0] - c[i, 0], p[i, 1] - c[i, 1], p[i, 2] - c[i, 2])
+        d1 = ab[0] * ap[0] + ab[1] * ap[1] + ab[2] * ap[2]
+        d2 = ac[0] * ap[0] + ac[1] * ap[1] + ac[2] * ap[2]
+        d3 = ab[0] * bp[0] + ab[1] * bp[1] + ab[2] * bp[2]
+        d4 = ac[0] * bp[0] + ac[1] * bp[1] + ac[2] * bp[2]
+        d5 = ab[0] * cp[0] + ab[1] * cp[1] + ab[2] * cp[2]
+        d6 = ac[0] * cp[0] + ac[1] * cp[1] + ac[2] * cp[2]
+        vc = d1 * d4 - d3 * d2
+        vb = d5 * d2 - d1 * d6
+        va = d3 * d6 - d5 * d4
+        if d1 <= 0 and d2 <= 0:
+            for k in range(3):
+                out[k] = a[i, k]
+        elif d3 >= 0 and d4 <= d3:
+            for k in range(3):
+                out[k] = b[i, k]
+        elif vc <= 0 and d1 >= 0 and d3 <= 0:
+            v_ab = d1 / (d1 - d3)
+            for k in range(3):
+                out[k] = a[i, k] + ab[k] * v_ab
+        elif d6 >= 0 and d5 <= d6:
+            for k in range(3):
+                out[k] = c[i, k]
+        elif vb <= 0 and d2 >= 0 and d6 <= 0:
+            w_ac = d2 / (d2 - d6)
+            for k in range(3):
+                out[k] = a[i, k] + ac[k] * w_ac
+        elif va <= 0 and (d4 - d3) >= 0 and (d5 - d6) >= 0:
+            w_bc = (d4 - d3) / ((d4 - d3) + (d5 - d6))
+            for k in range(3):
+                out[k] = b[i, k] + (c[i, k] - b[i, k]) * w_bc
+        else:
+            denom = 1.0 / (va + vb + vc)
+            v = vb * denom
+            w = vc * denom
+            for k in range(3):
+                out[k] = a[i, k] + ab[k] * v + ac[k] * w
+        x0, x1, x2 = out[0] - p[i, 0], out[1] - p[i, 1], out[2] - p[i, 2]
+        dist = math.sqrt(x0 * x0 + x1 * x1 + x2 * x2)
+        n0 = ab[1] * ac[2] - ab[2] * ac[1]
+        n1 = ab[2] * ac[0] - ab[0] * ac[2]
+        n2 = ab[0] * ac[1] - ab[1] * ac[0]
+        nn = n0 * n0 + n1 * n1 + n2 * n2
+        abab = ab[0] * ab[0] + ab[1] * ab[1] + ab[2] * ab[2]
+        acac = ac[0] * ac[0] + ac[1] * ac[1] + ac[2] * ac[2]
+        bad = not (nn > 1e-12 * abab * acac)
+        careful[i] = bad or dist <= K * _scale4(i, p, a, b, c)
+        distance[i] = dist
+        for k in range(3):
+            closest[i, k] = out[k]
+
+
+def _moving_spheres(cs, rs, cm, rm, d, toi, point, normal, careful):
+    """batch.moving_spheres's ``solve`` per row (Primer App. A.13)."""
+    tol = K
+    for i in range(cs.shape[0]):
+        e0, e1, e2 = cs[i, 0] - cm[i, 0], cs[i, 1] - cm[i, 1], cs[i, 2] - cm[i, 2]
+        r = rm[i] + rs[i]
+        ee = e0 * e0 + e1 * e1 + e2 * e2
+        ell = math.sqrt(d[i, 0] * d[i, 0] + d[i, 1] * d[i, 1] + d[i, 2] * d[i, 2])
+        ed = e0 * (d[i, 0] / ell) + e1 * (d[i, 1] / ell) + e2 * (d[i, 2] / ell)
+        disc = ed * ed + r * r - ee
+        s = math.sqrt(_mx(disc, 0.0))
+        t = (ee - r * r) / (ed + s)
+        inside = ee <= r * r
+        ok = (ee > r * r) and (ell > 0) and (disc >= 0) and (ed > 0) and (t <= ell)
+        if inside:
+            ti = 0.0
+        elif ok:
+            ti = _mn(1.0, t / ell)
+        else:
+            ti = NAN
+        toi[i] = ti
+        tt = 0.0 if ti != ti else ti
+        u0 = cm[i, 0] + tt * d[i, 0] - cs[i, 0]
+        u1 = cm[i, 1] + tt * d[i, 1] - cs[i, 1]
+        u2 = cm[i, 2] + tt * d[i, 2] - cs[i, 2]
+        ul = math.sqrt(u0 * u0 + u1 * u1 + u2 * u2)
+        nrm = (u0 / ul, u1 / ul, u2 / ul)
+        w = rs[i] / r if r > 0 else 0.0
+        ev = (e0, e1, e2)
+        for k in range(3):
+            normal[i, k] = nrm[k] if ok else NAN
+            pk = cs[i, k] + rs[i] * nrm[k] if ok else NAN
+            point[i, k] = cs[i, k] - w * ev[k] if inside else pk
+        scale = 0.0
+        for v in (cs, cm, d):
+            for k in range(3):
+                scale = _mx(scale, abs(v[i, k]))
+        scale = _mx(_mx(scale, abs(r)), 1e-300)
+        bad = abs(math.sqrt(ee) - r) <= tol * scale
+        bad = bad or abs(disc) <= tol * (ee + r * r)
+        bad = bad or (ok and abs(t - ell) <= tol * scale)
+        bad = bad or (not (ell > tol * scale) and not inside)
+        bad = bad or (ok and not (r > 0))
+        careful[i] = bad
+
+
+def _moving_aabbs(smin, smax, mmin, mmax, d, toi, point, normal, careful):
+    """batch.moving_aabbs's ``solve`` per row (Primer App. A.17, Listing A.5)."""
+    te = np.empty(3)
+    tl = np.empty(3)
+    for i in range(d.shape[0]):
+        for k in range(3):
+            a = (smin[i, k] - mmax[i, k]) / d[i, k]
+            b = (smax[i, k] - mmin[i, k]) / d[i, k]
+            overlap = mmin[i, k] <= smax[i, k] and mmax[i, k] >= smin[i, k]
+            if d[i, k] == 0:
+                te[k] = -INF if overlap else INF
+                tl[k] = INF if overlap else -INF
+            else:
+                te[k] = _mn(a, b)
+                tl[k] = _mx(a, b)
+        ax = 0
+        for k in (1, 2):
+            if te[ax] != te[ax]:
+                break
+            if te[k] != te[k] or te[k] > te[ax]:
+                ax = k
+        temax = te[ax]
+        t_enter = _mx(temax, 0.0)
+        t_leave = _mn(_mn(_mn(tl[0], tl[1]), tl[2]), 1.0)
+        ok = t_enter <= t_leave
+        ti = t_enter if ok else NAN
+        toi[i] = ti
+        tt = 0.0 if ti != ti else ti
+        for k in range(3):
+            pk = (_mx(smin[i, k], mmin[i, k] + tt * d[i, k])
+                  + _mn(smax[i, k], mmax[i, k] + tt * d[i, k])) / 2
+            point[i, k] = pk if ok else NAN
+            normal[i, k] = 0.0
+        normal[i, ax] = -1.0 if d[i, ax] > 0 else 1.0
+        if not (temax > 0) or not ok:
+            for k in range(3):
+                normal[i, k] = NAN
+        careful[i] = False
+
+
+def _point_aabb(q, lo, hi, closest, distance, careful):
+    """batch.point_aabb's ``solve`` per row (Primer App. A.5: clamp each coordinate)."""
+    for i in range(q.shape[0]):
+        dd = 0.0
+        for k in range(3):
+            pk = _mn(_mx(q[i, k], lo[i, k]), hi[i, k])
+            w = pk - q[i, k]
+            dd = w * w if k == 0 else dd + w * w
+            closest[i, k] = pk
+        distance[i] = math.sqrt(dd)
+        careful[i] = False

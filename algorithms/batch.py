@@ -34,6 +34,10 @@ shape. Those rows (``Batch.careful``, a boolean mask) are answered by the scalar
 so no row's answer is decided by rounding noise. On random input they are a few in a
 million; on degenerate input most rows.
 
+With numba installed, each function runs instead the compiled loop of
+:mod:`algorithms.accel` that computes its numpy code's formulas per row in the same order (the
+same bits; ``INTERSECTION_EXPLORER_NUMBA=0`` or ``accel.disabled()`` keeps numpy).
+
 ``None`` in the scalar answer is ``nan`` in the arrays (a miss has ``t = nan``; an inside
 start has ``normal = nan``).
 
@@ -497,7 +501,7 @@ def sphere_aabb(center, radius, bmin, bmax) -> Batch:
         return {"intersects": (dmin <= r * r).astype(float),
                 "distance": np.maximum(gap - r, 0.0)}, careful
 
-    out, careful = _chunked(n, solve, {"intersects": (), "distance": ()}, ins)
+    out, careful = _run("sphere_aabb", n, solve, {"intersects": (), "distance": ()}, ins)
 
     def make(i):
         return "intersects", Sphere(c_[i], float(r_[i])), AABB(ins[2][i], ins[3][i]), ()
@@ -529,7 +533,7 @@ def point_aabb(q, bmin, bmax) -> Batch:
         w = p - q
         return {"closest": p, "distance": np.sqrt(_dot(w, w))}, np.zeros(len(q), bool)
 
-    out, careful = _chunked(n, solve, {"closest": (3,), "distance": ()}, ins)
+    out, careful = _run("point_aabb", n, solve, {"closest": (3,), "distance": ()}, ins)
     return Batch(out, careful)
 
 
@@ -573,7 +577,7 @@ def point_triangle(q, v0, v1, v2) -> Batch:
         careful |= dist <= FILTER_ULPS * EPS * _scale(p, a, b, c)
         return {"closest": closest, "distance": dist}, careful
 
-    out, careful = _chunked(n, solve, {"closest": (3,), "distance": ()}, ins)
+    out, careful = _run("point_triangle", n, solve, {"closest": (3,), "distance": ()}, ins)
 
     def make(i):
         return "distance", Point(ins[0][i]), Triangle((ins[1][i], ins[2][i], ins[3][i])), ()
@@ -631,7 +635,8 @@ def moving_spheres(c0, r0, c1, r1, motion) -> Batch:
         careful |= ok & ~(r > 0)
         return {"toi": toi, "point": point, "normal": normal}, careful
 
-    out, careful = _chunked(n, solve, {"toi": (), "point": (3,), "normal": (3,)}, ins)
+    out, careful = _run("moving_spheres", n, solve, {"toi": (), "point": (3,), "normal": (3,)},
+                        ins)
 
     def make(i):
         return ("toi", Sphere(C0[i], float(R0[i])), Sphere(C1[i], float(R1[i])), (tuple(D[i]),))
@@ -673,5 +678,6 @@ def moving_aabbs(min0, max0, min1, max1, motion) -> Batch:
         point[~ok] = np.nan
         return {"toi": toi, "point": point, "normal": normal}, np.zeros(m, bool)
 
-    out, careful = _chunked(n, solve, {"toi": (), "point": (3,), "normal": (3,)}, ins)
+    out, careful = _run("moving_aabbs", n, solve, {"toi": (), "point": (3,), "normal": (3,)},
+                        ins)
     return Batch(out, careful)

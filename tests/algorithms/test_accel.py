@@ -40,6 +40,11 @@ def test_compiled_loops_give_numpys_bits(kind):
     args = {"segment_segment": (g(), g(), g(), g()),
             "obb_obb": (g(), _rotations(rng, n), np.abs(g()) + 0.1, g(), _rotations(rng, n),
                         np.abs(g()) + 0.1)}
+    args["sphere_aabb"] = (g(), np.abs(g(())), *boxes)
+    args["point_triangle"] = (g(), g(), g(), g())
+    args["point_aabb"] = (g(), *boxes)
+    args["moving_spheres"] = (g(), np.abs(g(())), g(), np.abs(g(())), g())
+    args["moving_aabbs"] = (*boxes, np.minimum(g(), 0.0), np.maximum(g(), 0.0), g())
     for linear in ("ray", "segment"):
         args[f"linear_aabb {linear}"] = (g(), direction(), *boxes)
         args[f"linear_sphere {linear}"] = (g(), direction(), g(), np.abs(g(())))
