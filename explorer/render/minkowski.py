@@ -12,7 +12,10 @@ focus (View > Minkowski Shape), in A's frame at ``t = 0``:
   centre's relative path;
 * two AABBs (A.17, Fig. A.15): A grown by B's half-extents, the **Minkowski box**, and B's
   centre's relative path (its per-axis entry and exit times are the time line's
-  ``[t_enter, t_leave]`` bars).
+  ``[t_enter, t_leave]`` bars);
+* sphere and plane (A.15, Listing A.3): the plane thickened by r on both sides, the **slab**
+  ``|n . x - d| <= r`` (unit ``n``), and the centre's path relative to the plane: the time of
+  impact is where the centre's signed distance first reaches ``+-r``.
 
 Of two spheres or two boxes the still one (A when both move) is held still, so the shape is
 drawn where that object is.
@@ -28,7 +31,7 @@ from typing import Optional
 import numpy as np
 
 from algorithms import AABB, Sphere
-from explorer.render.view import Geom, primitive_geom
+from explorer.render.view import Geom, frame_of, primitive_geom
 
 COLOR = "#00897b"
 ENTRY_COLOR = "#e65100"
@@ -83,6 +86,22 @@ def rounded_box_geom(lo, hi, r: float, n: int = 6) -> Geom:
     return Geom(pts, faces=faces, topo=f"rounded-box{n}")
 
 
+def slab_geom(plane, r: float, ext) -> Geom:
+    """The plane's drawn square (:func:`explorer.render.view.primitive_geom`) thickened by
+    ``r`` along the unit normal on both sides: the slab of points within ``r`` of the plane."""
+    n = np.asarray(plane.normal, dtype=float)
+    n = n / np.linalg.norm(n)
+    origin = np.asarray(plane.origin, dtype=float)
+    c = ext.center - np.dot(ext.center - origin, n) * n  # as the plane's own square
+    R = frame_of(n)
+    half = ext.size * 0.6
+    pts = np.array([c + su * half * R[0] + sv * half * R[1] + sn * float(r) * n
+                    for sn in (-1, 1) for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+    quads = ((0, 3, 2, 1), (4, 5, 6, 7), (0, 1, 5, 4), (1, 2, 6, 5), (2, 3, 7, 6), (3, 0, 4, 7))
+    faces = np.array([[4, *q] for q in quads], dtype=np.int64).ravel()
+    return Geom(pts, faces=faces, topo="slab")
+
+
 def _motion(obj) -> np.ndarray:
     return np.zeros(3) if obj.motion is None else np.asarray(obj.motion, dtype=float)
 
@@ -102,6 +121,12 @@ def minkowski_shape(a, b) -> Optional[dict]:
         v = _motion(sph) - _motion(box)
         return {"kind": "rounded_box", "lo": tuple(x.min), "hi": tuple(x.max),
                 "r": float(s.radius), "start": tuple(map(float, s.center)), "path": tuple(v),
+                "who": sph.id}
+    if set(kinds) == {"sphere", "plane"}:
+        sph, pl = (a, b) if a.kind == "sphere" else (b, a)
+        s, p = sph.primitive, pl.primitive
+        return {"kind": "slab", "shape": p, "r": float(s.radius),
+                "start": tuple(map(float, s.center)), "path": tuple(_motion(sph) - _motion(pl)),
                 "who": sph.id}
     if a.kind == b.kind and b.motion is None:
         # hold the still one still: its frame is the world's (A.6 works either way round)
@@ -132,6 +157,8 @@ def draw_minkowski(r, ctx, frame) -> None:
     base = f"ov:minkowski:{r.a}:{r.b}"
     if info["kind"] == "rounded_box":
         geom = rounded_box_geom(info["lo"], info["hi"], info["r"])
+    elif info["kind"] == "slab":
+        geom = slab_geom(info["shape"], info["r"], ctx.ext)
     else:
         geom = primitive_geom(info["shape"], ctx.ext)
     frame.add(base + ":shape", geom, color=COLOR, opacity=0.16, show_edges=False)
@@ -155,7 +182,11 @@ def draw_minkowski(r, ctx, frame) -> None:
 
 
 #: the view's label of each shape
-LABELS = {"rounded_box": "rounded box", "sphere": "ball r_A + r_B", "aabb": "Minkowski box"}
+LABELS = {"rounded_box": "rounded box", "sphere": "ball r_A + r_B", "aabb": "Minkowski box",
+          "slab": "slab +-r"}
+#: the time line's name of the swept interval (while the reference point is inside the shape)
+SWEPT_LABELS = {"rounded_box": "in r⊕box", "sphere": "in rA+rB", "aabb": "in A⊕B",
+                "slab": "in slab ±r"}
 
 
 def inside_interval(info: dict, lo_t: float = -0.25, hi_t: float = 1.25) -> Optional[tuple]:
@@ -164,7 +195,8 @@ def inside_interval(info: dict, lo_t: float = -0.25, hi_t: float = 1.25) -> Opti
     line of motion misses it there. The time line draws it as the swept interval; its lower
     end in ``[0, 1]`` is the time of impact.
 
-    Exact: the quadratic of A.13 for the ball, the slabs of A.17 for the box, and the rounded
+    Exact: the quadratic of A.13 for the ball, the slabs of A.17 for the box, A.15's
+    ``n . p(t) - d = +-r`` for the slab, and the rounded
     box's ray cast (:func:`algorithms.queries.moving_primer.toi_sphere_aabb`) run forwards from
     ``lo_t`` and backwards from ``hi_t`` for the rounded box.
     """
@@ -182,6 +214,20 @@ def inside_interval(info: dict, lo_t: float = -0.25, hi_t: float = 1.25) -> Opti
             return None
         s = math.sqrt(disc)
         lo, hi = (-b - s) / a, (-b + s) / a
+    elif info["kind"] == "slab":
+        plane = info["shape"]
+        n = np.asarray(plane.normal, dtype=float)
+        m = float(np.linalg.norm(n))
+        f0 = (float(n @ p0) - float(plane.d)) / m  # the centre's signed distance at t = 0
+        speed = float(n @ v) / m
+        r = info["r"]
+        if speed == 0:
+            if abs(f0) > r:
+                return None
+            lo, hi = -math.inf, math.inf
+        else:
+            t1, t2 = (r - f0) / speed, (-r - f0) / speed
+            lo, hi = min(t1, t2), max(t1, t2)
     elif info["kind"] == "aabb":
         box = info["shape"]
         lo, hi = -math.inf, math.inf

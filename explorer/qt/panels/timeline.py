@@ -415,7 +415,7 @@ class TimelinePanel(PairPanel):
             self.chart.set_curve([])
 
     def _swept(self, a, b):
-        from explorer.render.minkowski import inside_interval, minkowski_shape
+        from explorer.render.minkowski import SWEPT_LABELS, inside_interval, minkowski_shape
 
         info = minkowski_shape(a, b)
         if info is None:
@@ -423,8 +423,7 @@ class TimelinePanel(PairPanel):
         span = inside_interval(info, T_MIN, T_MAX)
         if span is None:
             return None
-        label = "in r⊕box" if info["kind"] == "rounded_box" else "in rA+rB"
-        return (label, span[0], span[1])
+        return (SWEPT_LABELS[info["kind"]], span[0], span[1])
 
     def _advancement(self, a, b, result):
         from explorer.present.advancement import advancement_steps

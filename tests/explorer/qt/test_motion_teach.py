@@ -100,6 +100,7 @@ def test_time_line_swept_interval_of_the_rounded_box(qtbot):
     panel, _, _ = make(qtbot, TimelinePanel, scene, ("s", "b"))
     label, te, tl = panel.chart.swept
     assert (te, tl) == pytest.approx((0.3, 0.7), abs=1e-12) and te == pytest.approx(panel.toi)
+    assert label == "in r⊕box"
     assert "t in [0.3, 0.7]" in panel.info.text()
     # two spheres: r 1 still at the origin, r 0.5 from x = 5 moving -10: |x| <= 1.5 for
     # t in [0.35, 0.65]
@@ -108,6 +109,17 @@ def test_time_line_swept_interval_of_the_rounded_box(qtbot):
     scene.add(Sphere((5, 0, 0), 0.5), id="B", motion=(-10, 0, 0))
     panel, _, _ = make(qtbot, TimelinePanel, scene, ("A", "B"))
     assert panel.chart.swept[1:] == pytest.approx((0.35, 0.65))
+    assert panel.chart.swept[0] == "in rA+rB"
+    # a sphere r 0.5 falling from z = 2 by 3 onto the plane z = 0 (A.15): its centre is within
+    # 0.5 of the plane while 2 - 3t is in [-0.5, 0.5]: t in [0.5, 5/6]
+    from algorithms import Plane
+
+    scene = Scene()
+    scene.add(Sphere((0, 0, 2), 0.5), id="s", motion=(0, 0, -3))
+    scene.add(Plane((0, 0, 1), 0.0), id="p")
+    panel, _, _ = make(qtbot, TimelinePanel, scene, ("s", "p"))
+    assert panel.chart.swept[0] == "in slab ±r"
+    assert panel.chart.swept[1:] == pytest.approx((0.5, 5 / 6), abs=1e-12)
     # A.17 boxes keep their per-axis bars and get no extra one
     scene2 = scenefile.load(SCENES_DIR / "timeline_aabbs.json")
     panel2, _, _ = make(qtbot, TimelinePanel, scene2, ("A", "B"))

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from algorithms import AABB, OBB, Sphere
+from algorithms import AABB, OBB, Plane, Sphere
 from explorer.model.scene import Scene
 from explorer.model.workspace import DEFAULT_OVERLAYS
 from explorer.render.minkowski import minkowski_shape, rounded_box_geom
@@ -141,3 +141,32 @@ def test_the_swept_interval_is_while_the_centre_is_inside():
     scene = scene_of(("s", Sphere((-5, 2.5, 0), 1.0), (10, 0, 0)),
                      ("b", AABB((-1, -1, -1), (1, 1, 1)), None))
     assert inside_interval(minkowski_shape(scene["s"], scene["b"])) is None
+
+
+def test_sphere_against_plane_the_slab_of_half_thickness_r():
+    from explorer.render.minkowski import inside_interval
+
+    # the plane z = 0 (normal (0, 0, 2), d = 0: not unit), a sphere r = 0.5 at z = 2 moving
+    # (0, 0, -3): the centre's height 2 - 3t reaches r = 0.5 at t = 0.5 (A.15) and -r at
+    # t = 2.5 / 3, so the slab |z| <= 0.5 holds the centre for t in [0.5, 5/6]
+    scene = scene_of(("s", Sphere((0, 0, 2), 0.5), (0, 0, -3)),
+                     ("p", Plane((0, 0, 2), 0.0), None))
+    assert scene.answer("s", "p").toi == pytest.approx(0.5)
+    info = minkowski_shape(scene["s"], scene["p"])
+    assert info["kind"] == "slab" and info["r"] == 0.5 and info["path"] == (0, 0, -3)
+    assert inside_interval(info) == pytest.approx((0.5, 5 / 6), abs=1e-12)
+    frame = frame_of(scene)
+    slab = item(frame, ":shape").mesh.points
+    # two faces of the slab, at z = -0.5 and z = +0.5
+    assert sorted(set(np.round(slab[:, 2], 12))) == [-0.5, 0.5]
+    assert item(frame, ":entry").mesh.points[0] == pytest.approx((0, 0, 0.5))
+    assert any(lb.text == "slab +-r: entered at t = 0.5" for lb in frame.labels)
+    # the plane moving up by 3 instead, the sphere still: the same relative path (A.6)
+    scene = scene_of(("p", Plane((0, 0, 2), 0.0), (0, 0, 3)),
+                     ("s", Sphere((0, 0, 2), 0.5), None))
+    info = minkowski_shape(scene["p"], scene["s"])
+    assert info["path"] == (0, 0, -3)
+    assert inside_interval(info) == pytest.approx((0.5, 5 / 6), abs=1e-12)
+    # moving parallel to the plane, 2 above it: never inside
+    scene = scene_of(("s", Sphere((0, 0, 2), 0.5), (3, 0, 0)), ("p", Plane((0, 0, 1), 0.0), None))
+    assert inside_interval(minkowski_shape(scene["s"], scene["p"])) is None
