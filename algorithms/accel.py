@@ -409,7 +409,7 @@ def _sphere_aabb(c, r, lo, hi, inter, distance, careful):
         distance[i] = _mx(gap - ri, 0.0)
 
 
-def _point_triangle(p, a, b, c, closest, distance, careful):
+def _point_triangle(p, a, b, c, near_pt, distance, careful):
     """batch.point_triangle's ``solve`` per row (Ericson RTCD §5.1.5, the first Voronoi region
     that holds ``p`` in np.select's order)."""
     ab = np.empty(3)
@@ -470,7 +470,7 @@ def _point_triangle(p, a, b, c, closest, distance, careful):
         careful[i] = bad or dist <= K * _scale4(i, p, a, b, c)
         distance[i] = dist
         for k in range(3):
-            closest[i, k] = out[k]
+            near_pt[i, k] = out[k]
 
 
 def _moving_spheres(cs, rs, cm, rm, d, toi, point, normal, careful):
@@ -559,7 +559,7 @@ def _moving_aabbs(smin, smax, mmin, mmax, d, toi, point, normal, careful):
         careful[i] = False
 
 
-def _point_aabb(q, lo, hi, closest, distance, careful):
+def _point_aabb(q, lo, hi, near_pt, distance, careful):
     """batch.point_aabb's ``solve`` per row (Primer App. A.5: clamp each coordinate)."""
     for i in range(q.shape[0]):
         dd = 0.0
@@ -567,6 +567,6 @@ def _point_aabb(q, lo, hi, closest, distance, careful):
             pk = _mn(_mx(q[i, k], lo[i, k]), hi[i, k])
             w = pk - q[i, k]
             dd = w * w if k == 0 else dd + w * w
-            closest[i, k] = pk
+            near_pt[i, k] = pk
         distance[i] = math.sqrt(dd)
         careful[i] = False

@@ -154,6 +154,17 @@ class Primitive:
         for name in self._scalar_fields:
             object.__setattr__(self, name, _scalar(getattr(self, name), name, exact))
 
+    @classmethod
+    def of_valid(cls, **values) -> "Primitive":
+        """The primitive with these fields, taken as they are: for values that already are
+        another primitive's coerced, validated fields (a capsule's core segment is its own
+        ``p0``, ``p1``), so the library's inner calls skip the coercion. Never for user input:
+        it checks nothing."""
+        obj = object.__new__(cls)
+        for name, value in values.items():
+            object.__setattr__(obj, name, value)
+        return obj
+
     @cached_property
     def exact(self) -> bool:
         """True when the coordinates are :class:`~fractions.Fraction` (built with ``exact=True``).

@@ -78,3 +78,34 @@ def to_float(u) -> tuple:
     if len(u) == 3:
         return (float(u[0]), float(u[1]), float(u[2]))
     return tuple(float(a) for a in u)
+
+
+_SPLIT = 134217729.0  # 2^27 + 1 (Veltkamp/Dekker)
+
+
+def two_prod(a: float, b: float):
+    """``(p, e)`` with ``p + e == a * b`` exactly (Dekker's TwoProduct without FMA); beyond
+    about 1e300 no error term (the split would overflow)."""
+    p = a * b
+    c = _SPLIT * a
+    d = _SPLIT * b
+    if not (math.isfinite(c) and math.isfinite(d) and math.isfinite(p)):
+        return p, 0.0
+    a_hi = c - (c - a)
+    a_lo = a - a_hi
+    b_hi = d - (d - b)
+    b_lo = b - b_hi
+    return p, ((a_hi * b_hi - p) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo
+
+
+def acc_dot(u, v, plus: float = 0.0) -> float:
+    """``plus + u . v`` correctly rounded on floats (exact products, one ``math.fsum``): a sum
+    that is 0 in exact arithmetic is 0 here (``(x, x, x) . (-1, 3, -2)``, where the plain sum
+    rounds to 2.2e-16). On Fractions it is the exact value."""
+    if isinstance(plus, float) and all(isinstance(c, float) for c in (*u, *v)):
+        parts = [plus]
+        for x, y in zip(u, v):
+            parts.extend(two_prod(x, y))
+        return math.fsum(parts)
+    return plus + dot(u, v)
+

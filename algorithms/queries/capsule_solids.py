@@ -40,8 +40,9 @@ METHOD = "capsules: segment distance vs radius sum (Eberly GTCG §11.12.9)"
 def segment_closest(p0, p1, q0, q1):
     """``(sqr_distance, s, t, P, Q, how)`` of the segments ``p0 p1`` and ``q0 q1``."""
     try:
-        r = registry.query("distance", Segment(p0, p1, exact=_exact(p0)),
-                           Segment(q0, q1, exact=_exact(q0)))
+        # the capsules' own (coerced, validated) end points: no second coercion
+        r = registry.query("distance", Segment.of_valid(p0=p0, p1=p1),
+                           Segment.of_valid(p0=q0, p1=q1))
         P, Q = tuple(r.closest[0]), tuple(r.closest[1])
         sq = V.sqr_dist(P, Q) if _exact(P) and _exact(Q) else r.sqr_distance
         return sq, r.parameter[0], r.parameter[1], P, Q, r.method

@@ -33,14 +33,17 @@ def hits_linear_plane(a, plane, front_only=False):
     """Ray-plane intersection, App. A.9, for a segment, ray or line.
 
     ``t = (d - p0 . n) / (d . n)`` (the book's names: ``p0`` the origin, ``d`` the direction, the
-    plane ``p . n = d``); parallel when ``d . n == 0``. With ``front_only`` a component must
+    plane ``p . n = d``), both dot products correctly rounded (:func:`~algorithms.core.vec.acc_dot`);
+    parallel when ``d . n == 0``. With ``front_only`` a component must
     approach the front side (``d . n < 0``), as the book suggests. Trace: ``d.n``,
     ``d - p0.n``, ``t`` (the unrestricted line parameter), ``parallel``, ``in_plane``.
     """
     o, d, lo, hi = linear_parts(a)
     n, pd = plane_nd(plane)
-    den = V.dot(d, n)
-    num = pd - V.dot(o, n)
+    # correctly rounded (floats): a direction exactly parallel to the plane gives d.n == 0,
+    # not a rounding residue that would put a hit 1e16 away
+    den = V.acc_dot(d, n)
+    num = V.acc_dot(o, tuple(-c for c in n), pd)
     trace = {"d.n": den, "d - p0.n": num, "front_only": front_only}
     nhat = unit(n)
     if den == 0:

@@ -396,3 +396,17 @@ def test_registered_methods():
     for k in ("segment", "ray", "line"):
         assert methods("hits", k, "plane") and methods("distance", k, "plane")
     assert "side" not in [q for q in MY_QUERIES]
+
+
+def test_a_direction_exactly_parallel_to_the_plane_is_parallel_after_rounding():
+    # d = (x, x, x) with x = -0.554688 and n = (-1, 3, -2): d.n = x (-1 + 3 - 2) = 0 exactly,
+    # but the plain float sum of the three products rounds to 2.2e-16, which put a "hit" at
+    # t = 9e15 (hypothesis found it). Correctly rounded, d.n == 0: parallel, no hit; the ray's
+    # origin (0, 0, 1) has n.o - d = -2, so the distance is 2 / sqrt(14) at every t
+    x = -0.554688
+    r = Ray((0.0, 0.0, 1.0), (x, x, x))
+    p = Plane((-1.0, 3.0, -2.0), 0.0)
+    h = query("hits", r, p)
+    assert h.trace["d.n"] == 0.0 and h.trace["parallel"] is True
+    assert not h.intersects and h.hits == () and h.first_t is None
+    assert query("distance", r, p).distance == pytest.approx(2 / 14 ** 0.5, rel=1e-15)
