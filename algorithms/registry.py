@@ -44,7 +44,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Callable, Optional
 
-from algorithms.core.tolerance import call_rescaled
+from algorithms.core.tolerance import PLAIN_KEY, call_rescaled, plain
 from algorithms.primitives import Primitive
 
 QUERIES = ("distance", "intersects", "hits", "separating_axis", "side", "toi")
@@ -252,12 +252,68 @@ def methods(query: str, ka: str, kb: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def runner(name: str, ka: str, kb: str):
+    """The lean dispatch of the default method of ``name`` for ``(ka, kb)``: a function
+    ``run(a, b)`` that returns exactly what ``query(name, a, b)`` returns, or ``None`` when
+    nothing answers (and for ``"toi"``, which takes a motion).
+
+    ``run`` is built once per pair of kinds from :func:`_lookup`'s entry and kept in
+    :data:`_CACHE` (so :func:`register` and :func:`unregister_source` drop it with the
+    lookups); it holds the entry's function, its flip, and the scale check of
+    :func:`~algorithms.core.tolerance.call_rescaled` reduced to one flag per primitive
+    (:func:`~algorithms.core.tolerance.plain`): a pair of plain primitives is answered by
+    the function itself, any other pair by :func:`call_rescaled` as before. A cached runner
+    whose entry is no longer in :data:`_TABLE` (a test may edit it directly) is rebuilt.
+    """
+    key = ("run", name, ka, kb)
+    found = _CACHE.get(key)
+    if found is not None:
+        run, tkey, entries, entry = found
+        if entry is None or (_TABLE.get(tkey) is entries and entry in entries):
+            return run
+    entry, flip = _lookup(name, ka, kb, None)
+    if entry is None or name == "toi":
+        _CACHE[key] = (None, None, None, None)
+        return None
+    tkey = (entry.query, entry.kind_a, entry.kind_b)
+    run = _make_runner(name, entry.func, flip)
+    _CACHE[key] = (run, tkey, _TABLE.get(tkey), entry)
+    return run
+
+
+def _make_runner(name: str, func: Callable, flip: bool) -> Callable:
+    """``run(a, b)`` for :func:`runner`: ``func`` on the pair (swapped and the result
+    :meth:`~algorithms.results.Result.flipped` when ``flip``), through :func:`call_rescaled`
+    unless both primitives are :func:`~algorithms.core.tolerance.plain`."""
+    if not flip:
+        def run(a, b):
+            pa = a.__dict__.get(PLAIN_KEY)
+            pb = b.__dict__.get(PLAIN_KEY)
+            if (pa if pa is not None else plain(a)) and (pb if pb is not None else plain(b)):
+                return func(a, b)
+            return call_rescaled(func, name, a, b, (), None)
+    else:
+        def run(a, b):
+            pa = a.__dict__.get(PLAIN_KEY)
+            pb = b.__dict__.get(PLAIN_KEY)
+            if (pa if pa is not None else plain(a)) and (pb if pb is not None else plain(b)):
+                return func(b, a).flipped()
+            return call_rescaled(func, name, b, a, (), None).flipped()
+    run.__qualname__ = f"runner.<{name}: {getattr(func, '__name__', func)}{' flipped' if flip else ''}>"
+    return run
+
+
 def query(name: str, a: Primitive, b: Primitive, *args, method: str | None = None, **kwargs):
     """Answer query ``name`` for ``(a, b)``, flipping a swapped registration's result.
 
     Extra arguments go to the function (``"toi"`` takes B's ``motion`` relative to A; a
     flipped ``"toi"`` call negates it). Raises :class:`QueryNotAvailable` when nothing answers.
+    The default method without extra arguments takes the lean dispatch of :func:`runner`.
     """
+    if method is None and not args and not kwargs:
+        run = runner(name, a.kind, b.kind)
+        if run is not None:
+            return run(a, b)
     entry, flip = _lookup(name, a.kind, b.kind, method)
     if entry is None:
         what = f" with method {method!r}" if method else ""

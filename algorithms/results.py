@@ -83,7 +83,7 @@ class Result:
 
     def flipped(self) -> "Result":
         """The same answer for the arguments in the other order."""
-        return replace(self, trace=_swapped_trace(self))
+        return _with(self, trace=_swapped_trace(self))
 
 
 class Deferred(functools.partial):
@@ -131,6 +131,21 @@ def make(cls, **fields):
     return obj
 
 
+def _with(record, **changes):
+    """``dataclasses.replace(record, **changes)`` without the frozen ``__init__`` (what
+    :meth:`Result.flipped` does on the hot path of every swapped query): a copy of the
+    record's fields with ``changes`` applied. ``changes`` must name fields only (a
+    :class:`Deferred` trace is copied as stored, unread)."""
+    obj = object.__new__(type(record))
+    try:
+        d = obj.__dict__
+    except AttributeError:  # a record class with __slots__ (a user's): the dataclass way
+        return replace(record, **changes)
+    d.update(record.__dict__)
+    d.update(changes)
+    return obj
+
+
 @dataclass(frozen=True)
 class DistanceResult(Result):
     """Distance query: ``closest[0]`` on A, ``closest[1]`` on B, ``distance`` between them."""
@@ -141,7 +156,7 @@ class DistanceResult(Result):
     parameter: tuple = (None, None)
 
     def flipped(self) -> "DistanceResult":
-        return replace(
+        return _with(
             self,
             closest=(self.closest[1], self.closest[0]),
             parameter=(self.parameter[1], self.parameter[0]),
@@ -189,7 +204,7 @@ class HitResult(Result):
     def flipped(self) -> "HitResult":
         # Only A's parameter is meaningful, so a flipped hit result keeps its points and
         # drops the parameter: the registry asks the ordered pair for ``first_t`` instead.
-        return replace(self, first_t=None, trace=_swapped_trace(self))
+        return _with(self, first_t=None, trace=_swapped_trace(self))
 
 
 @dataclass(frozen=True)
@@ -219,7 +234,7 @@ class SeparationResult(Result):
         for key in ("chosen", "least_overlap"):
             if key in trace:
                 trace[key] = _swap_roles(trace[key])
-        return replace(self, intervals=intervals, trace=trace)
+        return _with(self, intervals=intervals, trace=trace)
 
 
 @dataclass(frozen=True)
@@ -251,7 +266,7 @@ class ContactResult(Result):
 
     def flipped(self) -> "ContactResult":
         normal = None if self.normal is None else tuple(-float(c) for c in self.normal)
-        return replace(self, normal=normal, trace=_swapped_trace(self))
+        return _with(self, normal=normal, trace=_swapped_trace(self))
 
 
 # ----------------------------------------------------------------------------- JSON helpers

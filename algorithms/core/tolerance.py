@@ -326,6 +326,27 @@ def _rescaled_copy(p, e: int):
     return q, de
 
 
+#: the attribute :func:`plain` keeps its answer under on a primitive (not a field)
+PLAIN_KEY = "_tolerance_plain"
+_SAFE_LO = 2.0 ** -SAFE_EXPONENT
+_SAFE_HI = 2.0 ** SAFE_EXPONENT
+
+
+def plain(p) -> bool:
+    """True when ``p`` alone can never make a pair need rescaling: exact input, or every
+    length and direction of ``p`` in the safe range (a length of ``0`` counts as safe). When
+    both primitives of a pair are plain, :func:`call_rescaled` calls the query directly (the
+    largest length of the two is then ``0`` or safe), so the lean dispatch of
+    :func:`algorithms.registry.runner` calls the function itself and leaves every other pair
+    to :func:`call_rescaled`. Computed once and kept on the (frozen) instance."""
+    ok = p.__dict__.get(PLAIN_KEY)
+    if ok is None:
+        exact, m, direction_ok = _sizes(p)
+        ok = bool(exact or (direction_ok and (m == 0 or _SAFE_LO <= m <= _SAFE_HI)))
+        object.__setattr__(p, PLAIN_KEY, ok)  # not a field: eq/hash unchanged
+    return ok
+
+
 def needs_rescaling(a, b, motion=None) -> bool:
     """True when a length or a direction of the pair lies outside the safe range."""
     ea, ma, da = _sizes(a)
