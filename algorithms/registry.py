@@ -252,6 +252,65 @@ def methods(query: str, ka: str, kb: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+#: the fused pair analyses (:func:`fuses`), in registration order
+FUSED: list = []
+#: the queries a fused analysis answers, in the order of its returned records
+FUSED_QUERIES = ("distance", "intersects", "hits")
+
+
+def fuses(*, distance: Callable, intersects: Callable, hits: Callable):
+    """Decorator: ``answer(a, b)`` returns ``(distance, intersection, hits)`` records for a
+    pair, the very records the three registered functions named here return (called in
+    that order inside one :func:`~algorithms.core.once.one_analysis` scope), from one
+    analysis of the pair (one st-plane minimisation, one cast).
+
+    Not a second dispatch table: :func:`algorithms.evaluate_pair` uses ``answer`` for a
+    kind pair only while the registry's default entries of all three queries for that pair
+    are exactly these functions, unflipped (checked when the pair's plan is built from
+    :func:`_lookup`; the plan lives in :data:`_CACHE`, so a new registration rebuilds it),
+    and only on plain primitives (:func:`~algorithms.core.tolerance.plain`, the pairs that
+    :func:`call_rescaled` would not rescale)."""
+
+    def decorator(answer):
+        answer.parts = {"distance": distance, "intersects": intersects, "hits": hits}
+        FUSED.append(answer)
+        _CACHE.clear()
+        return answer
+
+    return decorator
+
+
+def fused_for(ka: str, kb: str) -> Optional[Callable]:
+    """The fused analysis (:func:`fuses`) whose three functions are the default, unflipped
+    entries of ``(ka, kb)``, or ``None``."""
+    entries = [_lookup(q, ka, kb, None) for q in FUSED_QUERIES]
+    for answer in FUSED:
+        if all(e is not None and not flip and e.func is answer.parts[q]
+               for q, (e, flip) in zip(FUSED_QUERIES, entries)):
+            return answer
+    return None
+
+
+def current(name: str, ka: str, kb: str) -> tuple:
+    """``(table key, entry list, entry)`` of the default entry of ``name`` for the pair
+    (``entry`` ``None`` when nothing answers): what :func:`still_current` checks."""
+    entry, _ = _lookup(name, ka, kb, None)
+    if entry is None:
+        return (None, None, None)
+    tkey = (entry.query, entry.kind_a, entry.kind_b)
+    return (tkey, _TABLE.get(tkey), entry)
+
+
+def still_current(checks) -> bool:
+    """True while every :func:`current` triple in ``checks`` still names a registered entry
+    (:func:`register` and :func:`unregister_source` clear :data:`_CACHE` besides; this
+    catches a test that edits :data:`_TABLE` directly, as :func:`_lookup` does)."""
+    for tkey, entries, entry in checks:
+        if entry is not None and not (_TABLE.get(tkey) is entries and entry in entries):
+            return False
+    return True
+
+
 def runner(name: str, ka: str, kb: str):
     """The lean dispatch of the default method of ``name`` for ``(ka, kb)``: a function
     ``run(a, b)`` that returns exactly what ``query(name, a, b)`` returns, or ``None`` when

@@ -146,6 +146,15 @@ def _with(record, **changes):
     return obj
 
 
+def make_with(cls, fields: dict):
+    """:func:`make` with the fields already in a dict, which becomes the record's own
+    ``__dict__`` (the caller gives it up): no keyword call, no copy. Every field must be
+    given."""
+    obj = object.__new__(cls)
+    object.__setattr__(obj, "__dict__", fields)
+    return obj
+
+
 @dataclass(frozen=True)
 class DistanceResult(Result):
     """Distance query: ``closest[0]`` on A, ``closest[1]`` on B, ``distance`` between them."""

@@ -531,6 +531,19 @@ def separates(a, b, axis, scale: Optional[float] = None) -> bool:
     return gap > band
 
 
+def clearly_apart(a, b, intersects, distance, closest, first_t, side, toi) -> bool:
+    """True when :func:`reconcile` has nothing to change (no notes): no query found a
+    common point, the distance is farther than ``VERIFY_REL`` of the inputs' scale from
+    touching and ``toi`` lies in ``[0, 1]`` (the common case, which a caller may skip
+    :func:`reconcile` on; ``reconcile`` itself takes this test first)."""
+    if (intersects is not True and first_t is None and side != 0 and distance
+            and closest is not None and (toi is None or 0 <= toi <= 1)):
+        size_a = _sizes(a)[1]
+        size_b = _sizes(b)[1]
+        return distance > VERIFY_REL * (size_a if size_a > size_b else size_b)
+    return False
+
+
 def reconcile(a, b, *, intersects, distance, closest, separating_axis=None, first_t=None,
               parameter=(None, None), side=None, toi=None, moving=False) -> dict:
     """One consistent answer from the separately computed keys of the pair ``(a, b)``.
@@ -558,15 +571,12 @@ def reconcile(a, b, *, intersects, distance, closest, separating_axis=None, firs
     exact_a, size_a, _ = _sizes(a)
     exact_b, size_b, _ = _sizes(b)
     exact = exact_a and exact_b
-    if (intersects is not True and first_t is None and side != 0 and distance
-            and closest is not None and (toi is None or 0 <= toi <= 1)):
+    if clearly_apart(a, b, intersects, distance, closest, first_t, side, toi):
         # the common case, clearly apart: nothing to reconcile (a drag step asks per pair)
-        scale = max(size_a, size_b)
-        if distance > VERIFY_REL * scale:
-            return {"intersects": False if intersects is not None or distance is not None
-                    else None, "distance": distance, "closest": closest,
-                    "separating_axis": separating_axis, "first_t": first_t, "side": side,
-                    "toi": toi, "notes": notes}
+        return {"intersects": False if intersects is not None or distance is not None
+                else None, "distance": distance, "closest": closest,
+                "separating_axis": separating_axis, "first_t": first_t, "side": side,
+                "toi": toi, "notes": notes}
     hit = intersects is True
     if distance is not None and not hit:
         scale = pair_scale(a, b)

@@ -667,21 +667,30 @@ def robust_distance(func):
     subnormal), so ``distance == 0`` exactly when the shapes touch.
     """
     import functools
-    from dataclasses import replace
 
     @functools.wraps(func)
     def wrapper(a, b, *args, **kwargs):
         r = func(a, b, *args, **kwargs)
         if r.distance != 0 and r.sqr_distance != 0:
             return r  # the common case: nothing underflowed
-        pa, pb = r.closest
-        diff = [float(x) - float(y) for x, y in zip(pa, pb)]
-        if any(diff) and (r.distance == 0 or r.sqr_distance == 0):
-            dist = math.hypot(*diff)
-            return replace(r, distance=dist, sqr_distance=max(dist * dist, 5e-324))
-        return r
+        return robust_settle(r)
 
     return wrapper
+
+
+def robust_settle(r):
+    """What :func:`robust_distance` makes of a distance record ``r`` (the same record when
+    nothing underflowed)."""
+    from dataclasses import replace
+
+    if r.distance != 0 and r.sqr_distance != 0:
+        return r
+    pa, pb = r.closest
+    diff = [float(x) - float(y) for x, y in zip(pa, pb)]
+    if any(diff) and (r.distance == 0 or r.sqr_distance == 0):
+        dist = math.hypot(*diff)
+        return replace(r, distance=dist, sqr_distance=max(dist * dist, 5e-324))
+    return r
 
 
 def intersects_from_hits(hits_fn, method: str):

@@ -29,11 +29,12 @@ from algorithms.core.once import shared
 from algorithms.kernels.closest import (INF, closest_point_aabb, golden_section_distance,
                                         intersects_from_hits, is_zero_vector,
                                         linear_features_distance, linear_parts, rescue_hit,
-                                        robust_distance, solid_hits, touching_distance)
+                                        robust_distance, robust_settle, solid_hits,
+                                        touching_distance)
 from algorithms.core.tolerance import pair_scale
 from algorithms.kernels.filters import FALLBACKS, MARGIN, segment_clearly_misses_box
 from algorithms.kernels.filters import STATE as filters_state
-from algorithms.registry import register
+from algorithms.registry import fuses, register
 from algorithms.results import (Deferred, DistanceResult, Hit, HitResult, IntersectionResult,
                                make)
 
@@ -381,14 +382,23 @@ def hits_linear_aabb(a, box):
     return _hits_and_features(a, box)[0]
 
 
+DISTANCE_METHOD = "linear-AABB distance: GTCG §10.9 candidates (ends, 12 edges); " + A18
+
+
+def _touching(a, hr):
+    """The distance record of a cast ``hr`` that hit: 0 at its first touching point."""
+    o, d, lo, hi = linear_parts(a)
+    return touching_distance(V.to_float(o), V.to_float(d), hr, DISTANCE_METHOD,
+                             {"first_t": hr.first_t})
+
+
 def distance_linear_aabb(a, box):
     """0 at Woo's first touching point, else the features minimum (exact up to rounding)."""
-    method = "linear-AABB distance: GTCG §10.9 candidates (ends, 12 edges); " + A18
+    method = DISTANCE_METHOD
     hr, feats = _hits_and_features(a, box)
-    o, d, lo, hi = linear_parts(a)
     if hr.intersects:
-        return touching_distance(V.to_float(o), V.to_float(d), hr, method,
-                                 {"first_t": hr.first_t})
+        return _touching(a, hr)
+    o, d, lo, hi = linear_parts(a)
     sq, t, pa, pb, feature, cands = feats
     sq = float(sq)
     trace = {"feature": feature, "candidates": cands, "t": float(t)}
@@ -428,6 +438,23 @@ def intersects_point_aabb(pt, box):
 
 
 intersects_linear_aabb = intersects_from_hits(hits_linear_aabb, A18)
+#: the registered default distance of a linear component and a box
+distance_features = robust_distance(distance_linear_aabb)
+
+
+@fuses(distance=distance_features, intersects=intersects_linear_aabb, hits=hits_linear_aabb)
+def answer_linear_aabb(a, box):
+    """``(distance, intersection, hits)`` of a linear component and a box from one cast, the
+    records the three queries return (:func:`algorithms.registry.fuses`): on a hit, Woo's
+    cast is the hits and the intersection, and the distance is 0 at its first touching
+    point; on a miss the three share the cast and the features minimum as before."""
+    hr = _cast(a, box)
+    if not hr.intersects:
+        return distance_features(a, box), intersects_linear_aabb(a, box), hits_linear_aabb(a, box)
+    return (robust_settle(_touching(a, hr)),
+            make(IntersectionResult, method=A18, trace=hr.__dict__["trace"], intersects=True),
+            hr)
+
 
 
 register("distance", "point", "aabb")(robust_distance(distance_point_aabb))
@@ -435,8 +462,7 @@ register("intersects", "point", "aabb")(intersects_point_aabb)
 for _k in LINEAR:
     register("hits", _k, "aabb", name="woo", priority=10)(hits_linear_aabb)
     register("hits", _k, "aabb", name="slabs", priority=0)(hits_slabs)
-    register("distance", _k, "aabb", name="features", priority=10)(
-        robust_distance(distance_linear_aabb))
+    register("distance", _k, "aabb", name="features", priority=10)(distance_features)
     register("distance", _k, "aabb", name="golden_section", priority=-10)(
         robust_distance(distance_linear_aabb_golden))
     register("intersects", _k, "aabb")(intersects_linear_aabb)

@@ -31,11 +31,12 @@ from algorithms.kernels.closest import (INF, closest_point_triangle, golden_sect
                                         intersects_from_hits, is_zero_vector,
                                         linear_features_distance, linear_parts,
                                         linear_segment_closest, point_at, rescue_hit,
-                                        robust_distance, surface_hits, touching_distance, unit)
+                                        robust_distance, robust_settle, surface_hits,
+                                        touching_distance, unit)
 from algorithms.kernels.filters import FALLBACKS, triangle_clearly_misses
 from algorithms.kernels.filters import STATE as filters_state
 from algorithms.primitives import Triangle
-from algorithms.registry import register
+from algorithms.registry import fuses, register
 from algorithms.results import Deferred, DistanceResult, HitResult, IntersectionResult, make
 
 LINEAR = ("segment", "ray", "line")
@@ -432,18 +433,27 @@ def hits_linear_triangle(a, tri, front_only=False):
     return _hits_and_features(a, tri, front_only)[0]
 
 
+DISTANCE_METHOD = "linear-triangle distance: GTCG §10.9.1 candidates (ends, edges); " + A16
+
+
+def _touching(a, tri, hr):
+    """The distance record of a cast ``hr`` that hit: 0 at its first touching point, B's
+    parameter the crossing's barycentrics."""
+    o, d, lo, hi = linear_parts(a)
+    bary = miss_view(hr).get("barycentric")
+    pb = (lambda p: _fp(bary)) if bary is not None else _bary(tri)
+    return touching_distance(V.to_float(o), V.to_float(d), hr, DISTANCE_METHOD,
+                             {"first_t": hr.first_t}, pb)
+
+
 def distance_linear_triangle(a, tri):
     """Distance from a segment, ray or line to the triangle: 0 at the first touching point
     (Badouel), else the least over the component's ends (Ericson's regions) and the three edges
     (:func:`algorithms.kernels.closest.linear_features_distance`); exact up to rounding."""
-    method = "linear-triangle distance: GTCG §10.9.1 candidates (ends, edges); " + A16
+    method = DISTANCE_METHOD
     hr, feats = _hits_and_features(a, tri)
-    o, d, lo, hi = linear_parts(a)
-    of, df = V.to_float(o), V.to_float(d)
     if hr.intersects:
-        bary = miss_view(hr).get("barycentric")
-        pb = (lambda p: _fp(bary)) if bary is not None else _bary(tri)
-        return touching_distance(of, df, hr, method, {"first_t": hr.first_t}, pb)
+        return _touching(a, tri, hr)
     sq, t, pa, pb, feature, cands = feats
     bary = closest_point_triangle(pb, tri)[1]
     dist = math.sqrt(float(sq))
@@ -494,6 +504,25 @@ def intersects_point_triangle(pt, tri):
 
 
 intersects_linear_triangle = intersects_from_hits(hits_linear_triangle, A16)
+#: the registered default distance of a linear component and a triangle
+distance_features = robust_distance(distance_linear_triangle)
+
+
+@fuses(distance=distance_features, intersects=intersects_linear_triangle,
+       hits=hits_linear_triangle)
+def answer_linear_triangle(a, tri):
+    """``(distance, intersection, hits)`` of a linear component and a triangle from one cast,
+    the records the three queries return (:func:`algorithms.registry.fuses`): on a hit,
+    Badouel's cast is the hits and the intersection, and the distance is 0 at the crossing;
+    on a miss the three share the cast and the features minimum as before."""
+    hr = _cast(a, tri)
+    if not hr.intersects:
+        return (distance_features(a, tri), intersects_linear_triangle(a, tri),
+                hits_linear_triangle(a, tri))
+    return (robust_settle(_touching(a, tri, hr)),
+            make(IntersectionResult, method=A16, trace=hr.__dict__["trace"], intersects=True),
+            hr)
+
 
 
 register("distance", "point", "triangle")(robust_distance(distance_point_triangle))
@@ -501,8 +530,7 @@ register("intersects", "point", "triangle")(intersects_point_triangle)
 for _k in LINEAR:
     register("hits", _k, "triangle", name="badouel", priority=10)(hits_linear_triangle)
     register("hits", _k, "triangle", name="moller_trumbore", priority=0)(hits_moller_trumbore)
-    register("distance", _k, "triangle", name="features", priority=10)(
-        robust_distance(distance_linear_triangle))
+    register("distance", _k, "triangle", name="features", priority=10)(distance_features)
     register("distance", _k, "triangle", name="golden_section", priority=-10)(
         robust_distance(distance_linear_triangle_golden))
     register("intersects", _k, "triangle")(intersects_linear_triangle)
