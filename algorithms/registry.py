@@ -44,6 +44,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Callable, Optional
 
+from algorithms.core.once import current_memo
 from algorithms.core.tolerance import PLAIN_KEY, call_rescaled, plain
 from algorithms.primitives import Primitive
 
@@ -344,7 +345,16 @@ def _make_runner(name: str, func: Callable, flip: bool) -> Callable:
     """``run(a, b)`` for :func:`runner`: ``func`` on the pair (swapped and the result
     :meth:`~algorithms.results.Result.flipped` when ``flip``), through :func:`call_rescaled`
     unless both primitives are :func:`~algorithms.core.tolerance.plain`."""
-    if not flip:
+    raw = getattr(func, "unshared", None)  # a once.shared pass: the function itself
+    if not flip and raw is not None:
+        def run(a, b):
+            pa = a.__dict__.get(PLAIN_KEY)
+            pb = b.__dict__.get(PLAIN_KEY)
+            if (pa if pa is not None else plain(a)) and (pb if pb is not None else plain(b)):
+                # outside a one_analysis scope the shared wrapper calls it as it is
+                return raw(a, b) if current_memo() is None else func(a, b)
+            return call_rescaled(func, name, a, b, (), None)
+    elif not flip:
         def run(a, b):
             pa = a.__dict__.get(PLAIN_KEY)
             pb = b.__dict__.get(PLAIN_KEY)
@@ -370,6 +380,11 @@ def query(name: str, a: Primitive, b: Primitive, *args, method: str | None = Non
     The default method without extra arguments takes the lean dispatch of :func:`runner`.
     """
     if method is None and not args and not kwargs:
+        # runner()'s cache probe, inlined (the hot path of every default query)
+        found = _CACHE.get(("run", name, a.kind, b.kind))
+        if found is not None and found[0] is not None and _TABLE.get(found[1]) is found[2] \
+                and found[3] in found[2]:
+            return found[0](a, b)
         run = runner(name, a.kind, b.kind)
         if run is not None:
             return run(a, b)

@@ -33,6 +33,9 @@ from contextvars import ContextVar
 from typing import Callable, Optional
 
 _SCOPE: ContextVar[Optional[dict]] = ContextVar("one_analysis", default=None)
+#: ``current_memo()``: the open scope's memo, ``None`` outside every scope (a bound method of
+#: the context variable: the lean dispatch asks on every query)
+current_memo = _SCOPE.get
 
 
 @contextmanager
@@ -72,4 +75,5 @@ def shared(func: Callable) -> Callable:
             hit = memo[key] = (func(*args, **kwargs), args)
         return hit[0]
 
+    wrapper.unshared = func  # (algorithms.registry.runner calls it outside a scope)
     return wrapper

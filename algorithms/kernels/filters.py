@@ -73,7 +73,32 @@ def careful_only():
 
 
 def _floats(*vectors) -> bool:
-    return all(type(x) is float for v in vectors for x in v)
+    for v in vectors:
+        if len(v) == 3:  # (unrolled: every miss of a cast asks)
+            if type(v[0]) is not float or type(v[1]) is not float or type(v[2]) is not float:
+                return False
+        elif not all(type(x) is float for x in v):
+            return False
+    return True
+
+
+def _max_abs(vectors) -> float:
+    """``max(abs(x) for v in vectors for x in v)``, the same value by the same comparisons
+    (a later element replaces the running maximum when greater), without the generator."""
+    m = None
+    for v in vectors:
+        for x in v:
+            a = abs(x)
+            if m is None or a > m:
+                m = a
+    if m is None:
+        raise ValueError("max() arg is an empty sequence")
+    return m
+
+
+#: a Badouel rejection's failed barycentric -> (its name, the edge (i, j) opposite it)
+_FAILED = {"alpha < 0": ("alpha", (2, 0)), "beta < 0": ("beta", (0, 1)),
+           "gamma < 0": ("gamma", (1, 2))}
 
 
 def segment_clearly_misses_box(o, d, lo, hi, bmin, bmax) -> bool:
@@ -150,11 +175,12 @@ def triangle_miss_bound(o, d, lo, hi, verts, trace) -> float:
             return abs(tnum) / nl
         return 0.0
     lam = None
-    for key, (i, j) in (("alpha", (2, 0)), ("beta", (0, 1)), ("gamma", (1, 2))):
-        if why == f"{key} < 0":
-            lam = trace.get(key)
-            edge = tuple(verts[j][c] - verts[i][c] for c in range(3))
-            break
+    failed = _FAILED.get(why)
+    if failed is not None:
+        key, (i, j) = failed
+        lam = trace.get(key)
+        vi, vj = verts[i], verts[j]
+        edge = (vj[0] - vi[0], vj[1] - vi[1], vj[2] - vi[2])
     if lam is None or not (lam < 0):
         return 0.0
     el = math.sqrt(edge[0] * edge[0] + edge[1] * edge[1] + edge[2] * edge[2])
@@ -171,7 +197,7 @@ def triangle_clearly_misses(o, d, lo, hi, verts, trace) -> bool:
     bound = triangle_miss_bound(o, d, lo, hi, verts, trace)
     if not (bound > 0):
         return False
-    scale = max(abs(x) for v in (o, d, *verts) for x in v)
+    scale = _max_abs((o, d, *verts))
     return bound > 2 * MARGIN * scale and scale < 1e300
 
 

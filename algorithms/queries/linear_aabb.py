@@ -36,7 +36,7 @@ from algorithms.kernels.filters import FALLBACKS, MARGIN, segment_clearly_misses
 from algorithms.kernels.filters import STATE as filters_state
 from algorithms.registry import fuses, register
 from algorithms.results import (Deferred, DistanceResult, Hit, HitResult, IntersectionResult,
-                               make)
+                                make, make_with)
 
 LINEAR = ("segment", "ray", "line")
 A18 = "ray-AABB, Woo, Dunn & Parberry, 3D Math Primer App. A.18, Listing A.6"
@@ -289,9 +289,10 @@ def hits_woo(a, box):
         lean = woo_lean(o, d, hi, box.min, box.max)
         if lean is not None:
             if lean[0] is MISS:
-                trace = Deferred(_woo_trace, o, d, lo, hi, box.min, box.max, lean[1])
-                return make(HitResult, method=A18, trace=trace, intersects=False,
-                            first_t=None, hits=())
+                return make_with(HitResult, {
+                    "method": A18,
+                    "trace": Deferred(_woo_trace, o, d, lo, hi, box.min, box.max, lean[1]),
+                    "intersects": False, "first_t": None, "hits": ()})
             trace = Deferred(_woo_trace, o, d, lo, hi, box.min, box.max, None)
             t_in, t_out, n_in, n_out = lean
             if t_in < 0 or not (t_in < t_out <= hi):
@@ -300,13 +301,15 @@ def hits_woo(a, box):
             # arithmetic (point_at, floats already), unrolled: the common hit
             o0, o1, o2 = o
             d0, d1, d2 = d
-            return make(HitResult, method=A18, trace=trace, intersects=True, first_t=t_in,
-                        hits=(make(Hit, t=t_in, point=(o0 + t_in * d0, o1 + t_in * d1,
-                                                       o2 + t_in * d2),
-                                   normal=n_in, kind="entry"),
-                              make(Hit, t=t_out, point=(o0 + t_out * d0, o1 + t_out * d1,
-                                                        o2 + t_out * d2),
-                                   normal=n_out, kind="exit")))
+            return make_with(HitResult, {
+                "method": A18, "trace": trace, "intersects": True, "first_t": t_in,
+                "hits": (make_with(Hit, {"t": t_in, "point": (o0 + t_in * d0, o1 + t_in * d1,
+                                                            o2 + t_in * d2),
+                                         "normal": n_in, "kind": "entry"}),
+                         make_with(Hit, {"t": t_out, "point": (o0 + t_out * d0,
+                                                              o1 + t_out * d1,
+                                                              o2 + t_out * d2),
+                                         "normal": n_out, "kind": "exit"}))})
     t_in, t_out, n_in, n_out, trace = woo_interval(o, d, lo, hi, box.min, box.max)
     return solid_hits(o, d, lo, hi, t_in, t_out, n_in, n_out, A18, trace)
 
@@ -350,9 +353,8 @@ class _Box:
         self.min, self.max = bmin, bmax
 
 
-@shared
-def _cast(a, box):
-    return hits_woo(a, box)
+#: Woo's cast of the pair, once per :func:`~algorithms.core.once.one_analysis` scope
+_cast = shared(hits_woo)
 
 
 @shared

@@ -37,7 +37,8 @@ from algorithms.kernels.filters import FALLBACKS, triangle_clearly_misses
 from algorithms.kernels.filters import STATE as filters_state
 from algorithms.primitives import Triangle
 from algorithms.registry import fuses, register
-from algorithms.results import Deferred, DistanceResult, HitResult, IntersectionResult, make
+from algorithms.results import (Deferred, DistanceResult, HitResult, IntersectionResult, make,
+                                make_with)
 
 LINEAR = ("segment", "ray", "line")
 A16 = "ray-triangle, Badouel, Dunn & Parberry, 3D Math Primer App. A.16, Listing A.4"
@@ -184,9 +185,9 @@ def hits_badouel(a, tri, front_only=False):
         lean = badouel_lean(o, d, lo, hi, tri.vertices)
         if lean is not None:
             if lean[0] is None:
-                trace = Deferred(_badouel_trace, o, d, lo, hi, tri, lean[1])
-                return make(HitResult, method=A16, trace=trace, intersects=False,
-                            first_t=None, hits=())
+                return make_with(HitResult, {
+                    "method": A16, "trace": Deferred(_badouel_trace, o, d, lo, hi, tri, lean[1]),
+                    "intersects": False, "first_t": None, "hits": ()})
             trace = Deferred(_badouel_trace, o, d, lo, hi, tri, {"barycentric": lean[2]})
             return surface_hits(o, d, lo, hi, lean[0], lean[1], A16, trace)
     return _badouel(o, d, lo, hi, tri, front_only)
@@ -399,9 +400,9 @@ def _features(a, tri):
                                     lambda p: closest_point_triangle(p, tri)[0], edges)
 
 
-@shared
-def _cast(a, tri, front_only=False):
-    return hits_badouel(a, tri, front_only)
+#: Badouel's cast of the pair, once per :func:`~algorithms.core.once.one_analysis` scope
+#: (called with ``front_only`` positional, so every caller shares one memo key)
+_cast = shared(hits_badouel)
 
 
 @shared
@@ -515,7 +516,7 @@ def answer_linear_triangle(a, tri):
     the records the three queries return (:func:`algorithms.registry.fuses`): on a hit,
     Badouel's cast is the hits and the intersection, and the distance is 0 at the crossing;
     on a miss the three share the cast and the features minimum as before."""
-    hr = _cast(a, tri)
+    hr = _cast(a, tri, False)
     if not hr.intersects:
         return (distance_features(a, tri), intersects_linear_triangle(a, tri),
                 hits_linear_triangle(a, tri))
