@@ -87,6 +87,17 @@ def _max_abs(vectors) -> float:
     (a later element replaces the running maximum when greater), without the generator."""
     m = None
     for v in vectors:
+        if len(v) == 3 and m is not None:  # (unrolled)
+            a = abs(v[0])
+            if a > m:
+                m = a
+            a = abs(v[1])
+            if a > m:
+                m = a
+            a = abs(v[2])
+            if a > m:
+                m = a
+            continue
         for x in v:
             a = abs(x)
             if m is None or a > m:

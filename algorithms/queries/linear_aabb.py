@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 
 from algorithms.core import vec as V
-from algorithms.core.once import shared
+from algorithms.core.once import current_memo, shared
 from algorithms.kernels.closest import (INF, closest_point_aabb, golden_section_distance,
                                         intersects_from_hits, is_zero_vector,
                                         linear_features_distance, linear_parts, rescue_hit,
@@ -212,51 +212,120 @@ def woo_lean(o, d, hi, bmin, bmax):
     which = -1
     t = -1.0
     sign = 0
-    for i, oi, di in ((0, o0, d0), (1, o1, d1), (2, o2, d2)):
-        if oi < bmin[i]:
-            x = bmin[i] - oi
-            if not (di > 0):
-                return MISS, x  # every point has x_i <= o_i: that far below the slab
-            if bounded and x > di:
-                return MISS, x - di  # the end o_i + d_i is still below it
-            x = x / di
-            if which < 0 or x > t:
-                which, t, sign = i, x, -1
-        elif oi > bmax[i]:
-            x = bmax[i] - oi
-            if not (di < 0):
-                return MISS, -x
-            if bounded and x < di:
-                return MISS, di - x
-            x = x / di
-            if which < 0 or x > t:
-                which, t, sign = i, x, 1
+    # (the three axes unrolled, in order: the operations of the loop over i = 0, 1, 2)
+    lo_, hi_ = bmin[0], bmax[0]
+    if o0 < lo_:
+        x = lo_ - o0
+        if not (d0 > 0):
+            return MISS, x  # every point has x_i <= o_i: that far below the slab
+        if bounded and x > d0:
+            return MISS, x - d0  # the end o_i + d_i is still below it
+        x = x / d0
+        if which < 0 or x > t:
+            which, t, sign = 0, x, -1
+    elif o0 > hi_:
+        x = hi_ - o0
+        if not (d0 < 0):
+            return MISS, -x
+        if bounded and x < d0:
+            return MISS, d0 - x
+        x = x / d0
+        if which < 0 or x > t:
+            which, t, sign = 0, x, 1
+    lo_, hi_ = bmin[1], bmax[1]
+    if o1 < lo_:
+        x = lo_ - o1
+        if not (d1 > 0):
+            return MISS, x  # every point has x_i <= o_i: that far below the slab
+        if bounded and x > d1:
+            return MISS, x - d1  # the end o_i + d_i is still below it
+        x = x / d1
+        if which < 0 or x > t:
+            which, t, sign = 1, x, -1
+    elif o1 > hi_:
+        x = hi_ - o1
+        if not (d1 < 0):
+            return MISS, -x
+        if bounded and x < d1:
+            return MISS, d1 - x
+        x = x / d1
+        if which < 0 or x > t:
+            which, t, sign = 1, x, 1
+    lo_, hi_ = bmin[2], bmax[2]
+    if o2 < lo_:
+        x = lo_ - o2
+        if not (d2 > 0):
+            return MISS, x  # every point has x_i <= o_i: that far below the slab
+        if bounded and x > d2:
+            return MISS, x - d2  # the end o_i + d_i is still below it
+        x = x / d2
+        if which < 0 or x > t:
+            which, t, sign = 2, x, -1
+    elif o2 > hi_:
+        x = hi_ - o2
+        if not (d2 < 0):
+            return MISS, -x
+        if bounded and x < d2:
+            return MISS, d2 - x
+        x = x / d2
+        if which < 0 or x > t:
+            which, t, sign = 2, x, 1
     # the exit: the nearest back-face plane
     t_out = INF
     n_out = None
-    for i, oi, di in ((0, o0, d0), (1, o1, d1), (2, o2, d2)):
-        if di == 0:
-            continue
-        if di > 0:
-            x = (bmax[i] - oi) / di
-            if n_out is None or x < t_out:
-                t_out, n_out = x, _NORMALS[(i, 1)]
-        else:
-            x = (bmin[i] - oi) / di
-            if n_out is None or x < t_out:
-                t_out, n_out = x, _NORMALS[(i, -1)]
+    if d0 > 0:
+        x = (bmax[0] - o0) / d0
+        if n_out is None or x < t_out:
+            t_out, n_out = x, _NORMALS[(0, 1)]
+    elif d0 != 0:
+        x = (bmin[0] - o0) / d0
+        if n_out is None or x < t_out:
+            t_out, n_out = x, _NORMALS[(0, -1)]
+    if d1 > 0:
+        x = (bmax[1] - o1) / d1
+        if n_out is None or x < t_out:
+            t_out, n_out = x, _NORMALS[(1, 1)]
+    elif d1 != 0:
+        x = (bmin[1] - o1) / d1
+        if n_out is None or x < t_out:
+            t_out, n_out = x, _NORMALS[(1, -1)]
+    if d2 > 0:
+        x = (bmax[2] - o2) / d2
+        if n_out is None or x < t_out:
+            t_out, n_out = x, _NORMALS[(2, 1)]
+    elif d2 != 0:
+        x = (bmin[2] - o2) / d2
+        if n_out is None or x < t_out:
+            t_out, n_out = x, _NORMALS[(2, -1)]
     if which < 0:
         return -INF, t_out, None, n_out
-    for j, oj, dj in ((0, o0, d0), (1, o1, d1), (2, o2, d2)):
-        if j != which:
-            x = oj + dj * t
-            if x < bmin[j] or x > bmax[j]:
-                # outside slab j by g at t*; before t* outside slab w by |d_w| (t* - t),
-                # after it moving away from slab j: at least g |d_w| / (|d_w| + |d_j|) off
-                g = bmin[j] - x if x < bmin[j] else x - bmax[j]
-                g -= 2.0 ** -48 * (abs(oj) + abs(dj * t))  # the rounding of x and t*
-                dw = abs(d[which])
-                return MISS, (g * dw / (dw + abs(dj)) if g > 0 else 0.0)
+    if which != 0:
+        x = o0 + d0 * t
+        if x < bmin[0] or x > bmax[0]:
+            # outside slab j by g at t*; before t* outside slab w by |d_w| (t* - t),
+            # after it moving away from slab j: at least g |d_w| / (|d_w| + |d_j|) off
+            g = bmin[0] - x if x < bmin[0] else x - bmax[0]
+            g -= 2.0 ** -48 * (abs(o0) + abs(d0 * t))  # the rounding of x and t*
+            dw = abs(d[which])
+            return MISS, (g * dw / (dw + abs(d0)) if g > 0 else 0.0)
+    if which != 1:
+        x = o1 + d1 * t
+        if x < bmin[1] or x > bmax[1]:
+            # outside slab j by g at t*; before t* outside slab w by |d_w| (t* - t),
+            # after it moving away from slab j: at least g |d_w| / (|d_w| + |d_j|) off
+            g = bmin[1] - x if x < bmin[1] else x - bmax[1]
+            g -= 2.0 ** -48 * (abs(o1) + abs(d1 * t))  # the rounding of x and t*
+            dw = abs(d[which])
+            return MISS, (g * dw / (dw + abs(d1)) if g > 0 else 0.0)
+    if which != 2:
+        x = o2 + d2 * t
+        if x < bmin[2] or x > bmax[2]:
+            # outside slab j by g at t*; before t* outside slab w by |d_w| (t* - t),
+            # after it moving away from slab j: at least g |d_w| / (|d_w| + |d_j|) off
+            g = bmin[2] - x if x < bmin[2] else x - bmax[2]
+            g -= 2.0 ** -48 * (abs(o2) + abs(d2 * t))  # the rounding of x and t*
+            dw = abs(d[which])
+            return MISS, (g * dw / (dw + abs(d2)) if g > 0 else 0.0)
     return t, max(t_out, t), _NORMALS[(which, sign)], n_out
 
 
@@ -375,7 +444,8 @@ def hits_linear_aabb(a, box):
     reported (:func:`algorithms.kernels.closest.rescue_hit`), so hits, intersects and distance agree.
     A clear miss (:func:`algorithms.kernels.filters.segment_clearly_misses_box`) skips that
     check."""
-    hr = _cast(a, box)
+    # the shared cast (outside a one_analysis scope: the cast itself, one frame less)
+    hr = hits_woo(a, box) if current_memo() is None else _cast(a, box)
     if hr.intersects:
         return hr  # (what _hits_and_features returns for a hit, without a second cast)
     o, d, lo, hi = linear_parts(a)

@@ -25,7 +25,7 @@ import math
 from fractions import Fraction
 
 from algorithms.core import vec as V
-from algorithms.core.once import shared
+from algorithms.core.once import current_memo, shared
 from algorithms.core.tolerance import PARALLEL_SIN
 from algorithms.kernels.closest import (INF, closest_point_triangle, golden_section_distance,
                                         intersects_from_hits, is_zero_vector,
@@ -424,7 +424,9 @@ def hits_linear_triangle(a, tri, front_only=False):
     (:func:`algorithms.kernels.closest.rescue_hit`), so ``hits``, ``intersects`` and ``distance`` agree.
     A clear miss (:func:`algorithms.kernels.filters.triangle_clearly_misses`) skips that
     check."""
-    hr = _cast(a, tri, front_only)
+    # the shared cast (outside a one_analysis scope: the cast itself, one frame less)
+    hr = (hits_badouel(a, tri, front_only) if current_memo() is None
+          else _cast(a, tri, front_only))
     if hr.intersects or front_only:
         return hr  # (what _hits_and_features returns then, without a second cast)
     o, d, lo, hi = linear_parts(a)
