@@ -40,7 +40,7 @@ from algorithms.core.minimize import golden_section
 from algorithms.core.tolerance import SAT_PARALLEL_SIN
 from algorithms.core.tolerance import unit as tolerance_unit
 from algorithms.primitives import AABB, OBB, Cylinder, Line, Plane, Ray, Segment, Sphere, Triangle
-from algorithms.results import Hit, HitResult, make
+from algorithms.results import Hit, HitResult, make, make_with
 
 INF = math.inf
 
@@ -546,8 +546,9 @@ def touching_distance(o, d, hr, method, trace, param_b=None):
     p = _fp(point_at(o, d, t))
     pb = param_b(p) if param_b is not None else None
     tr = {**trace, "touching": True, "t": float(t), "hits_method": hr.method}
-    return make(DistanceResult, method=method, trace=tr, distance=0.0, sqr_distance=0.0,
-                closest=(p, p), parameter=(float(t), pb))
+    return make_with(DistanceResult, {"method": method, "trace": tr, "distance": 0.0,
+                                      "sqr_distance": 0.0, "closest": (p, p),
+                                      "parameter": (float(t), pb)})
 
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 
 from algorithms.core import vec as V
-from algorithms.core.once import current_memo, shared
+from algorithms.core.once import current_memo, remember, shared
 from algorithms.kernels.closest import (INF, closest_point_aabb, golden_section_distance,
                                         intersects_from_hits, is_zero_vector,
                                         linear_features_distance, linear_parts, rescue_hit,
@@ -36,7 +36,7 @@ from algorithms.kernels.filters import FALLBACKS, MARGIN, segment_clearly_misses
 from algorithms.kernels.filters import STATE as filters_state
 from algorithms.registry import fuses, register
 from algorithms.results import (Deferred, DistanceResult, Hit, HitResult, IntersectionResult,
-                                make, make_with)
+                                make_with)
 
 LINEAR = ("segment", "ray", "line")
 A18 = "ray-AABB, Woo, Dunn & Parberry, 3D Math Primer App. A.18, Listing A.6"
@@ -520,11 +520,13 @@ def answer_linear_aabb(a, box):
     records the three queries return (:func:`algorithms.registry.fuses`): on a hit, Woo's
     cast is the hits and the intersection, and the distance is 0 at its first touching
     point; on a miss the three share the cast and the features minimum as before."""
-    hr = _cast(a, box)
+    hr = hits_woo(a, box)
     if not hr.intersects:
+        remember(_cast, (a, box), hr)  # the shared passes below read this cast
         return distance_features(a, box), intersects_linear_aabb(a, box), hits_linear_aabb(a, box)
     return (robust_settle(_touching(a, hr)),
-            make(IntersectionResult, method=A18, trace=hr.__dict__["trace"], intersects=True),
+            make_with(IntersectionResult, {"method": A18, "trace": hr.__dict__["trace"],
+                                           "intersects": True}),
             hr)
 
 

@@ -25,7 +25,7 @@ import math
 from fractions import Fraction
 
 from algorithms.core import vec as V
-from algorithms.core.once import current_memo, shared
+from algorithms.core.once import current_memo, remember, shared
 from algorithms.core.tolerance import PARALLEL_SIN
 from algorithms.kernels.closest import (INF, closest_point_triangle, golden_section_distance,
                                         intersects_from_hits, is_zero_vector,
@@ -37,8 +37,7 @@ from algorithms.kernels.filters import FALLBACKS, triangle_clearly_misses
 from algorithms.kernels.filters import STATE as filters_state
 from algorithms.primitives import Triangle
 from algorithms.registry import fuses, register
-from algorithms.results import (Deferred, DistanceResult, HitResult, IntersectionResult, make,
-                                make_with)
+from algorithms.results import (Deferred, DistanceResult, HitResult, IntersectionResult, make_with)
 
 LINEAR = ("segment", "ray", "line")
 A16 = "ray-triangle, Badouel, Dunn & Parberry, 3D Math Primer App. A.16, Listing A.4"
@@ -518,12 +517,14 @@ def answer_linear_triangle(a, tri):
     the records the three queries return (:func:`algorithms.registry.fuses`): on a hit,
     Badouel's cast is the hits and the intersection, and the distance is 0 at the crossing;
     on a miss the three share the cast and the features minimum as before."""
-    hr = _cast(a, tri, False)
+    hr = hits_badouel(a, tri, False)
     if not hr.intersects:
+        remember(_cast, (a, tri, False), hr)  # the shared passes below read this cast
         return (distance_features(a, tri), intersects_linear_triangle(a, tri),
                 hits_linear_triangle(a, tri))
     return (robust_settle(_touching(a, tri, hr)),
-            make(IntersectionResult, method=A16, trace=hr.__dict__["trace"], intersects=True),
+            make_with(IntersectionResult, {"method": A16, "trace": hr.__dict__["trace"],
+                                           "intersects": True}),
             hr)
 
 
