@@ -37,7 +37,7 @@ from algorithms.kernels.filters import FALLBACKS, triangle_clearly_misses
 from algorithms.kernels.filters import STATE as filters_state
 from algorithms.primitives import Triangle
 from algorithms.registry import fuses, register
-from algorithms.results import (Deferred, DistanceResult, HitResult, IntersectionResult, make_with)
+from algorithms.results import Deferred, DistanceResult, HitResult, IntersectionResult, make_with
 
 LINEAR = ("segment", "ray", "line")
 A16 = "ray-triangle, Badouel, Dunn & Parberry, 3D Math Primer App. A.16, Listing A.4"
