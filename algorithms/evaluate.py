@@ -31,7 +31,7 @@ import numpy as np
 from algorithms import registry
 from algorithms.answer import PairAnswer, Records
 from algorithms.core import once
-from algorithms.core.tolerance import clearly_apart, plain, reconcile, unit
+from algorithms.core.tolerance import PLAIN_KEY, clearly_apart, plain, reconcile, unit
 from algorithms.extras.containment import contains
 from algorithms.extras.planes import classify_linear_pair, plane2d_of
 from algorithms.kernels.motion import relative_motion, toi_world
@@ -113,13 +113,14 @@ class Plan:
     and their default entries are its functions."""
 
     __slots__ = ("distance", "intersects", "separation", "hits", "side", "missing", "fused",
-                 "separable", "lines", "plane2d", "pair", "checks")
+                 "separable", "asks_side", "lines", "plane2d", "pair", "checks")
 
     def __init__(self, ka: str, kb: str):
         self.pair = f"{ka}-{kb}"
         self.separable = ka in SEPARABLE_KINDS and kb in SEPARABLE_KINDS
         self.lines = ka in LINEAR_KINDS and kb in LINEAR_KINDS
         self.plane2d = "line" in (ka, kb)
+        self.asks_side = "plane" in (ka, kb)
         self.missing = {}
         asked = {"distance": True,
                  "intersects": registry.has_query("intersects", ka, kb, specific=True),
@@ -153,58 +154,73 @@ def plan(ka: str, kb: str) -> Plan:
     return found
 
 
+def _ask(name, fn, a, b, methods, errors, *args):
+    """``fn(a, b, *args)``, the lean dispatch of query ``name``: its record, with its method
+    added to ``methods``; or ``None`` with what failed in ``errors`` (never a crash)."""
+    try:
+        result = fn(a, b, *args)
+    except registry.QueryNotAvailable as exc:
+        errors.append(str(exc))
+        return None
+    except Exception as exc:  # noqa: BLE001 - reported on the pair, never a crash
+        errors.append(f"{name} failed for {a.kind}-{b.kind}: {type(exc).__name__}: {exc}")
+        return None
+    m = result.method
+    if m and m not in methods:
+        methods.append(m)
+    return result
+
+
+def _query(p: Plan, name: str, fn, a, b, methods, errors):
+    """:func:`_ask` for a query of the plan, or ``None`` (with the plan's error when the query
+    is asked and nothing answers it)."""
+    if fn is None:
+        if name in p.missing:
+            errors.append(p.missing[name])
+        return None
+    return _ask(name, fn, a, b, methods, errors)
+
+
 def _evaluate(a, b, motion_a, motion_b, id_a, id_b, hollow_a, hollow_b) -> PairAnswer:
     p = plan(a.kind, b.kind)
     methods: list[str] = []
     errors: list[str] = []
 
-    def run(name, fn, *args):
-        if fn is None:
-            if name in p.missing:
-                errors.append(p.missing[name])
-            return None
-        try:
-            result = fn(a, b, *args)
-        except registry.QueryNotAvailable as exc:
-            errors.append(str(exc))
-            return None
-        except Exception as exc:  # noqa: BLE001 - reported on the pair, never a crash
-            errors.append(f"{name} failed for {a.kind}-{b.kind}: {type(exc).__name__}: {exc}")
-            return None
-        m = result.method
-        if m and m not in methods:
-            methods.append(m)
-        return result
-
     fused = None
-    if p.fused is not None and plain(a) and plain(b):
-        try:
-            fused = p.fused(a, b)
-        except Exception:  # noqa: BLE001 - the queries one by one report what fails
-            fused = None
+    if p.fused is not None:
+        pa = a.__dict__.get(PLAIN_KEY)
+        pb = b.__dict__.get(PLAIN_KEY)
+        if (pa if pa is not None else plain(a)) and (pb if pb is not None else plain(b)):
+            try:
+                fused = p.fused(a, b)
+            except Exception:  # noqa: BLE001 - the queries one by one report what fails
+                fused = None
     if fused is not None:
         dist, inter, hits = fused
         for r in fused:
             m = r.method
             if m and m not in methods:
                 methods.append(m)
-    else:
-        dist = run("distance", p.distance)
-        inter = run("intersects", p.intersects)
-    distance = closest = None
-    if dist is not None:
         distance = float(dist.distance)
         c0, c1 = dist.closest
         closest = (_vec(c0), _vec(c1))
-
-    intersects = None
-    if inter is not None:
         intersects = bool(inter.intersects)
+    else:
+        dist = _query(p, "distance", p.distance, a, b, methods, errors)
+        inter = _query(p, "intersects", p.intersects, a, b, methods, errors)
+        distance = closest = None
+        if dist is not None:
+            distance = float(dist.distance)
+            c0, c1 = dist.closest
+            closest = (_vec(c0), _vec(c1))
+        intersects = None
+        if inter is not None:
+            intersects = bool(inter.intersects)
 
     separating_axis = None
     sep = None
-    if p.separable:
-        sep = run("separating_axis", p.separation)
+    if p.separation is not None:  # (asked only where one is registered: never missing)
+        sep = _ask("separating_axis", p.separation, a, b, methods, errors)
         if sep is not None:
             if intersects is None:
                 intersects = bool(sep.intersects)
@@ -233,20 +249,22 @@ def _evaluate(a, b, motion_a, motion_b, id_a, id_b, hollow_a, hollow_b) -> PairA
 
     first_t = None
     if fused is None:
-        hits = run("hits", p.hits) if a.kind in LINEAR_KINDS else None
+        hits = (_query(p, "hits", p.hits, a, b, methods, errors) if a.kind in LINEAR_KINDS
+                else None)
     if hits is not None:
         first_t = None if hits.first_t is None else float(hits.first_t)
 
     side_rec = side = None
-    if "plane" in (a.kind, b.kind):
-        side_rec = run("side", p.side)
+    if p.asks_side:
+        side_rec = _query(p, "side", p.side, a, b, methods, errors)
         if side_rec is not None:
             side = int(side_rec.side)
 
     contact = toi = rel = point = normal = None
     if motion_a is not None or motion_b is not None:
         rel = relative_motion(motion_a, motion_b)
-        contact = run("toi", lambda _a, _b: toi_world(a, b, motion_a, motion_b))
+        contact = _ask("toi", lambda _a, _b: toi_world(a, b, motion_a, motion_b), a, b,
+                       methods, errors)
         if contact is not None:
             toi = None if contact.toi is None else float(contact.toi)
             if contact.point is not None and contact.toi is not None:
