@@ -100,25 +100,29 @@ class Deferred(functools.partial):
     __slots__ = ()
 
 
-class _TraceField:
-    """``Result.trace``: a data descriptor in front of the dataclass field that turns a
-    :class:`Deferred` into its dict on first access (and keeps it). Anything else is stored
-    and returned as given."""
+class _DeferredField:
+    """A record field that may hold a :class:`Deferred`: a data descriptor in front of the
+    dataclass field that turns it into its value on first access (and keeps it). Anything
+    else is stored and returned as given. ``Result.trace`` (the trace dict) and
+    ``HitResult.hits`` (the hit list a lean cast leaves to be built when read)."""
+
+    def __init__(self, name: str):
+        self.name = name
 
     def __get__(self, obj, owner=None):
         if obj is None:
             return self
         d = obj.__dict__
-        value = d["trace"]
+        value = d[self.name]
         if type(value) is Deferred:
-            value = d["trace"] = value()
+            value = d[self.name] = value()
         return value
 
     def __set__(self, obj, value):
-        obj.__dict__["trace"] = value
+        obj.__dict__[self.name] = value
 
 
-Result.trace = _TraceField()
+Result.trace = _DeferredField("trace")
 
 
 def make(cls, **fields):
@@ -214,6 +218,9 @@ class HitResult(Result):
         # Only A's parameter is meaningful, so a flipped hit result keeps its points and
         # drops the parameter: the registry asks the ordered pair for ``first_t`` instead.
         return _with(self, first_t=None, trace=_swapped_trace(self))
+
+
+HitResult.hits = _DeferredField("hits")
 
 
 @dataclass(frozen=True)

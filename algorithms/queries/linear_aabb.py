@@ -329,6 +329,20 @@ def woo_lean(o, d, hi, bmin, bmax):
     return t, max(t_out, t), _NORMALS[(which, sign)], n_out
 
 
+def _entry_exit(o, d, t_in, t_out, n_in, n_out) -> tuple:
+    """The hits of :func:`~algorithms.kernels.closest.solid_hits`' entry-and-exit case
+    (``0 <= t_in < t_out <= hi``), with its very arithmetic (``point_at`` on floats),
+    unrolled: the hit list of the common hit of :func:`hits_woo`."""
+    o0, o1, o2 = o
+    d0, d1, d2 = d
+    return (make_with(Hit, {"t": t_in, "point": (o0 + t_in * d0, o1 + t_in * d1,
+                                                o2 + t_in * d2),
+                            "normal": n_in, "kind": "entry"}),
+            make_with(Hit, {"t": t_out, "point": (o0 + t_out * d0, o1 + t_out * d1,
+                                                 o2 + t_out * d2),
+                            "normal": n_out, "kind": "exit"}))
+
+
 def _woo_trace(o, d, lo, hi, bmin, bmax, _gap=None) -> dict:
     """The trace of a cast :func:`woo_lean` answered: :func:`woo_interval`'s."""
     return woo_interval(o, d, lo, hi, bmin, bmax)[4]
@@ -366,19 +380,11 @@ def hits_woo(a, box):
             t_in, t_out, n_in, n_out = lean
             if t_in < 0 or not (t_in < t_out <= hi):
                 return solid_hits(o, d, lo, hi, t_in, t_out, n_in, n_out, A18, trace)
-            # solid_hits' entry-and-exit case (0 <= t_in < t_out <= hi) with its very
-            # arithmetic (point_at, floats already), unrolled: the common hit
-            o0, o1, o2 = o
-            d0, d1, d2 = d
+            # solid_hits' entry-and-exit case (0 <= t_in < t_out <= hi); the two hits are
+            # built when read (results.Deferred, as the trace)
             return make_with(HitResult, {
                 "method": A18, "trace": trace, "intersects": True, "first_t": t_in,
-                "hits": (make_with(Hit, {"t": t_in, "point": (o0 + t_in * d0, o1 + t_in * d1,
-                                                            o2 + t_in * d2),
-                                         "normal": n_in, "kind": "entry"}),
-                         make_with(Hit, {"t": t_out, "point": (o0 + t_out * d0,
-                                                              o1 + t_out * d1,
-                                                              o2 + t_out * d2),
-                                         "normal": n_out, "kind": "exit"}))})
+                "hits": Deferred(_entry_exit, o, d, t_in, t_out, n_in, n_out)})
     t_in, t_out, n_in, n_out, trace = woo_interval(o, d, lo, hi, box.min, box.max)
     return solid_hits(o, d, lo, hi, t_in, t_out, n_in, n_out, A18, trace)
 
