@@ -216,7 +216,10 @@ def pair_scale(*prims, points=()) -> float:
     At least the smallest positive float, so a band is never exactly 0 on float input."""
     m = 0.0
     for p in prims:
-        m = max(m, _sizes(p)[1])
+        s = p.__dict__.get("_tolerance_sizes")  # (_sizes' cache, probed inline: every query)
+        s = (s if s is not None else _sizes(p))[1]
+        if s > m:  # (max(m, s): the sizes are never NaN)
+            m = s
     for q in points:
         m = max(m, max_abs(q))
     return m if m > 0 else 5e-324

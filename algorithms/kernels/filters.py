@@ -82,31 +82,6 @@ def _floats(*vectors) -> bool:
     return True
 
 
-def _max_abs(vectors) -> float:
-    """``max(abs(x) for v in vectors for x in v)``, the same value by the same comparisons
-    (a later element replaces the running maximum when greater), without the generator."""
-    m = None
-    for v in vectors:
-        if len(v) == 3 and m is not None:  # (unrolled)
-            a = abs(v[0])
-            if a > m:
-                m = a
-            a = abs(v[1])
-            if a > m:
-                m = a
-            a = abs(v[2])
-            if a > m:
-                m = a
-            continue
-        for x in v:
-            a = abs(x)
-            if m is None or a > m:
-                m = a
-    if m is None:
-        raise ValueError("max() arg is an empty sequence")
-    return m
-
-
 #: a Badouel rejection's failed barycentric -> (its name, the edge (i, j) opposite it)
 _FAILED = {"alpha < 0": ("alpha", (2, 0)), "beta < 0": ("beta", (0, 1)),
            "gamma < 0": ("gamma", (1, 2))}
@@ -169,6 +144,11 @@ def triangle_miss_bound(o, d, lo, hi, verts, trace) -> float:
     """
     if not _state["enabled"] or not _floats(o, d, *verts):
         return 0.0
+    return _miss_bound(o, d, lo, hi, verts, trace)
+
+
+def _miss_bound(o, d, lo, hi, verts, trace) -> float:
+    """:func:`triangle_miss_bound` on float input with the filters on."""
     n = trace.get("n")
     dot = trace.get("dot")
     tnum = trace.get("t (before division)")
@@ -205,11 +185,46 @@ def triangle_miss_bound(o, d, lo, hi, verts, trace) -> float:
 def triangle_clearly_misses(o, d, lo, hi, verts, trace) -> bool:
     """True when :func:`triangle_miss_bound` exceeds ``MARGIN * scale`` (twice over, for the
     rounding of the bound itself)."""
-    bound = triangle_miss_bound(o, d, lo, hi, verts, trace)
+    if not _state["enabled"]:
+        return False
+    scale = _float_scale((o, d, *verts))  # (the float test and the scale in one pass)
+    if scale is None:
+        return False  # not all floats: triangle_miss_bound is 0
+    bound = _miss_bound(o, d, lo, hi, verts, trace)
     if not (bound > 0):
         return False
-    scale = _max_abs((o, d, *verts))
     return bound > 2 * MARGIN * scale and scale < 1e300
+
+
+def _float_scale(vectors):
+    """``max(abs(x) for v in vectors for x in v)`` (the same value by the same comparisons:
+    a later element replaces the running maximum when greater) when every component is a
+    float (the test of :func:`_floats`), else ``None``."""
+    m = None
+    for v in vectors:
+        if len(v) == 3 and m is not None:  # (unrolled)
+            x, y, z = v
+            if type(x) is not float or type(y) is not float or type(z) is not float:
+                return None
+            a = abs(x)
+            if a > m:
+                m = a
+            a = abs(y)
+            if a > m:
+                m = a
+            a = abs(z)
+            if a > m:
+                m = a
+            continue
+        for x in v:
+            if type(x) is not float:
+                return None
+            a = abs(x)
+            if m is None or a > m:
+                m = a
+    if m is None:
+        raise ValueError("max() arg is an empty sequence")
+    return m
 
 
 def cylinder_clearly_misses(a, cyl) -> bool:
