@@ -4,6 +4,8 @@ registration, and giving byte-identical answers to the query-by-query path."""
 
 import json
 
+import pytest
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -159,3 +161,46 @@ def test_runner_is_the_query():
     r = registry.query("distance", *big)
     assert r.distance == 1e30 and r.trace["rescaled_by"] > 1
     assert registry.runner("toi", "sphere", "sphere") is None
+
+
+def test_lean_hits_are_built_when_read_and_equal_the_careful_ones():
+    from algorithms.kernels.filters import careful_only
+    from algorithms.results import Deferred
+
+    # the ray (-2, 0.5, 0.5) + t (1, 0.1, 0.05) enters the unit box through x = 0 at t = 2
+    # (y = 0.7, z = 0.6) and leaves through x = 1 at t = 3 (y = 0.8, z = 0.65; y = 1 and
+    # z = 1 would come at t = 5 and t = 10)
+    ray, box = Ray((-2, 0.5, 0.5), (1, 0.1, 0.05)), AABB((0, 0, 0), (1, 1, 1))
+    r = registry.query("hits", ray, box)
+    assert type(r.__dict__["hits"]) is Deferred  # the lean cast: not built yet
+    with careful_only():
+        careful = registry.query("hits", ray, box)
+    assert type(careful.__dict__["hits"]) is tuple
+    assert [h.t for h in r.hits] == [2.0, 3.0] and [h.kind for h in r.hits] == ["entry", "exit"]
+    assert r.hits == careful.hits and r.first_t == careful.first_t == 2.0
+    assert type(r.__dict__["hits"]) is tuple  # built once, then kept
+
+
+def test_careful_only_still_selects_the_careful_path_through_the_runner():
+    from algorithms.kernels.filters import careful_only
+    from algorithms.results import Deferred
+
+    a, b = Segment((0, 0, 0), (1, 0, 0)), Segment((0.3, 1, 0.2), (0.7, -0.5, 1.1))
+    lean = registry.query("distance", a, b)
+    assert type(lean.__dict__["trace"]) is Deferred
+    with careful_only():
+        careful = registry.query("distance", a, b)
+        ans = evaluate_pair(a, b)
+    assert type(careful.__dict__["trace"]) is dict  # st_minimize's own trace
+    assert type(ans.records.distance.__dict__["trace"]) is dict
+    assert careful.distance == pytest.approx(lean.distance, rel=1e-14)
+
+
+def test_remember_hands_a_pass_its_result():
+    ray, box = Ray((-2, 3, 0.5), (1, 0.1, 0.05)), AABB((0, 0, 0), (1, 1, 1))
+    hr = linear_aabb.hits_woo(ray, box)
+    with once.one_analysis():
+        once.remember(linear_aabb._cast, (ray, box), hr)
+        assert linear_aabb._cast(ray, box) is hr
+    once.remember(linear_aabb._cast, (ray, box), hr)  # outside a scope: nothing kept
+    assert linear_aabb._cast(ray, box) is not hr
