@@ -204,3 +204,21 @@ def test_remember_hands_a_pass_its_result():
         assert linear_aabb._cast(ray, box) is hr
     once.remember(linear_aabb._cast, (ray, box), hr)  # outside a scope: nothing kept
     assert linear_aabb._cast(ray, box) is not hr
+
+
+def test_a_replaced_registry_query_is_asked(monkeypatch):
+    # a wrapper around registry.query (a test injecting a failure, an instrument) sees every
+    # query evaluate_pair asks, and its failure is reported on the pair
+    real, asked = registry.query, []
+
+    def spy(name, a, b, *args, **kw):
+        asked.append(name)
+        if name == "hits":
+            raise RuntimeError("boom")
+        return real(name, a, b, *args, **kw)
+
+    monkeypatch.setattr(registry, "query", spy)
+    ans = evaluate_pair(Segment((0, 0, 0), (1, 0, 0)), Segment((0, 2, 0), (1, 2, 0)))
+    assert asked == ["distance", "intersects", "hits"]
+    assert ans.errors == ("hits failed for segment-segment: RuntimeError: boom",)
+    assert ans.distance == 2.0 and ans.records.hits is None
