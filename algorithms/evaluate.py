@@ -23,6 +23,7 @@ meanings allow:
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from typing import Optional, Sequence
 
@@ -31,13 +32,13 @@ import numpy as np
 from algorithms import registry
 from algorithms.answer import PairAnswer, Records
 from algorithms.core import once
-from algorithms.core.tolerance import reconcile, unit
+from algorithms.core.tolerance import PLAIN_KEY, clearly_apart, plain, reconcile, unit
 from algorithms.extras.containment import contains
 from algorithms.extras.planes import classify_linear_pair, plane2d_of
 from algorithms.kernels.motion import relative_motion, toi_world
 from algorithms.primitives import LINEAR_KINDS, SEPARABLE_KINDS, Primitive
 from algorithms.queries.sphere_solids import ARVO_HOLLOW, hollow_sphere_aabb
-from algorithms.results import Deferred, IntersectionResult, make
+from algorithms.results import Deferred, IntersectionResult, make_with
 
 
 def _vec(v) -> tuple:
@@ -64,15 +65,9 @@ def evaluate_pair(
     solid in ``errors``).
     """
     # the extras no other key needs are computed when read (answer._LazyField)
-    extras = {
-        "contains": Deferred(contains, a, b, hollow_a, hollow_b),
-        "lines": (Deferred(classify_linear_pair, a, b)
-                  if a.kind in LINEAR_KINDS and b.kind in LINEAR_KINDS else None),
-        "plane2d": Deferred(plane2d_of, a, b) if "line" in (a.kind, b.kind) else None,
-    }
     token = once.begin()
     try:
-        ans = _evaluate(a, b, motion_a, motion_b, id_a, id_b, extras)
+        ans = _evaluate(a, b, motion_a, motion_b, id_a, id_b, hollow_a, hollow_b)
     finally:
         once.end(token)
     if hollow_a or hollow_b:
@@ -107,40 +102,141 @@ def _hollow(ans: PairAnswer, a, b, hollow_a: bool, hollow_b: bool) -> PairAnswer
                    records=replace(ans.records, intersection=rec))
 
 
-def _evaluate(a, b, motion_a, motion_b, id_a, id_b, extras) -> PairAnswer:
+class Plan:
+    """What :func:`evaluate_pair` asks for one ordered pair of kinds, derived from the
+    registry once and kept in :data:`algorithms.registry._CACHE` (so any registration
+    rebuilds it; :func:`plan` also rebuilds one whose entries left the table).
+
+    Each query slot holds the lean dispatch :func:`algorithms.registry.runner` of the
+    default method, or ``None`` when the query is not asked for the pair; ``missing`` maps
+    an asked query that nothing answers to its error message. ``fused`` is the pair's fused
+    analysis (:func:`algorithms.registry.fuses`) when the three queries it answers are asked
+    and their default entries are its functions."""
+
+    __slots__ = ("distance", "intersects", "separation", "hits", "side", "missing", "fused",
+                 "separable", "asks_side", "lines", "plane2d", "pair", "checks")
+
+    def __init__(self, ka: str, kb: str, through=None):
+        self.pair = f"{ka}-{kb}"
+        self.separable = ka in SEPARABLE_KINDS and kb in SEPARABLE_KINDS
+        self.lines = ka in LINEAR_KINDS and kb in LINEAR_KINDS
+        self.plane2d = "line" in (ka, kb)
+        self.asks_side = "plane" in (ka, kb)
+        self.missing = {}
+        asked = {"distance": True,
+                 "intersects": registry.has_query("intersects", ka, kb, specific=True),
+                 "separating_axis": self.separable and registry.has_query(
+                     "separating_axis", ka, kb, specific=True),
+                 "hits": ka in LINEAR_KINDS,
+                 "side": "plane" in (ka, kb)}
+        runs = {}
+        for name, ask in asked.items():
+            run = registry.runner(name, ka, kb) if ask else None
+            if run is not None and through is not None:
+                run = functools.partial(_through, through, name)
+            if ask and run is None:
+                self.missing[name] = f"no {name} query for {ka}-{kb}"
+            runs[name] = run
+        self.distance, self.intersects = runs["distance"], runs["intersects"]
+        self.separation, self.hits, self.side = (runs["separating_axis"], runs["hits"],
+                                                 runs["side"])
+        self.fused = None
+        if self.distance and self.intersects and self.hits and not self.separation \
+                and through is None:
+            # (a separating-axis test would run between intersects and hits: not fused)
+            self.fused = registry.fused_for(ka, kb)
+        self.checks = tuple(registry.current(name, ka, kb) for name, ask in asked.items()
+                            if ask)
+
+
+def _through(query, name, a, b):
+    return query(name, a, b)
+
+
+#: :func:`algorithms.registry.query` as imported: a plan asks through whatever replaced it
+_REGISTRY_QUERY = registry.query
+
+
+def plan(ka: str, kb: str) -> Plan:
+    """The :class:`Plan` of the kind pair ``(ka, kb)`` (cached, see there). While
+    ``registry.query`` is replaced (a test injecting a failure, an instrument counting
+    calls), the plan asks every query through the replacement and fuses nothing."""
+    if registry.query is not _REGISTRY_QUERY:
+        return Plan(ka, kb, through=registry.query)
+    key = ("plan", ka, kb)
+    found = registry._CACHE.get(key)
+    if found is None or not registry.still_current(found.checks):
+        found = registry._CACHE[key] = Plan(ka, kb)
+    return found
+
+
+def _ask(name, fn, a, b, methods, errors, *args):
+    """``fn(a, b, *args)``, the lean dispatch of query ``name``: its record, with its method
+    added to ``methods``; or ``None`` with what failed in ``errors`` (never a crash)."""
+    try:
+        result = fn(a, b, *args)
+    except registry.QueryNotAvailable as exc:
+        errors.append(str(exc))
+        return None
+    except Exception as exc:  # noqa: BLE001 - reported on the pair, never a crash
+        errors.append(f"{name} failed for {a.kind}-{b.kind}: {type(exc).__name__}: {exc}")
+        return None
+    m = result.method
+    if m and m not in methods:
+        methods.append(m)
+    return result
+
+
+def _query(p: Plan, name: str, fn, a, b, methods, errors):
+    """:func:`_ask` for a query of the plan, or ``None`` (with the plan's error when the query
+    is asked and nothing answers it)."""
+    if fn is None:
+        if name in p.missing:
+            errors.append(p.missing[name])
+        return None
+    return _ask(name, fn, a, b, methods, errors)
+
+
+def _evaluate(a, b, motion_a, motion_b, id_a, id_b, hollow_a, hollow_b) -> PairAnswer:
+    p = plan(a.kind, b.kind)
     methods: list[str] = []
     errors: list[str] = []
-    def run(name, *args, call=None):
-        try:
-            result = call() if call is not None else registry.query(name, a, b, *args)
-        except registry.QueryNotAvailable as exc:
-            errors.append(str(exc))
-            return None
-        except Exception as exc:  # noqa: BLE001 - reported on the pair, never a crash
-            errors.append(f"{name} failed for {a.kind}-{b.kind}: {type(exc).__name__}: {exc}")
-            return None
-        if result.method and result.method not in methods:
-            methods.append(result.method)
-        return result
 
-    dist = run("distance")
-    distance = closest = None
-    if dist is not None:
+    fused = None
+    if p.fused is not None:
+        pa = a.__dict__.get(PLAIN_KEY)
+        pb = b.__dict__.get(PLAIN_KEY)
+        if (pa if pa is not None else plain(a)) and (pb if pb is not None else plain(b)):
+            try:
+                fused = p.fused(a, b)
+            except Exception:  # noqa: BLE001 - the queries one by one report what fails
+                fused = None
+    if fused is not None:
+        dist, inter, hits = fused
+        for r in fused:
+            m = r.method
+            if m and m not in methods:
+                methods.append(m)
         distance = float(dist.distance)
-        closest = (_vec(dist.closest[0]), _vec(dist.closest[1]))
-
-    intersects = None
-    inter = None
-    if registry.has_query("intersects", a.kind, b.kind, specific=True):
-        inter = run("intersects")
+        c0, c1 = dist.closest
+        closest = (_vec(c0), _vec(c1))
+        intersects = bool(inter.intersects)
+    else:
+        dist = _query(p, "distance", p.distance, a, b, methods, errors)
+        inter = _query(p, "intersects", p.intersects, a, b, methods, errors)
+        distance = closest = None
+        if dist is not None:
+            distance = float(dist.distance)
+            c0, c1 = dist.closest
+            closest = (_vec(c0), _vec(c1))
+        intersects = None
         if inter is not None:
             intersects = bool(inter.intersects)
 
     separating_axis = None
     sep = None
-    both_separable = a.kind in SEPARABLE_KINDS and b.kind in SEPARABLE_KINDS
-    if both_separable and registry.has_query("separating_axis", a.kind, b.kind, specific=True):
-        sep = run("separating_axis")
+    if p.separation is not None:  # (asked only where one is registered: never missing)
+        sep = _ask("separating_axis", p.separation, a, b, methods, errors)
         if sep is not None:
             if intersects is None:
                 intersects = bool(sep.intersects)
@@ -159,7 +255,7 @@ def _evaluate(a, b, motion_a, motion_b, id_a, id_b, extras) -> PairAnswer:
         closest = (mid, mid)
 
     axis_from_closest = False
-    if both_separable and separating_axis is None and intersects is False:
+    if p.separable and separating_axis is None and intersects is False:
         if dist is not None and distance > 0:
             c0, c1 = closest  # (float tuples: the same differences numpy would take)
             u = unit((c1[0] - c0[0], c1[1] - c0[1], c1[2] - c0[2]))
@@ -167,22 +263,24 @@ def _evaluate(a, b, motion_a, motion_b, id_a, id_b, extras) -> PairAnswer:
                 separating_axis = u
                 axis_from_closest = True
 
-    hits = first_t = None
-    if a.kind in LINEAR_KINDS:
-        hits = run("hits")
-        if hits is not None:
-            first_t = None if hits.first_t is None else float(hits.first_t)
+    first_t = None
+    if fused is None:
+        hits = (_query(p, "hits", p.hits, a, b, methods, errors) if a.kind in LINEAR_KINDS
+                else None)
+    if hits is not None:
+        first_t = None if hits.first_t is None else float(hits.first_t)
 
     side_rec = side = None
-    if "plane" in (a.kind, b.kind):
-        side_rec = run("side")
+    if p.asks_side:
+        side_rec = _query(p, "side", p.side, a, b, methods, errors)
         if side_rec is not None:
             side = int(side_rec.side)
 
     contact = toi = rel = point = normal = None
     if motion_a is not None or motion_b is not None:
         rel = relative_motion(motion_a, motion_b)
-        contact = run("toi", call=lambda: toi_world(a, b, motion_a, motion_b))
+        contact = _ask("toi", lambda _a, _b: toi_world(a, b, motion_a, motion_b), a, b,
+                       methods, errors)
         if contact is not None:
             toi = None if contact.toi is None else float(contact.toi)
             if contact.point is not None and contact.toi is not None:
@@ -190,32 +288,39 @@ def _evaluate(a, b, motion_a, motion_b, id_a, id_b, extras) -> PairAnswer:
             if contact.normal is not None:
                 normal = _vec(contact.normal)
 
-    # one consistent answer from the separately computed keys (algorithms.core.tolerance)
-    settled = reconcile(a, b, intersects=intersects, distance=distance, closest=closest,
-                        separating_axis=separating_axis, first_t=first_t, side=side, toi=toi,
-                        parameter=dist.parameter if dist is not None else (None, None),
-                        moving=rel is not None)
-    reconciled = tuple(settled["notes"])
-    if reconciled:
-        intersects, distance = settled["intersects"], settled["distance"]
-        separating_axis, first_t = settled["separating_axis"], settled["first_t"]
-        side, toi = settled["side"], settled["toi"]
-        if settled["closest"] is not None:
-            closest = (_vec(settled["closest"][0]), _vec(settled["closest"][1]))
-        if separating_axis is None:
-            axis_from_closest = False
-        else:
-            separating_axis = _vec(separating_axis)
+    # one consistent answer from the separately computed keys (algorithms.core.tolerance);
+    # clearly apart, reconcile has nothing to change (its own first test)
+    reconciled = ()
+    if not clearly_apart(a, b, intersects, distance, closest, first_t, side, toi):
+        settled = reconcile(a, b, intersects=intersects, distance=distance, closest=closest,
+                            separating_axis=separating_axis, first_t=first_t, side=side,
+                            toi=toi,
+                            parameter=dist.parameter if dist is not None else (None, None),
+                            moving=rel is not None)
+        reconciled = tuple(settled["notes"])
+        if reconciled:
+            intersects, distance = settled["intersects"], settled["distance"]
+            separating_axis, first_t = settled["separating_axis"], settled["first_t"]
+            side, toi = settled["side"], settled["toi"]
+            if settled["closest"] is not None:
+                closest = (_vec(settled["closest"][0]), _vec(settled["closest"][1]))
+            if separating_axis is None:
+                axis_from_closest = False
+            else:
+                separating_axis = _vec(separating_axis)
 
     # every field given, in the dataclass's order: the same frozen record, built in one go
-    return make(
-        PairAnswer,
-        a=id_a, b=id_b, pair=f"{a.kind}-{b.kind}", intersects=intersects, distance=distance,
-        closest=closest, first_t=first_t, separating_axis=separating_axis, side=side, toi=toi,
-        contact_point=point, contact_normal=normal, relative_motion=rel,
-        distance_rounding=distance_rounding, axis_from_closest=axis_from_closest,
-        contains=extras["contains"], lines=extras["lines"], plane2d=extras["plane2d"],
-        reconciled=reconciled,
-        methods=tuple(methods), errors=tuple(errors),
-        records=make(Records, distance=dist, intersection=inter, hits=hits, separation=sep,
-                     side=side_rec, contact=contact))
+    # (results.make_with: the dict becomes the record's own)
+    return make_with(PairAnswer, {
+        "a": id_a, "b": id_b, "pair": p.pair, "intersects": intersects, "distance": distance,
+        "closest": closest, "first_t": first_t, "separating_axis": separating_axis,
+        "side": side, "toi": toi, "contact_point": point, "contact_normal": normal,
+        "relative_motion": rel, "distance_rounding": distance_rounding,
+        "axis_from_closest": axis_from_closest,
+        "contains": Deferred(contains, a, b, hollow_a, hollow_b),
+        "lines": Deferred(classify_linear_pair, a, b) if p.lines else None,
+        "plane2d": Deferred(plane2d_of, a, b) if p.plane2d else None,
+        "reconciled": reconciled, "methods": tuple(methods), "errors": tuple(errors),
+        "records": make_with(Records, {"distance": dist, "intersection": inter, "hits": hits,
+                                       "separation": sep, "side": side_rec,
+                                       "contact": contact})})

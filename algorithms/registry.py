@@ -44,7 +44,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Callable, Optional
 
-from algorithms.core.tolerance import call_rescaled
+from algorithms.core.once import current_memo
+from algorithms.core.tolerance import PLAIN_KEY, call_rescaled, plain
 from algorithms.primitives import Primitive
 
 QUERIES = ("distance", "intersects", "hits", "separating_axis", "side", "toi")
@@ -252,12 +253,141 @@ def methods(query: str, ka: str, kb: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+#: the fused pair analyses (:func:`fuses`), in registration order
+FUSED: list = []
+#: the queries a fused analysis answers, in the order of its returned records
+FUSED_QUERIES = ("distance", "intersects", "hits")
+
+
+def fuses(*, distance: Callable, intersects: Callable, hits: Callable):
+    """Decorator: ``answer(a, b)`` returns ``(distance, intersection, hits)`` records for a
+    pair, the very records the three registered functions named here return (called in
+    that order inside one :func:`~algorithms.core.once.one_analysis` scope), from one
+    analysis of the pair (one st-plane minimisation, one cast).
+
+    Not a second dispatch table: :func:`algorithms.evaluate_pair` uses ``answer`` for a
+    kind pair only while the registry's default entries of all three queries for that pair
+    are exactly these functions, unflipped (checked when the pair's plan is built from
+    :func:`_lookup`; the plan lives in :data:`_CACHE`, so a new registration rebuilds it),
+    and only on plain primitives (:func:`~algorithms.core.tolerance.plain`, the pairs that
+    :func:`call_rescaled` would not rescale)."""
+
+    def decorator(answer):
+        answer.parts = {"distance": distance, "intersects": intersects, "hits": hits}
+        FUSED.append(answer)
+        _CACHE.clear()
+        return answer
+
+    return decorator
+
+
+def fused_for(ka: str, kb: str) -> Optional[Callable]:
+    """The fused analysis (:func:`fuses`) whose three functions are the default, unflipped
+    entries of ``(ka, kb)``, or ``None``."""
+    entries = [_lookup(q, ka, kb, None) for q in FUSED_QUERIES]
+    for answer in FUSED:
+        if all(e is not None and not flip and e.func is answer.parts[q]
+               for q, (e, flip) in zip(FUSED_QUERIES, entries)):
+            return answer
+    return None
+
+
+def current(name: str, ka: str, kb: str) -> tuple:
+    """``(table key, entry list, entry)`` of the default entry of ``name`` for the pair
+    (``entry`` ``None`` when nothing answers): what :func:`still_current` checks."""
+    entry, _ = _lookup(name, ka, kb, None)
+    if entry is None:
+        return (None, None, None)
+    tkey = (entry.query, entry.kind_a, entry.kind_b)
+    return (tkey, _TABLE.get(tkey), entry)
+
+
+def still_current(checks) -> bool:
+    """True while every :func:`current` triple in ``checks`` still names a registered entry
+    (:func:`register` and :func:`unregister_source` clear :data:`_CACHE` besides; this
+    catches a test that edits :data:`_TABLE` directly, as :func:`_lookup` does)."""
+    for tkey, entries, entry in checks:
+        if entry is not None and not (_TABLE.get(tkey) is entries and entry in entries):
+            return False
+    return True
+
+
+def runner(name: str, ka: str, kb: str):
+    """The lean dispatch of the default method of ``name`` for ``(ka, kb)``: a function
+    ``run(a, b)`` that returns exactly what ``query(name, a, b)`` returns, or ``None`` when
+    nothing answers (and for ``"toi"``, which takes a motion).
+
+    ``run`` is built once per pair of kinds from :func:`_lookup`'s entry and kept in
+    :data:`_CACHE` (so :func:`register` and :func:`unregister_source` drop it with the
+    lookups); it holds the entry's function, its flip, and the scale check of
+    :func:`~algorithms.core.tolerance.call_rescaled` reduced to one flag per primitive
+    (:func:`~algorithms.core.tolerance.plain`): a pair of plain primitives is answered by
+    the function itself, any other pair by :func:`call_rescaled` as before. A cached runner
+    whose entry is no longer in :data:`_TABLE` (a test may edit it directly) is rebuilt.
+    """
+    key = ("run", name, ka, kb)
+    found = _CACHE.get(key)
+    if found is not None:
+        run, tkey, entries, entry = found
+        if entry is None or (_TABLE.get(tkey) is entries and entry in entries):
+            return run
+    entry, flip = _lookup(name, ka, kb, None)
+    if entry is None or name == "toi":
+        _CACHE[key] = (None, None, None, None)
+        return None
+    tkey = (entry.query, entry.kind_a, entry.kind_b)
+    run = _make_runner(name, entry.func, flip)
+    _CACHE[key] = (run, tkey, _TABLE.get(tkey), entry)
+    return run
+
+
+def _make_runner(name: str, func: Callable, flip: bool) -> Callable:
+    """``run(a, b)`` for :func:`runner`: ``func`` on the pair (swapped and the result
+    :meth:`~algorithms.results.Result.flipped` when ``flip``), through :func:`call_rescaled`
+    unless both primitives are :func:`~algorithms.core.tolerance.plain`."""
+    raw = getattr(func, "unshared", None)  # a once.shared pass: the function itself
+    if not flip and raw is not None:
+        def run(a, b):
+            pa = a.__dict__.get(PLAIN_KEY)
+            pb = b.__dict__.get(PLAIN_KEY)
+            if (pa if pa is not None else plain(a)) and (pb if pb is not None else plain(b)):
+                # outside a one_analysis scope the shared wrapper calls it as it is
+                return raw(a, b) if current_memo() is None else func(a, b)
+            return call_rescaled(func, name, a, b, (), None)
+    elif not flip:
+        def run(a, b):
+            pa = a.__dict__.get(PLAIN_KEY)
+            pb = b.__dict__.get(PLAIN_KEY)
+            if (pa if pa is not None else plain(a)) and (pb if pb is not None else plain(b)):
+                return func(a, b)
+            return call_rescaled(func, name, a, b, (), None)
+    else:
+        def run(a, b):
+            pa = a.__dict__.get(PLAIN_KEY)
+            pb = b.__dict__.get(PLAIN_KEY)
+            if (pa if pa is not None else plain(a)) and (pb if pb is not None else plain(b)):
+                return func(b, a).flipped()
+            return call_rescaled(func, name, b, a, (), None).flipped()
+    run.__qualname__ = f"runner.<{name}: {getattr(func, '__name__', func)}{' flipped' if flip else ''}>"
+    return run
+
+
 def query(name: str, a: Primitive, b: Primitive, *args, method: str | None = None, **kwargs):
     """Answer query ``name`` for ``(a, b)``, flipping a swapped registration's result.
 
     Extra arguments go to the function (``"toi"`` takes B's ``motion`` relative to A; a
     flipped ``"toi"`` call negates it). Raises :class:`QueryNotAvailable` when nothing answers.
+    The default method without extra arguments takes the lean dispatch of :func:`runner`.
     """
+    if method is None and not args and not kwargs:
+        # runner()'s cache probe, inlined (the hot path of every default query)
+        found = _CACHE.get(("run", name, a.kind, b.kind))
+        if found is not None and found[0] is not None and _TABLE.get(found[1]) is found[2] \
+                and found[3] in found[2]:
+            return found[0](a, b)
+        run = runner(name, a.kind, b.kind)
+        if run is not None:
+            return run(a, b)
     entry, flip = _lookup(name, a.kind, b.kind, method)
     if entry is None:
         what = f" with method {method!r}" if method else ""

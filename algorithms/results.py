@@ -83,7 +83,7 @@ class Result:
 
     def flipped(self) -> "Result":
         """The same answer for the arguments in the other order."""
-        return replace(self, trace=_swapped_trace(self))
+        return _with(self, trace=_swapped_trace(self))
 
 
 class Deferred(functools.partial):
@@ -100,25 +100,29 @@ class Deferred(functools.partial):
     __slots__ = ()
 
 
-class _TraceField:
-    """``Result.trace``: a data descriptor in front of the dataclass field that turns a
-    :class:`Deferred` into its dict on first access (and keeps it). Anything else is stored
-    and returned as given."""
+class _DeferredField:
+    """A record field that may hold a :class:`Deferred`: a data descriptor in front of the
+    dataclass field that turns it into its value on first access (and keeps it). Anything
+    else is stored and returned as given. ``Result.trace`` (the trace dict) and
+    ``HitResult.hits`` (the hit list a lean cast leaves to be built when read)."""
+
+    def __init__(self, name: str):
+        self.name = name
 
     def __get__(self, obj, owner=None):
         if obj is None:
             return self
         d = obj.__dict__
-        value = d["trace"]
+        value = d[self.name]
         if type(value) is Deferred:
-            value = d["trace"] = value()
+            value = d[self.name] = value()
         return value
 
     def __set__(self, obj, value):
-        obj.__dict__["trace"] = value
+        obj.__dict__[self.name] = value
 
 
-Result.trace = _TraceField()
+Result.trace = _DeferredField("trace")
 
 
 def make(cls, **fields):
@@ -128,6 +132,30 @@ def make(cls, **fields):
     builds."""
     obj = object.__new__(cls)
     obj.__dict__.update(fields)
+    return obj
+
+
+def _with(record, **changes):
+    """``dataclasses.replace(record, **changes)`` without the frozen ``__init__`` (what
+    :meth:`Result.flipped` does on the hot path of every swapped query): a copy of the
+    record's fields with ``changes`` applied. ``changes`` must name fields only (a
+    :class:`Deferred` trace is copied as stored, unread)."""
+    obj = object.__new__(type(record))
+    try:
+        d = obj.__dict__
+    except AttributeError:  # a record class with __slots__ (a user's): the dataclass way
+        return replace(record, **changes)
+    d.update(record.__dict__)
+    d.update(changes)
+    return obj
+
+
+def make_with(cls, fields: dict):
+    """:func:`make` with the fields already in a dict, which becomes the record's own
+    ``__dict__`` (the caller gives it up): no keyword call, no copy. Every field must be
+    given."""
+    obj = object.__new__(cls)
+    object.__setattr__(obj, "__dict__", fields)
     return obj
 
 
@@ -141,7 +169,7 @@ class DistanceResult(Result):
     parameter: tuple = (None, None)
 
     def flipped(self) -> "DistanceResult":
-        return replace(
+        return _with(
             self,
             closest=(self.closest[1], self.closest[0]),
             parameter=(self.parameter[1], self.parameter[0]),
@@ -189,7 +217,10 @@ class HitResult(Result):
     def flipped(self) -> "HitResult":
         # Only A's parameter is meaningful, so a flipped hit result keeps its points and
         # drops the parameter: the registry asks the ordered pair for ``first_t`` instead.
-        return replace(self, first_t=None, trace=_swapped_trace(self))
+        return _with(self, first_t=None, trace=_swapped_trace(self))
+
+
+HitResult.hits = _DeferredField("hits")
 
 
 @dataclass(frozen=True)
@@ -219,7 +250,7 @@ class SeparationResult(Result):
         for key in ("chosen", "least_overlap"):
             if key in trace:
                 trace[key] = _swap_roles(trace[key])
-        return replace(self, intervals=intervals, trace=trace)
+        return _with(self, intervals=intervals, trace=trace)
 
 
 @dataclass(frozen=True)
@@ -251,7 +282,7 @@ class ContactResult(Result):
 
     def flipped(self) -> "ContactResult":
         normal = None if self.normal is None else tuple(-float(c) for c in self.normal)
-        return replace(self, normal=normal, trace=_swapped_trace(self))
+        return _with(self, normal=normal, trace=_swapped_trace(self))
 
 
 # ----------------------------------------------------------------------------- JSON helpers

@@ -33,6 +33,9 @@ from contextvars import ContextVar
 from typing import Callable, Optional
 
 _SCOPE: ContextVar[Optional[dict]] = ContextVar("one_analysis", default=None)
+#: ``current_memo()``: the open scope's memo, ``None`` outside every scope (a bound method of
+#: the context variable: the lean dispatch asks on every query)
+current_memo = _SCOPE.get
 
 
 @contextmanager
@@ -56,6 +59,16 @@ def end(token) -> None:
     _SCOPE.reset(token)
 
 
+def remember(pass_: Callable, args: tuple, value) -> None:
+    """Inside a scope, record ``value`` as what the :func:`shared` pass ``pass_`` returns for
+    ``args`` (positional, no keywords), as if it had run: for a fused analysis that ran the
+    pass's function itself and hands the result on to the shared passes after it. Outside a
+    scope nothing is kept."""
+    memo = _SCOPE.get()
+    if memo is not None:
+        memo[(pass_.unshared, tuple(map(id, args)), ())] = (value, args)
+
+
 def shared(func: Callable) -> Callable:
     """Mark ``func(a, b, ...)`` as a pair's shared pass (see the module text). The arguments are
     compared by identity (primitives are immutable; the scope keeps them alive), keywords by
@@ -72,4 +85,5 @@ def shared(func: Callable) -> Callable:
             hit = memo[key] = (func(*args, **kwargs), args)
         return hit[0]
 
+    wrapper.unshared = func  # (algorithms.registry.runner calls it outside a scope)
     return wrapper

@@ -216,7 +216,10 @@ def pair_scale(*prims, points=()) -> float:
     At least the smallest positive float, so a band is never exactly 0 on float input."""
     m = 0.0
     for p in prims:
-        m = max(m, _sizes(p)[1])
+        s = p.__dict__.get("_tolerance_sizes")  # (_sizes' cache, probed inline: every query)
+        s = (s if s is not None else _sizes(p))[1]
+        if s > m:  # (max(m, s): the sizes are never NaN)
+            m = s
     for q in points:
         m = max(m, max_abs(q))
     return m if m > 0 else 5e-324
@@ -324,6 +327,27 @@ def _rescaled_copy(p, e: int):
     else:
         return p, None
     return q, de
+
+
+#: the attribute :func:`plain` keeps its answer under on a primitive (not a field)
+PLAIN_KEY = "_tolerance_plain"
+_SAFE_LO = 2.0 ** -SAFE_EXPONENT
+_SAFE_HI = 2.0 ** SAFE_EXPONENT
+
+
+def plain(p) -> bool:
+    """True when ``p`` alone can never make a pair need rescaling: exact input, or every
+    length and direction of ``p`` in the safe range (a length of ``0`` counts as safe). When
+    both primitives of a pair are plain, :func:`call_rescaled` calls the query directly (the
+    largest length of the two is then ``0`` or safe), so the lean dispatch of
+    :func:`algorithms.registry.runner` calls the function itself and leaves every other pair
+    to :func:`call_rescaled`. Computed once and kept on the (frozen) instance."""
+    ok = p.__dict__.get(PLAIN_KEY)
+    if ok is None:
+        exact, m, direction_ok = _sizes(p)
+        ok = bool(exact or (direction_ok and (m == 0 or _SAFE_LO <= m <= _SAFE_HI)))
+        object.__setattr__(p, PLAIN_KEY, ok)  # not a field: eq/hash unchanged
+    return ok
 
 
 def needs_rescaling(a, b, motion=None) -> bool:
@@ -510,6 +534,19 @@ def separates(a, b, axis, scale: Optional[float] = None) -> bool:
     return gap > band
 
 
+def clearly_apart(a, b, intersects, distance, closest, first_t, side, toi) -> bool:
+    """True when :func:`reconcile` has nothing to change (no notes): no query found a
+    common point, the distance is farther than ``VERIFY_REL`` of the inputs' scale from
+    touching and ``toi`` lies in ``[0, 1]`` (the common case, which a caller may skip
+    :func:`reconcile` on; ``reconcile`` itself takes this test first)."""
+    if (intersects is not True and first_t is None and side != 0 and distance
+            and closest is not None and (toi is None or 0 <= toi <= 1)):
+        size_a = _sizes(a)[1]
+        size_b = _sizes(b)[1]
+        return distance > VERIFY_REL * (size_a if size_a > size_b else size_b)
+    return False
+
+
 def reconcile(a, b, *, intersects, distance, closest, separating_axis=None, first_t=None,
               parameter=(None, None), side=None, toi=None, moving=False) -> dict:
     """One consistent answer from the separately computed keys of the pair ``(a, b)``.
@@ -537,15 +574,12 @@ def reconcile(a, b, *, intersects, distance, closest, separating_axis=None, firs
     exact_a, size_a, _ = _sizes(a)
     exact_b, size_b, _ = _sizes(b)
     exact = exact_a and exact_b
-    if (intersects is not True and first_t is None and side != 0 and distance
-            and closest is not None and (toi is None or 0 <= toi <= 1)):
+    if clearly_apart(a, b, intersects, distance, closest, first_t, side, toi):
         # the common case, clearly apart: nothing to reconcile (a drag step asks per pair)
-        scale = max(size_a, size_b)
-        if distance > VERIFY_REL * scale:
-            return {"intersects": False if intersects is not None or distance is not None
-                    else None, "distance": distance, "closest": closest,
-                    "separating_axis": separating_axis, "first_t": first_t, "side": side,
-                    "toi": toi, "notes": notes}
+        return {"intersects": False if intersects is not None or distance is not None
+                else None, "distance": distance, "closest": closest,
+                "separating_axis": separating_axis, "first_t": first_t, "side": side,
+                "toi": toi, "notes": notes}
     hit = intersects is True
     if distance is not None and not hit:
         scale = pair_scale(a, b)

@@ -40,7 +40,7 @@ from algorithms.core.minimize import golden_section
 from algorithms.core.tolerance import SAT_PARALLEL_SIN
 from algorithms.core.tolerance import unit as tolerance_unit
 from algorithms.primitives import AABB, OBB, Cylinder, Line, Plane, Ray, Segment, Sphere, Triangle
-from algorithms.results import Hit, HitResult, make
+from algorithms.results import Hit, HitResult, make, make_with
 
 INF = math.inf
 
@@ -546,8 +546,9 @@ def touching_distance(o, d, hr, method, trace, param_b=None):
     p = _fp(point_at(o, d, t))
     pb = param_b(p) if param_b is not None else None
     tr = {**trace, "touching": True, "t": float(t), "hits_method": hr.method}
-    return make(DistanceResult, method=method, trace=tr, distance=0.0, sqr_distance=0.0,
-                closest=(p, p), parameter=(float(t), pb))
+    return make_with(DistanceResult, {"method": method, "trace": tr, "distance": 0.0,
+                                      "sqr_distance": 0.0, "closest": (p, p),
+                                      "parameter": (float(t), pb)})
 
 
 
@@ -667,21 +668,30 @@ def robust_distance(func):
     subnormal), so ``distance == 0`` exactly when the shapes touch.
     """
     import functools
-    from dataclasses import replace
 
     @functools.wraps(func)
     def wrapper(a, b, *args, **kwargs):
         r = func(a, b, *args, **kwargs)
         if r.distance != 0 and r.sqr_distance != 0:
             return r  # the common case: nothing underflowed
-        pa, pb = r.closest
-        diff = [float(x) - float(y) for x, y in zip(pa, pb)]
-        if any(diff) and (r.distance == 0 or r.sqr_distance == 0):
-            dist = math.hypot(*diff)
-            return replace(r, distance=dist, sqr_distance=max(dist * dist, 5e-324))
-        return r
+        return robust_settle(r)
 
     return wrapper
+
+
+def robust_settle(r):
+    """What :func:`robust_distance` makes of a distance record ``r`` (the same record when
+    nothing underflowed)."""
+    from dataclasses import replace
+
+    if r.distance != 0 and r.sqr_distance != 0:
+        return r
+    pa, pb = r.closest
+    diff = [float(x) - float(y) for x, y in zip(pa, pb)]
+    if any(diff) and (r.distance == 0 or r.sqr_distance == 0):
+        dist = math.hypot(*diff)
+        return replace(r, distance=dist, sqr_distance=max(dist * dist, 5e-324))
+    return r
 
 
 def intersects_from_hits(hits_fn, method: str):

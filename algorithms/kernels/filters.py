@@ -73,7 +73,18 @@ def careful_only():
 
 
 def _floats(*vectors) -> bool:
-    return all(type(x) is float for v in vectors for x in v)
+    for v in vectors:
+        if len(v) == 3:  # (unrolled: every miss of a cast asks)
+            if type(v[0]) is not float or type(v[1]) is not float or type(v[2]) is not float:
+                return False
+        elif not all(type(x) is float for x in v):
+            return False
+    return True
+
+
+#: a Badouel rejection's failed barycentric -> (its name, the edge (i, j) opposite it)
+_FAILED = {"alpha < 0": ("alpha", (2, 0)), "beta < 0": ("beta", (0, 1)),
+           "gamma < 0": ("gamma", (1, 2))}
 
 
 def segment_clearly_misses_box(o, d, lo, hi, bmin, bmax) -> bool:
@@ -133,6 +144,11 @@ def triangle_miss_bound(o, d, lo, hi, verts, trace) -> float:
     """
     if not _state["enabled"] or not _floats(o, d, *verts):
         return 0.0
+    return _miss_bound(o, d, lo, hi, verts, trace)
+
+
+def _miss_bound(o, d, lo, hi, verts, trace) -> float:
+    """:func:`triangle_miss_bound` on float input with the filters on."""
     n = trace.get("n")
     dot = trace.get("dot")
     tnum = trace.get("t (before division)")
@@ -150,11 +166,12 @@ def triangle_miss_bound(o, d, lo, hi, verts, trace) -> float:
             return abs(tnum) / nl
         return 0.0
     lam = None
-    for key, (i, j) in (("alpha", (2, 0)), ("beta", (0, 1)), ("gamma", (1, 2))):
-        if why == f"{key} < 0":
-            lam = trace.get(key)
-            edge = tuple(verts[j][c] - verts[i][c] for c in range(3))
-            break
+    failed = _FAILED.get(why)
+    if failed is not None:
+        key, (i, j) = failed
+        lam = trace.get(key)
+        vi, vj = verts[i], verts[j]
+        edge = (vj[0] - vi[0], vj[1] - vi[1], vj[2] - vi[2])
     if lam is None or not (lam < 0):
         return 0.0
     el = math.sqrt(edge[0] * edge[0] + edge[1] * edge[1] + edge[2] * edge[2])
@@ -168,11 +185,46 @@ def triangle_miss_bound(o, d, lo, hi, verts, trace) -> float:
 def triangle_clearly_misses(o, d, lo, hi, verts, trace) -> bool:
     """True when :func:`triangle_miss_bound` exceeds ``MARGIN * scale`` (twice over, for the
     rounding of the bound itself)."""
-    bound = triangle_miss_bound(o, d, lo, hi, verts, trace)
+    if not _state["enabled"]:
+        return False
+    scale = _float_scale((o, d, *verts))  # (the float test and the scale in one pass)
+    if scale is None:
+        return False  # not all floats: triangle_miss_bound is 0
+    bound = _miss_bound(o, d, lo, hi, verts, trace)
     if not (bound > 0):
         return False
-    scale = max(abs(x) for v in (o, d, *verts) for x in v)
     return bound > 2 * MARGIN * scale and scale < 1e300
+
+
+def _float_scale(vectors):
+    """``max(abs(x) for v in vectors for x in v)`` (the same value by the same comparisons:
+    a later element replaces the running maximum when greater) when every component is a
+    float (the test of :func:`_floats`), else ``None``."""
+    m = None
+    for v in vectors:
+        if len(v) == 3 and m is not None:  # (unrolled)
+            x, y, z = v
+            if type(x) is not float or type(y) is not float or type(z) is not float:
+                return None
+            a = abs(x)
+            if a > m:
+                m = a
+            a = abs(y)
+            if a > m:
+                m = a
+            a = abs(z)
+            if a > m:
+                m = a
+            continue
+        for x in v:
+            if type(x) is not float:
+                return None
+            a = abs(x)
+            if m is None or a > m:
+                m = a
+    if m is None:
+        raise ValueError("max() arg is an empty sequence")
+    return m
 
 
 def cylinder_clearly_misses(a, cyl) -> bool:

@@ -75,7 +75,7 @@ from algorithms.core import vec as V
 from algorithms.kernels.filters import FALLBACKS
 from algorithms.kernels.filters import STATE as _filters_state
 from algorithms.primitives import Line, Point, Ray, Segment
-from algorithms.results import Deferred, DistanceResult, make
+from algorithms.results import Deferred, DistanceResult, make_with
 
 #: parameter domain of each kind: (lo, hi), ``None`` meaning unbounded
 DOMAINS = {"point": (0, 0), "segment": (0, 1), "ray": (0, None), "line": (None, None)}
@@ -755,10 +755,20 @@ def lean_distance(prim0, prim1, tol_fn, method):
     the caller's touching tolerance (never reached: the lean path declines near touching)."""
     if prim0.exact or prim1.exact:
         return None
-    k0, B0, m0 = linear_form(prim0)
-    k1, B1, m1 = linear_form(prim1)
-    sol = st_lean(k0, B0, m0, k1, B1, m1, prim0.p1 if k0 == "segment" else None,
-                  prim1.p1 if k1 == "segment" else None)
+    # linear_form, with a segment's end (unrolled for segments: the common pair)
+    k0 = prim0.kind
+    if k0 == "segment":
+        B0, m0, e0 = prim0.p0, prim0.direction, prim0.p1
+    else:
+        k0, B0, m0 = linear_form(prim0)
+        e0 = None
+    k1 = prim1.kind
+    if k1 == "segment":
+        B1, m1, e1 = prim1.p0, prim1.direction, prim1.p1
+    else:
+        k1, B1, m1 = linear_form(prim1)
+        e1 = None
+    sol = st_lean(k0, B0, m0, k1, B1, m1, e0, e1)
     if sol is None:
         return None
     s, t, key, v, pa, pb = sol
@@ -766,6 +776,7 @@ def lean_distance(prim0, prim1, tol_fn, method):
     if sqr == 0:
         sqr = math.ulp(0.0)  # 1e-200 apart: the square underflows but is not 0
     closest = (pa, pb)
-    return make(DistanceResult, method=method,
-                trace=Deferred(_lean_trace, prim0, prim1, tol_fn, closest), distance=key,
-                sqr_distance=sqr, closest=closest, parameter=(float(s), float(t)))
+    return make_with(DistanceResult, {
+        "method": method, "trace": Deferred(_lean_trace, prim0, prim1, tol_fn, closest),
+        "distance": key, "sqr_distance": sqr, "closest": closest,
+        "parameter": (float(s), float(t))})

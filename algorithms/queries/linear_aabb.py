@@ -25,17 +25,18 @@ from __future__ import annotations
 import math
 
 from algorithms.core import vec as V
-from algorithms.core.once import shared
+from algorithms.core.once import current_memo, remember, shared
 from algorithms.kernels.closest import (INF, closest_point_aabb, golden_section_distance,
                                         intersects_from_hits, is_zero_vector,
                                         linear_features_distance, linear_parts, rescue_hit,
-                                        robust_distance, solid_hits, touching_distance)
+                                        robust_distance, robust_settle, solid_hits,
+                                        touching_distance)
 from algorithms.core.tolerance import pair_scale
 from algorithms.kernels.filters import FALLBACKS, MARGIN, segment_clearly_misses_box
 from algorithms.kernels.filters import STATE as filters_state
-from algorithms.registry import register
+from algorithms.registry import fuses, register
 from algorithms.results import (Deferred, DistanceResult, Hit, HitResult, IntersectionResult,
-                               make)
+                                make_with)
 
 LINEAR = ("segment", "ray", "line")
 A18 = "ray-AABB, Woo, Dunn & Parberry, 3D Math Primer App. A.18, Listing A.6"
@@ -211,52 +212,135 @@ def woo_lean(o, d, hi, bmin, bmax):
     which = -1
     t = -1.0
     sign = 0
-    for i, oi, di in ((0, o0, d0), (1, o1, d1), (2, o2, d2)):
-        if oi < bmin[i]:
-            x = bmin[i] - oi
-            if not (di > 0):
-                return MISS, x  # every point has x_i <= o_i: that far below the slab
-            if bounded and x > di:
-                return MISS, x - di  # the end o_i + d_i is still below it
-            x = x / di
-            if which < 0 or x > t:
-                which, t, sign = i, x, -1
-        elif oi > bmax[i]:
-            x = bmax[i] - oi
-            if not (di < 0):
-                return MISS, -x
-            if bounded and x < di:
-                return MISS, di - x
-            x = x / di
-            if which < 0 or x > t:
-                which, t, sign = i, x, 1
+    # (the three axes unrolled, in order: the operations of the loop over i = 0, 1, 2)
+    lo_, hi_ = bmin[0], bmax[0]
+    if o0 < lo_:
+        x = lo_ - o0
+        if not (d0 > 0):
+            return MISS, x  # every point has x_i <= o_i: that far below the slab
+        if bounded and x > d0:
+            return MISS, x - d0  # the end o_i + d_i is still below it
+        x = x / d0
+        if which < 0 or x > t:
+            which, t, sign = 0, x, -1
+    elif o0 > hi_:
+        x = hi_ - o0
+        if not (d0 < 0):
+            return MISS, -x
+        if bounded and x < d0:
+            return MISS, d0 - x
+        x = x / d0
+        if which < 0 or x > t:
+            which, t, sign = 0, x, 1
+    lo_, hi_ = bmin[1], bmax[1]
+    if o1 < lo_:
+        x = lo_ - o1
+        if not (d1 > 0):
+            return MISS, x  # every point has x_i <= o_i: that far below the slab
+        if bounded and x > d1:
+            return MISS, x - d1  # the end o_i + d_i is still below it
+        x = x / d1
+        if which < 0 or x > t:
+            which, t, sign = 1, x, -1
+    elif o1 > hi_:
+        x = hi_ - o1
+        if not (d1 < 0):
+            return MISS, -x
+        if bounded and x < d1:
+            return MISS, d1 - x
+        x = x / d1
+        if which < 0 or x > t:
+            which, t, sign = 1, x, 1
+    lo_, hi_ = bmin[2], bmax[2]
+    if o2 < lo_:
+        x = lo_ - o2
+        if not (d2 > 0):
+            return MISS, x  # every point has x_i <= o_i: that far below the slab
+        if bounded and x > d2:
+            return MISS, x - d2  # the end o_i + d_i is still below it
+        x = x / d2
+        if which < 0 or x > t:
+            which, t, sign = 2, x, -1
+    elif o2 > hi_:
+        x = hi_ - o2
+        if not (d2 < 0):
+            return MISS, -x
+        if bounded and x < d2:
+            return MISS, d2 - x
+        x = x / d2
+        if which < 0 or x > t:
+            which, t, sign = 2, x, 1
     # the exit: the nearest back-face plane
     t_out = INF
     n_out = None
-    for i, oi, di in ((0, o0, d0), (1, o1, d1), (2, o2, d2)):
-        if di == 0:
-            continue
-        if di > 0:
-            x = (bmax[i] - oi) / di
-            if n_out is None or x < t_out:
-                t_out, n_out = x, _NORMALS[(i, 1)]
-        else:
-            x = (bmin[i] - oi) / di
-            if n_out is None or x < t_out:
-                t_out, n_out = x, _NORMALS[(i, -1)]
+    if d0 > 0:
+        x = (bmax[0] - o0) / d0
+        if n_out is None or x < t_out:
+            t_out, n_out = x, _NORMALS[(0, 1)]
+    elif d0 != 0:
+        x = (bmin[0] - o0) / d0
+        if n_out is None or x < t_out:
+            t_out, n_out = x, _NORMALS[(0, -1)]
+    if d1 > 0:
+        x = (bmax[1] - o1) / d1
+        if n_out is None or x < t_out:
+            t_out, n_out = x, _NORMALS[(1, 1)]
+    elif d1 != 0:
+        x = (bmin[1] - o1) / d1
+        if n_out is None or x < t_out:
+            t_out, n_out = x, _NORMALS[(1, -1)]
+    if d2 > 0:
+        x = (bmax[2] - o2) / d2
+        if n_out is None or x < t_out:
+            t_out, n_out = x, _NORMALS[(2, 1)]
+    elif d2 != 0:
+        x = (bmin[2] - o2) / d2
+        if n_out is None or x < t_out:
+            t_out, n_out = x, _NORMALS[(2, -1)]
     if which < 0:
         return -INF, t_out, None, n_out
-    for j, oj, dj in ((0, o0, d0), (1, o1, d1), (2, o2, d2)):
-        if j != which:
-            x = oj + dj * t
-            if x < bmin[j] or x > bmax[j]:
-                # outside slab j by g at t*; before t* outside slab w by |d_w| (t* - t),
-                # after it moving away from slab j: at least g |d_w| / (|d_w| + |d_j|) off
-                g = bmin[j] - x if x < bmin[j] else x - bmax[j]
-                g -= 2.0 ** -48 * (abs(oj) + abs(dj * t))  # the rounding of x and t*
-                dw = abs(d[which])
-                return MISS, (g * dw / (dw + abs(dj)) if g > 0 else 0.0)
+    if which != 0:
+        x = o0 + d0 * t
+        if x < bmin[0] or x > bmax[0]:
+            # outside slab j by g at t*; before t* outside slab w by |d_w| (t* - t),
+            # after it moving away from slab j: at least g |d_w| / (|d_w| + |d_j|) off
+            g = bmin[0] - x if x < bmin[0] else x - bmax[0]
+            g -= 2.0 ** -48 * (abs(o0) + abs(d0 * t))  # the rounding of x and t*
+            dw = abs(d[which])
+            return MISS, (g * dw / (dw + abs(d0)) if g > 0 else 0.0)
+    if which != 1:
+        x = o1 + d1 * t
+        if x < bmin[1] or x > bmax[1]:
+            # outside slab j by g at t*; before t* outside slab w by |d_w| (t* - t),
+            # after it moving away from slab j: at least g |d_w| / (|d_w| + |d_j|) off
+            g = bmin[1] - x if x < bmin[1] else x - bmax[1]
+            g -= 2.0 ** -48 * (abs(o1) + abs(d1 * t))  # the rounding of x and t*
+            dw = abs(d[which])
+            return MISS, (g * dw / (dw + abs(d1)) if g > 0 else 0.0)
+    if which != 2:
+        x = o2 + d2 * t
+        if x < bmin[2] or x > bmax[2]:
+            # outside slab j by g at t*; before t* outside slab w by |d_w| (t* - t),
+            # after it moving away from slab j: at least g |d_w| / (|d_w| + |d_j|) off
+            g = bmin[2] - x if x < bmin[2] else x - bmax[2]
+            g -= 2.0 ** -48 * (abs(o2) + abs(d2 * t))  # the rounding of x and t*
+            dw = abs(d[which])
+            return MISS, (g * dw / (dw + abs(d2)) if g > 0 else 0.0)
     return t, max(t_out, t), _NORMALS[(which, sign)], n_out
+
+
+def _entry_exit(o, d, t_in, t_out, n_in, n_out) -> tuple:
+    """The hits of :func:`~algorithms.kernels.closest.solid_hits`' entry-and-exit case
+    (``0 <= t_in < t_out <= hi``), with its very arithmetic (``point_at`` on floats),
+    unrolled: the hit list of the common hit of :func:`hits_woo`."""
+    o0, o1, o2 = o
+    d0, d1, d2 = d
+    return (make_with(Hit, {"t": t_in, "point": (o0 + t_in * d0, o1 + t_in * d1,
+                                                o2 + t_in * d2),
+                            "normal": n_in, "kind": "entry"}),
+            make_with(Hit, {"t": t_out, "point": (o0 + t_out * d0, o1 + t_out * d1,
+                                                 o2 + t_out * d2),
+                            "normal": n_out, "kind": "exit"}))
 
 
 def _woo_trace(o, d, lo, hi, bmin, bmax, _gap=None) -> dict:
@@ -288,24 +372,19 @@ def hits_woo(a, box):
         lean = woo_lean(o, d, hi, box.min, box.max)
         if lean is not None:
             if lean[0] is MISS:
-                trace = Deferred(_woo_trace, o, d, lo, hi, box.min, box.max, lean[1])
-                return make(HitResult, method=A18, trace=trace, intersects=False,
-                            first_t=None, hits=())
+                return make_with(HitResult, {
+                    "method": A18,
+                    "trace": Deferred(_woo_trace, o, d, lo, hi, box.min, box.max, lean[1]),
+                    "intersects": False, "first_t": None, "hits": ()})
             trace = Deferred(_woo_trace, o, d, lo, hi, box.min, box.max, None)
             t_in, t_out, n_in, n_out = lean
             if t_in < 0 or not (t_in < t_out <= hi):
                 return solid_hits(o, d, lo, hi, t_in, t_out, n_in, n_out, A18, trace)
-            # solid_hits' entry-and-exit case (0 <= t_in < t_out <= hi) with its very
-            # arithmetic (point_at, floats already), unrolled: the common hit
-            o0, o1, o2 = o
-            d0, d1, d2 = d
-            return make(HitResult, method=A18, trace=trace, intersects=True, first_t=t_in,
-                        hits=(make(Hit, t=t_in, point=(o0 + t_in * d0, o1 + t_in * d1,
-                                                       o2 + t_in * d2),
-                                   normal=n_in, kind="entry"),
-                              make(Hit, t=t_out, point=(o0 + t_out * d0, o1 + t_out * d1,
-                                                        o2 + t_out * d2),
-                                   normal=n_out, kind="exit")))
+            # solid_hits' entry-and-exit case (0 <= t_in < t_out <= hi); the two hits are
+            # built when read (results.Deferred, as the trace)
+            return make_with(HitResult, {
+                "method": A18, "trace": trace, "intersects": True, "first_t": t_in,
+                "hits": Deferred(_entry_exit, o, d, t_in, t_out, n_in, n_out)})
     t_in, t_out, n_in, n_out, trace = woo_interval(o, d, lo, hi, box.min, box.max)
     return solid_hits(o, d, lo, hi, t_in, t_out, n_in, n_out, A18, trace)
 
@@ -349,9 +428,8 @@ class _Box:
         self.min, self.max = bmin, bmax
 
 
-@shared
-def _cast(a, box):
-    return hits_woo(a, box)
+#: Woo's cast of the pair, once per :func:`~algorithms.core.once.one_analysis` scope
+_cast = shared(hits_woo)
 
 
 @shared
@@ -372,7 +450,8 @@ def hits_linear_aabb(a, box):
     reported (:func:`algorithms.kernels.closest.rescue_hit`), so hits, intersects and distance agree.
     A clear miss (:func:`algorithms.kernels.filters.segment_clearly_misses_box`) skips that
     check."""
-    hr = _cast(a, box)
+    # the shared cast (outside a one_analysis scope: the cast itself, one frame less)
+    hr = hits_woo(a, box) if current_memo() is None else _cast(a, box)
     if hr.intersects:
         return hr  # (what _hits_and_features returns for a hit, without a second cast)
     o, d, lo, hi = linear_parts(a)
@@ -381,14 +460,23 @@ def hits_linear_aabb(a, box):
     return _hits_and_features(a, box)[0]
 
 
+DISTANCE_METHOD = "linear-AABB distance: GTCG §10.9 candidates (ends, 12 edges); " + A18
+
+
+def _touching(a, hr):
+    """The distance record of a cast ``hr`` that hit: 0 at its first touching point."""
+    o, d, lo, hi = linear_parts(a)
+    return touching_distance(V.to_float(o), V.to_float(d), hr, DISTANCE_METHOD,
+                             {"first_t": hr.first_t})
+
+
 def distance_linear_aabb(a, box):
     """0 at Woo's first touching point, else the features minimum (exact up to rounding)."""
-    method = "linear-AABB distance: GTCG §10.9 candidates (ends, 12 edges); " + A18
+    method = DISTANCE_METHOD
     hr, feats = _hits_and_features(a, box)
-    o, d, lo, hi = linear_parts(a)
     if hr.intersects:
-        return touching_distance(V.to_float(o), V.to_float(d), hr, method,
-                                 {"first_t": hr.first_t})
+        return _touching(a, hr)
+    o, d, lo, hi = linear_parts(a)
     sq, t, pa, pb, feature, cands = feats
     sq = float(sq)
     trace = {"feature": feature, "candidates": cands, "t": float(t)}
@@ -428,6 +516,25 @@ def intersects_point_aabb(pt, box):
 
 
 intersects_linear_aabb = intersects_from_hits(hits_linear_aabb, A18)
+#: the registered default distance of a linear component and a box
+distance_features = robust_distance(distance_linear_aabb)
+
+
+@fuses(distance=distance_features, intersects=intersects_linear_aabb, hits=hits_linear_aabb)
+def answer_linear_aabb(a, box):
+    """``(distance, intersection, hits)`` of a linear component and a box from one cast, the
+    records the three queries return (:func:`algorithms.registry.fuses`): on a hit, Woo's
+    cast is the hits and the intersection, and the distance is 0 at its first touching
+    point; on a miss the three share the cast and the features minimum as before."""
+    hr = hits_woo(a, box)
+    if not hr.intersects:
+        remember(_cast, (a, box), hr)  # the shared passes below read this cast
+        return distance_features(a, box), intersects_linear_aabb(a, box), hits_linear_aabb(a, box)
+    return (robust_settle(_touching(a, hr)),
+            make_with(IntersectionResult, {"method": A18, "trace": hr.__dict__["trace"],
+                                           "intersects": True}),
+            hr)
+
 
 
 register("distance", "point", "aabb")(robust_distance(distance_point_aabb))
@@ -435,8 +542,7 @@ register("intersects", "point", "aabb")(intersects_point_aabb)
 for _k in LINEAR:
     register("hits", _k, "aabb", name="woo", priority=10)(hits_linear_aabb)
     register("hits", _k, "aabb", name="slabs", priority=0)(hits_slabs)
-    register("distance", _k, "aabb", name="features", priority=10)(
-        robust_distance(distance_linear_aabb))
+    register("distance", _k, "aabb", name="features", priority=10)(distance_features)
     register("distance", _k, "aabb", name="golden_section", priority=-10)(
         robust_distance(distance_linear_aabb_golden))
     register("intersects", _k, "aabb")(intersects_linear_aabb)

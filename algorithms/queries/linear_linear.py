@@ -42,7 +42,7 @@ from algorithms.core.once import shared
 from algorithms.kernels.stplane import (DOMAINS, METHOD, clamp, lean_distance, linear_form,
                                         minimize, point_at)
 from algorithms.primitives import Line
-from algorithms.registry import register
+from algorithms.registry import fuses, register
 from algorithms.results import (Deferred, DistanceResult, Hit, HitResult, IntersectionResult,
                                 make)
 
@@ -144,7 +144,11 @@ def linear_distance(prim0, prim1) -> DistanceResult:
 
 def linear_intersects(prim0, prim1) -> IntersectionResult:
     """Touching test: distance within :func:`touch_tolerance` (exactly 0 for exact inputs)."""
-    r = linear_distance(prim0, prim1)
+    return _intersects_of(linear_distance(prim0, prim1))
+
+
+def _intersects_of(r) -> IntersectionResult:
+    """The touching test read from the distance record ``r``."""
     return make(IntersectionResult, method=METHOD, trace=Deferred(_intersects_trace, r),
                 intersects=r.distance == 0)
 
@@ -205,7 +209,11 @@ def linear_hits(prim0, prim1) -> HitResult:
     and ``first_t`` its least end, ``None`` when unbounded below (a line lying on line B).
     Normals are ``None`` (no surface).
     """
-    r = linear_distance(prim0, prim1)
+    return _hits_of(prim0, prim1, linear_distance(prim0, prim1))
+
+
+def _hits_of(prim0, prim1, r) -> HitResult:
+    """:func:`linear_hits` read from the distance record ``r`` of the pair."""
     if r.distance != 0:  # (the trace is read from the distance's when asked for)
         return make(HitResult, method=HITS_METHOD, trace=Deferred(_hits_trace, r),
                     intersects=False, first_t=None, hits=())
@@ -330,6 +338,14 @@ def closest_approach(r1, r2) -> ClosestApproach:
     lo2, hi2 = DOMAINS[r2.kind]
     within = clamp(t1, lo1, hi1) == t1 and clamp(t2, lo2, hi2) == t2
     return ClosestApproach(cls, t1, t2, q1, q2, dist, within, restricted)
+
+
+@fuses(distance=linear_distance, intersects=linear_intersects, hits=linear_hits)
+def answer_linear_linear(prim0, prim1):
+    """``(distance, intersection, hits)`` of two linear components from one st-plane
+    minimisation, the records the three queries return (:func:`algorithms.registry.fuses`)."""
+    r = linear_distance.__wrapped__(prim0, prim1)  # (no other query of the pair reads it)
+    return r, _intersects_of(r), _hits_of(prim0, prim1, r)
 
 
 # ----------------------------------------------------------------------------- registration

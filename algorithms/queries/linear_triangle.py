@@ -25,18 +25,19 @@ import math
 from fractions import Fraction
 
 from algorithms.core import vec as V
-from algorithms.core.once import shared
+from algorithms.core.once import current_memo, remember, shared
 from algorithms.core.tolerance import PARALLEL_SIN
 from algorithms.kernels.closest import (INF, closest_point_triangle, golden_section_distance,
                                         intersects_from_hits, is_zero_vector,
                                         linear_features_distance, linear_parts,
                                         linear_segment_closest, point_at, rescue_hit,
-                                        robust_distance, surface_hits, touching_distance, unit)
+                                        robust_distance, robust_settle, surface_hits,
+                                        touching_distance, unit)
 from algorithms.kernels.filters import FALLBACKS, triangle_clearly_misses
 from algorithms.kernels.filters import STATE as filters_state
 from algorithms.primitives import Triangle
-from algorithms.registry import register
-from algorithms.results import Deferred, DistanceResult, HitResult, IntersectionResult, make
+from algorithms.registry import fuses, register
+from algorithms.results import Deferred, DistanceResult, HitResult, IntersectionResult, make_with
 
 LINEAR = ("segment", "ray", "line")
 A16 = "ray-triangle, Badouel, Dunn & Parberry, 3D Math Primer App. A.16, Listing A.4"
@@ -183,9 +184,9 @@ def hits_badouel(a, tri, front_only=False):
         lean = badouel_lean(o, d, lo, hi, tri.vertices)
         if lean is not None:
             if lean[0] is None:
-                trace = Deferred(_badouel_trace, o, d, lo, hi, tri, lean[1])
-                return make(HitResult, method=A16, trace=trace, intersects=False,
-                            first_t=None, hits=())
+                return make_with(HitResult, {
+                    "method": A16, "trace": Deferred(_badouel_trace, o, d, lo, hi, tri, lean[1]),
+                    "intersects": False, "first_t": None, "hits": ()})
             trace = Deferred(_badouel_trace, o, d, lo, hi, tri, {"barycentric": lean[2]})
             return surface_hits(o, d, lo, hi, lean[0], lean[1], A16, trace)
     return _badouel(o, d, lo, hi, tri, front_only)
@@ -398,9 +399,9 @@ def _features(a, tri):
                                     lambda p: closest_point_triangle(p, tri)[0], edges)
 
 
-@shared
-def _cast(a, tri, front_only=False):
-    return hits_badouel(a, tri, front_only)
+#: Badouel's cast of the pair, once per :func:`~algorithms.core.once.one_analysis` scope
+#: (called with ``front_only`` positional, so every caller shares one memo key)
+_cast = shared(hits_badouel)
 
 
 @shared
@@ -422,7 +423,9 @@ def hits_linear_triangle(a, tri, front_only=False):
     (:func:`algorithms.kernels.closest.rescue_hit`), so ``hits``, ``intersects`` and ``distance`` agree.
     A clear miss (:func:`algorithms.kernels.filters.triangle_clearly_misses`) skips that
     check."""
-    hr = _cast(a, tri, front_only)
+    # the shared cast (outside a one_analysis scope: the cast itself, one frame less)
+    hr = (hits_badouel(a, tri, front_only) if current_memo() is None
+          else _cast(a, tri, front_only))
     if hr.intersects or front_only:
         return hr  # (what _hits_and_features returns then, without a second cast)
     o, d, lo, hi = linear_parts(a)
@@ -432,18 +435,27 @@ def hits_linear_triangle(a, tri, front_only=False):
     return _hits_and_features(a, tri, front_only)[0]
 
 
+DISTANCE_METHOD = "linear-triangle distance: GTCG §10.9.1 candidates (ends, edges); " + A16
+
+
+def _touching(a, tri, hr):
+    """The distance record of a cast ``hr`` that hit: 0 at its first touching point, B's
+    parameter the crossing's barycentrics."""
+    o, d, lo, hi = linear_parts(a)
+    bary = miss_view(hr).get("barycentric")
+    pb = (lambda p: _fp(bary)) if bary is not None else _bary(tri)
+    return touching_distance(V.to_float(o), V.to_float(d), hr, DISTANCE_METHOD,
+                             {"first_t": hr.first_t}, pb)
+
+
 def distance_linear_triangle(a, tri):
     """Distance from a segment, ray or line to the triangle: 0 at the first touching point
     (Badouel), else the least over the component's ends (Ericson's regions) and the three edges
     (:func:`algorithms.kernels.closest.linear_features_distance`); exact up to rounding."""
-    method = "linear-triangle distance: GTCG §10.9.1 candidates (ends, edges); " + A16
+    method = DISTANCE_METHOD
     hr, feats = _hits_and_features(a, tri)
-    o, d, lo, hi = linear_parts(a)
-    of, df = V.to_float(o), V.to_float(d)
     if hr.intersects:
-        bary = miss_view(hr).get("barycentric")
-        pb = (lambda p: _fp(bary)) if bary is not None else _bary(tri)
-        return touching_distance(of, df, hr, method, {"first_t": hr.first_t}, pb)
+        return _touching(a, tri, hr)
     sq, t, pa, pb, feature, cands = feats
     bary = closest_point_triangle(pb, tri)[1]
     dist = math.sqrt(float(sq))
@@ -494,6 +506,27 @@ def intersects_point_triangle(pt, tri):
 
 
 intersects_linear_triangle = intersects_from_hits(hits_linear_triangle, A16)
+#: the registered default distance of a linear component and a triangle
+distance_features = robust_distance(distance_linear_triangle)
+
+
+@fuses(distance=distance_features, intersects=intersects_linear_triangle,
+       hits=hits_linear_triangle)
+def answer_linear_triangle(a, tri):
+    """``(distance, intersection, hits)`` of a linear component and a triangle from one cast,
+    the records the three queries return (:func:`algorithms.registry.fuses`): on a hit,
+    Badouel's cast is the hits and the intersection, and the distance is 0 at the crossing;
+    on a miss the three share the cast and the features minimum as before."""
+    hr = hits_badouel(a, tri, False)
+    if not hr.intersects:
+        remember(_cast, (a, tri, False), hr)  # the shared passes below read this cast
+        return (distance_features(a, tri), intersects_linear_triangle(a, tri),
+                hits_linear_triangle(a, tri))
+    return (robust_settle(_touching(a, tri, hr)),
+            make_with(IntersectionResult, {"method": A16, "trace": hr.__dict__["trace"],
+                                           "intersects": True}),
+            hr)
+
 
 
 register("distance", "point", "triangle")(robust_distance(distance_point_triangle))
@@ -501,8 +534,7 @@ register("intersects", "point", "triangle")(intersects_point_triangle)
 for _k in LINEAR:
     register("hits", _k, "triangle", name="badouel", priority=10)(hits_linear_triangle)
     register("hits", _k, "triangle", name="moller_trumbore", priority=0)(hits_moller_trumbore)
-    register("distance", _k, "triangle", name="features", priority=10)(
-        robust_distance(distance_linear_triangle))
+    register("distance", _k, "triangle", name="features", priority=10)(distance_features)
     register("distance", _k, "triangle", name="golden_section", priority=-10)(
         robust_distance(distance_linear_triangle_golden))
     register("intersects", _k, "triangle")(intersects_linear_triangle)
