@@ -24,6 +24,7 @@ meanings allow:
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import replace
 from typing import Optional, Sequence
 
@@ -269,6 +270,12 @@ def _evaluate(a, b, motion_a, motion_b, id_a, id_b, hollow_a, hollow_b) -> PairA
                 else None)
     if hits is not None:
         first_t = None if hits.first_t is None else float(hits.first_t)
+        if first_t is not None and not math.isfinite(first_t):
+            # the hit exists, but its t (|hit - origin| / |direction|) is beyond the doubles:
+            # say so rather than a null that reads as "no hit"
+            errors.append(f"hits: the first hit's parameter t on {id_a} ({a.kind}) is beyond "
+                          f"the float range (its direction is too short); first_t is null")
+            first_t = None
 
     side_rec = side = None
     if p.asks_side:

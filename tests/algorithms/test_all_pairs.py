@@ -281,3 +281,18 @@ def test_every_pair_agrees_with_the_independent_oracles(ka, kb, seed, spread):
     a, b = make(ka, rng, spread), make(kb, rng, spread)
     check_pair(a, b, rng)
     check_pair(b, a, rng)
+
+
+def test_a_hit_whose_parameter_overflows_is_named_not_silently_null():
+    # a ray from the origin along (0, 0, 5e-324) enters the sphere of radius 1 at (0, 0, 3) at
+    # z = 2: t = 2 / 5e-324 = 4e323, beyond the largest double (1.8e308). The hit is real
+    # (intersects, distance 0 at (0, 0, 2)), its t cannot be written: first_t is null and the
+    # error says why, naming the object
+    out = evaluate_pair(Ray((0, 0, 0), (0, 0, 5e-324)), Sphere((0, 0, 3), 1.0))
+    assert out["intersects"] is True and out["distance"] == 0.0
+    assert out["closest"][0] == pytest.approx([0, 0, 2])
+    assert out["first_t"] is None
+    assert "first hit's parameter t on A (ray) is beyond the float range" in out["error"]
+    # a representable t has no such error: 2 / 1
+    out = evaluate_pair(Ray((0, 0, 0), (0, 0, 1.0)), Sphere((0, 0, 3), 1.0))
+    assert out["first_t"] == 2.0 and "error" not in out
