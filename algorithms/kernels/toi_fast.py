@@ -30,9 +30,10 @@ Dunn & Parberry, 3D Math Primer, App. A.6: A still, B moving by ``t m``) runs on
   triangle, tetrahedron; :func:`algorithms.kernels.gjk.closest_on_simplex_fast`, which hands a
   degenerate face to the careful exhaustive :func:`algorithms.kernels.gjk.closest_on_simplex`).
 
-The GJK iteration itself (:meth:`Pair.at`: warm-started, stopping at the gap a step needs) is
-still this module's own loop beside :func:`algorithms.kernels.gjk.run`; both use the kernel's
-sub-algorithms (``tests/algorithms/kernels/test_one_gjk.py`` lists it).
+The GJK iteration itself is the library's one loop, :func:`algorithms.kernels.gjk.iterate`
+(which :func:`algorithms.kernels.gjk.run` is built on), in its plain-float mode: :meth:`Pair.at`
+gives it the simplex kept from the last time, B's offset, the sub-algorithm and the gap a step
+needs (``tests/algorithms/kernels/test_one_gjk.py`` fails on any GJK loop outside the kernel).
 
 The loop, its tolerance (``1e-9`` of the scale), its cases and its trace keys are those of the
 careful path (``"closing_speed"`` is along the plane's ``u``; ``"path"`` says this path
@@ -62,7 +63,7 @@ import math
 
 from algorithms.core.tolerance import PARALLEL_SIN, unit
 from algorithms.kernels.filters import switched_off
-from algorithms.kernels.gjk import closest_on_simplex, closest_on_simplex_fast
+from algorithms.kernels.gjk import closest_on_simplex, closest_on_simplex_fast, iterate
 
 #: the kinds with a plain-float support function here (the bounded kinds)
 KINDS = ("point", "segment", "triangle", "sphere", "aabb", "obb", "capsule", "cylinder")
@@ -118,19 +119,20 @@ def _cylinder_frame(cyl):
 
 def shape(prim):
     """``(core_kind, core_points, support, radius, centre, size)`` of a bounded primitive in plain
-    floats: ``support(x, y, z)`` is a farthest point of the core in direction ``(x, y, z)``
+    floats: ``support(d)`` is a farthest point of the core in the direction ``d = (x, y, z)``
     (the closed forms of :mod:`algorithms.kernels.support`; ties resolve as there), ``size``
     the largest absolute coordinate or length."""
     k = prim.kind
     if k == "point" or k == "sphere":
         p = _t3(prim.position if k == "point" else prim.center)
         r = 0.0 if k == "point" else float(prim.radius)
-        return "point", (p,), (lambda x, y, z: p), r, p, max(abs(p[0]), abs(p[1]), abs(p[2]), r)
+        return "point", (p,), (lambda d: p), r, p, max(abs(p[0]), abs(p[1]), abs(p[2]), r)
     if k == "segment" or k == "capsule":
         p0, p1 = _t3(prim.p0), _t3(prim.p1)
         r = 0.0 if k == "segment" else float(prim.radius)
 
-        def seg(x, y, z):
+        def seg(d):
+            x, y, z = d
             return p0 if x * p0[0] + y * p0[1] + z * p0[2] >= x * p1[0] + y * p1[1] + z * p1[2] \
                 else p1
         c = ((p0[0] + p1[0]) / 2, (p0[1] + p1[1]) / 2, (p0[2] + p1[2]) / 2)
@@ -139,7 +141,8 @@ def shape(prim):
     if k == "triangle":
         a, b, c = (_t3(v) for v in prim.vertices)
 
-        def tri(x, y, z):
+        def tri(d):
+            x, y, z = d
             best, hb = a, x * a[0] + y * a[1] + z * a[2]
             h = x * b[0] + y * b[1] + z * b[2]
             if h > hb:
@@ -153,7 +156,8 @@ def shape(prim):
         lo, hi = _t3(prim.min), _t3(prim.max)
         mid = ((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2)
 
-        def box(x, y, z):
+        def box(d):
+            x, y, z = d
             return (hi[0] if x > 0 else (lo[0] if x < 0 else mid[0]),
                     hi[1] if y > 0 else (lo[1] if y < 0 else mid[1]),
                     hi[2] if z > 0 else (lo[2] if z < 0 else mid[2]))
@@ -166,7 +170,8 @@ def shape(prim):
         s1 = (a1[0] * e1, a1[1] * e1, a1[2] * e1)
         s2 = (a2[0] * e2, a2[1] * e2, a2[2] * e2)
 
-        def obb(x, y, z):
+        def obb(d):
+            x, y, z = d
             px, py, pz = c
             h = a0[0] * x + a0[1] * y + a0[2] * z
             if h > 0:
@@ -192,7 +197,8 @@ def shape(prim):
         top = (c[0] + hh * w[0], c[1] + hh * w[1], c[2] + hh * w[2])
         bot = (c[0] - hh * w[0], c[1] - hh * w[1], c[2] - hh * w[2])
 
-        def cyl(x, y, z):  # support._cylinder_rim in plain floats
+        def cyl(d):  # support._cylinder_rim in plain floats
+            x, y, z = d
             dw = x * w[0] + y * w[1] + z * w[2]
             p = top if dw > 0 else (bot if dw < 0 else c)
             px, py, pz = x - dw * w[0], y - dw * w[1], z - dw * w[2]
@@ -260,7 +266,6 @@ class Pair:
             return self._closed(ox, oy, oz)
         if self.cyl is not None:
             return self._point_cylinder(ox, oy, oz)
-        sa, sb = self.sa, self.sb
         pts = self.simplex
         Y = [(p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz) for p, q in pts]
         if len(Y) > 1:
@@ -269,62 +274,27 @@ class Pair:
             Y = [Y[i] for i in idx]
         else:
             lam, v = (1.0,), Y[0]
-        best_lower, best_u = -math.inf, None
-        settled = False
-        flat = 0
         R = self.R
         floor = 8 * _EPS * self.size
-        for _ in range(MAX_GJK):
-            self.gjk_iterations += 1
-            vx, vy, vz = v
-            vv = vx * vx + vy * vy + vz * vz
-            vn = math.sqrt(vv)
-            if vn <= floor:
-                return self._touch(pts, lam, ox, oy, oz)
-            # clean the rounding noise out of the query direction (kernels.gjk does the same)
-            qx = 0.0 if abs(vx) <= floor else vx
-            qy = 0.0 if abs(vy) <= floor else vy
-            qz = 0.0 if abs(vz) <= floor else vz
-            if qx == 0.0 and qy == 0.0 and qz == 0.0:
-                qx, qy, qz = vx, vy, vz
-            qn = math.sqrt(qx * qx + qy * qy + qz * qz)
-            p = sa(-qx, -qy, -qz)
-            q = sb(qx, qy, qz)
-            wx, wy, wz = p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz
-            ux, uy, uz = qx / qn, qy / qn, qz / qn
-            lower = ux * wx + uy * wy + uz * wz
-            if lower > best_lower:
-                best_lower, best_u = lower, (ux, uy, uz)
-            if vn - best_lower <= eps_abs or vn - best_lower <= rel * (best_lower - R):
-                break
-            w = (wx, wy, wz)
-            if w in Y:
-                settled = "repeat"
-                break  # no new support point: v is the distance up to rounding
-            Y2 = Y + [w]
-            idx, lam2, v2 = self.closest(Y2)
-            if len(idx) == 4:
-                return self._touch(pts + [(p, q)], lam2, ox, oy, oz)
-            vv2 = v2[0] * v2[0] + v2[1] * v2[1] + v2[2] * v2[2]
-            if not vv2 < vv and vv2 <= vv * (1 + 4 * _EPS) and flat < 8 and v2 != v:
-                flat += 1  # a level step |v|^2 cannot register (kernels.gjk does the same)
-            elif not vv2 < vv:
-                # a stall short of the gap (near a curved rim): retry along v tilted by
-                # 1e-7 |v| about each axis, as the careful GJK does, keeping the best
-                retry = self._retry(Y, v, vn, ox, oy, oz)
-                if retry is None:
-                    settled = "stall"
-                    break
-                if retry[0] == "touch":
-                    return self._touch(pts + [retry[1]], retry[2], ox, oy, oz)
-                p, q, idx, lam2, v2 = retry
-                Y2 = Y + [(p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz)]
-            pts2 = pts + [(p, q)]
-            pts = [pts2[i] for i in idx]
-            Y = [Y2[i] for i in idx]
-            lam, v = lam2, v2
-        else:
+        # the one GJK loop (kernels.gjk.iterate), warm-started, in plain floats, stopping at
+        # the gap this step needs
+        s = iterate(self.sa, self.sb, pts, Y, lam, v, size=self.size, offset=(ox, oy, oz),
+                    closest=self.closest, plain=True, touch=floor, stop=(eps_abs, rel, R),
+                    max_iterations=MAX_GJK)
+        termination = s["termination"]
+        self.gjk_iterations += s["iterations"]
+        pts, lam = s["simplex"], s["lam"]
+        if termination.startswith("overlap"):
+            if termination == "overlap (v = 0)":
+                self.gjk_iterations += 1  # (the iteration that found it, as counted before)
+            return self._touch(pts, lam, ox, oy, oz)
+        if termination == "max iterations":
             raise Unsure("GJK did not settle")
+        settled = {"converged (gap)": False, "converged (repeated support point)": "repeat",
+                   "converged (no progress)": "stall"}[termination]
+        best_lower, best_u = s["lower"], s["lower_direction"]
+        vx, vy, vz = s["v"]
+        vn = math.sqrt(vx * vx + vy * vy + vz * vz)
         self.simplex = pts
         pa, pb = _barycentric_points(pts, lam, ox, oy, oz)
         dx, dy, dz = pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2]
@@ -345,29 +315,6 @@ class Pair:
         if settled == "repeat" and upper > 0:
             return upper, upper, (dx / upper, dy / upper, dz / upper), tuple(pa), pb
         return upper, best_lower, best_u, tuple(pa), pb
-
-    def _retry(self, Y, v, vn, ox, oy, oz):
-        """The support along ``v`` tilted by ``1e-7 |v|`` about each axis that shrinks ``v``
-        most: ``(p, q, idx, lam, v)``, ``("touch", (p, q), lam)`` or ``None``."""
-        tilt = 1e-7 * vn
-        vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
-        best = None
-        for i in range(3):
-            for sgn in (tilt, -tilt):
-                d = [v[0], v[1], v[2]]
-                d[i] += sgn
-                p = self.sa(-d[0], -d[1], -d[2])
-                q = self.sb(d[0], d[1], d[2])
-                w = (p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz)
-                if w in Y:
-                    continue
-                idx, lam, v2 = self.closest(Y + [w])
-                if len(idx) == 4:
-                    return "touch", (p, q), lam
-                vv2 = v2[0] * v2[0] + v2[1] * v2[1] + v2[2] * v2[2]
-                if vv2 < vv and (best is None or vv2 < best[0]):
-                    best = (vv2, (p, q, idx, lam, v2))
-        return None if best is None else best[1]
 
     def _touch(self, pts, lam, ox, oy, oz):
         """The cores touch or overlap (``v = 0`` up to rounding): ``(0, 0, None, pa, pb)``
