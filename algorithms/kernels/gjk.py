@@ -641,22 +641,24 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
             if gap <= tol * vv or gap <= 4e-16 * math.sqrt(vv * max_w2) or gap <= gap_abs * vn:
                 termination = "converged (gap)"
                 break
-        found = None
-        if w not in Y:
-            idx, lam2, v2 = closest(Y + [w], (lam, vv))
-            if len(idx) == 4:
-                found = (p, q, w, idx, lam2, v2)
-            else:
+        # the new simplex: Y2 (w appended) reduced to the face idx that holds the new v
+        if w in Y:
+            idx = None
+        else:
+            Y2 = Y + [w]
+            idx, lam2, v2 = closest(Y2, (lam, vv))
+            if len(idx) != 4:
                 vv2 = v2[0] * v2[0] + v2[1] * v2[1] + v2[2] * v2[2]
                 if vv2 < vv:
-                    found = (p, q, w, idx, lam2, v2)
+                    pass
                 elif vv2 <= vv * (1 + 4 * 2.0 ** -52) and flat_steps < 8 and v2 != v:
                     # |v|^2 cannot register the progress (near a curved contact a tilt of
                     # 1e-8 changes |v|^2 by 1e-16 relative): accept a level step, a few
                     # times, so the direction of v, and the closest points, keep converging
                     flat_steps += 1
-                    found = (p, q, w, idx, lam2, v2)
-        if found is None:
+                else:
+                    idx = None
+        if idx is None:
             # Stalled (a repeated support point, or no decrease) short of the gap test: the
             # farthest set of A - B in -v is a whole face and rounding picked the wrong
             # point of it. Retry with v tilted by 1e-7 |v| along each axis (and, careful,
@@ -667,16 +669,20 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
                 termination = ("converged (repeated support point)" if w in Y
                                else "converged (no progress)")
                 break
-            p, q, w = found[0], found[1], found[2]
+            p, q, w, idx, lam2, v2 = found[:6]
+            Y2 = Y + [w]
             if step is not None:
                 step["retried"] = True
                 step.update(support_a=_lst(p), support_b=_lst(q), w=_lst(w))
             if not plain:
                 max_w2 = max(max_w2, _dot(w, w))
-        p, q, w, idx, lam, v = found[:6]
-        pts2, Y2 = pts + [(p, q)], Y + [w]
-        pts = [pts2[i] for i in idx]
-        Y = [Y2[i] for i in idx]
+        lam, v = lam2, v2
+        pts2 = pts + [(p, q)]
+        if idx == _IN_ORDER[len(Y2)]:  # the whole simplex, in its order
+            pts, Y = pts2, Y2
+        else:
+            pts = [pts2[i] for i in idx]
+            Y = [Y2[i] for i in idx]
         if step is not None:
             step["simplex"] = [_lst(y) for y in Y]
             step["lambda"] = list(lam)
@@ -687,6 +693,9 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
     return {"simplex": pts, "W": Y, "lam": lam, "v": v, "iterations": iterations,
             "termination": termination, "steps": steps, "max_w2": max_w2,
             "lower": best_lower, "lower_direction": best_dir}
+
+
+_IN_ORDER = {k: tuple(range(k)) for k in (1, 2, 3, 4)}
 
 
 def _retry(support_a, support_b, Y, lam, v, vv, ox, oy, oz, closest, plain):

@@ -117,79 +117,105 @@ def _cylinder_frame(cyl):
     return _t3(cyl.center), unit(cyl.axis), float(cyl.radius), float(cyl.height) / 2
 
 
+#: the kinds whose core is a point or a segment (a radius around it)
+_ROUND = ("point", "sphere", "segment", "capsule")
+
+
+def _round_core(prim, k):
+    """``(core_kind, core_points, radius, centre, size)`` of a point, sphere, segment or
+    capsule (:func:`shape` without the support function)."""
+    if k == "point" or k == "sphere":
+        p = _t3(prim.position if k == "point" else prim.center)
+        r = 0.0 if k == "point" else float(prim.radius)
+        return "point", (p,), r, p, max(abs(p[0]), abs(p[1]), abs(p[2]), r)
+    p0, p1 = _t3(prim.p0), _t3(prim.p1)
+    r = 0.0 if k == "segment" else float(prim.radius)
+    c = ((p0[0] + p1[0]) / 2, (p0[1] + p1[1]) / 2, (p0[2] + p1[2]) / 2)
+    return "segment", (p0, p1), r, c, max(abs(p0[0]), abs(p0[1]), abs(p0[2]),
+                                          abs(p1[0]), abs(p1[1]), abs(p1[2]), r)
+
+
 def shape(prim):
     """``(core_kind, core_points, support, radius, centre, size)`` of a bounded primitive in plain
     floats: ``support(d)`` is a farthest point of the core in the direction ``d = (x, y, z)``
     (the closed forms of :mod:`algorithms.kernels.support`; ties resolve as there), ``size``
     the largest absolute coordinate or length."""
     k = prim.kind
-    if k == "point" or k == "sphere":
-        p = _t3(prim.position if k == "point" else prim.center)
-        r = 0.0 if k == "point" else float(prim.radius)
-        return "point", (p,), (lambda d: p), r, p, max(abs(p[0]), abs(p[1]), abs(p[2]), r)
-    if k == "segment" or k == "capsule":
-        p0, p1 = _t3(prim.p0), _t3(prim.p1)
-        r = 0.0 if k == "segment" else float(prim.radius)
+    if k in _ROUND:
+        kind, pts, r, c, size = _round_core(prim, k)
+        if kind == "point":
+            p = pts[0]
+            return kind, pts, (lambda d: p), r, c, size
+        p0, p1 = pts
 
         def seg(d):
             x, y, z = d
             return p0 if x * p0[0] + y * p0[1] + z * p0[2] >= x * p1[0] + y * p1[1] + z * p1[2] \
                 else p1
-        c = ((p0[0] + p1[0]) / 2, (p0[1] + p1[1]) / 2, (p0[2] + p1[2]) / 2)
-        return "segment", (p0, p1), seg, r, c, max(abs(p0[0]), abs(p0[1]), abs(p0[2]),
-                                                   abs(p1[0]), abs(p1[1]), abs(p1[2]), r)
+        return kind, pts, seg, r, c, size
     if k == "triangle":
-        a, b, c = (_t3(v) for v in prim.vertices)
+        va, vb, vc = prim.vertices
+        a, b, c = _t3(va), _t3(vb), _t3(vc)
+        a0, a1, a2 = a
+        b0, b1, b2 = b
+        c0, c1, c2 = c
 
         def tri(d):
             x, y, z = d
-            best, hb = a, x * a[0] + y * a[1] + z * a[2]
-            h = x * b[0] + y * b[1] + z * b[2]
+            best, hb = a, x * a0 + y * a1 + z * a2
+            h = x * b0 + y * b1 + z * b2
             if h > hb:
                 best, hb = b, h
-            if x * c[0] + y * c[1] + z * c[2] > hb:
+            if x * c0 + y * c1 + z * c2 > hb:
                 best = c
             return best
-        cen = tuple((a[i] + b[i] + c[i]) / 3 for i in range(3))
-        return "triangle", None, tri, 0.0, cen, max(max(map(abs, v)) for v in (a, b, c))
+        cen = ((a0 + b0 + c0) / 3, (a1 + b1 + c1) / 3, (a2 + b2 + c2) / 3)
+        return "triangle", None, tri, 0.0, cen, max(abs(a0), abs(a1), abs(a2), abs(b0), abs(b1),
+                                                    abs(b2), abs(c0), abs(c1), abs(c2))
     if k == "aabb":
-        lo, hi = _t3(prim.min), _t3(prim.max)
-        mid = ((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2)
+        lx, ly, lz = _t3(prim.min)
+        hx, hy, hz = _t3(prim.max)
+        mid = mx, my, mz = ((lx + hx) / 2, (ly + hy) / 2, (lz + hz) / 2)
 
         def box(d):
             x, y, z = d
-            return (hi[0] if x > 0 else (lo[0] if x < 0 else mid[0]),
-                    hi[1] if y > 0 else (lo[1] if y < 0 else mid[1]),
-                    hi[2] if z > 0 else (lo[2] if z < 0 else mid[2]))
-        return "aabb", None, box, 0.0, mid, max(max(map(abs, lo)), max(map(abs, hi)))
+            return (hx if x > 0 else (lx if x < 0 else mx),
+                    hy if y > 0 else (ly if y < 0 else my),
+                    hz if z > 0 else (lz if z < 0 else mz))
+        return "aabb", None, box, 0.0, mid, max(abs(lx), abs(ly), abs(lz), abs(hx), abs(hy),
+                                                abs(hz))
     if k == "obb":
-        c = _t3(prim.center)
-        (a0, a1, a2) = (_t3(v) for v in prim.axes)
-        e0, e1, e2 = (float(e) for e in prim.extents)
-        s0 = (a0[0] * e0, a0[1] * e0, a0[2] * e0)
-        s1 = (a1[0] * e1, a1[1] * e1, a1[2] * e1)
-        s2 = (a2[0] * e2, a2[1] * e2, a2[2] * e2)
+        c = cx, cy, cz = _t3(prim.center)
+        ax, ay, az = prim.axes
+        e0, e1, e2 = prim.extents
+        e0, e1, e2 = float(e0), float(e1), float(e2)
+        a00, a01, a02 = float(ax[0]), float(ax[1]), float(ax[2])
+        a10, a11, a12 = float(ay[0]), float(ay[1]), float(ay[2])
+        a20, a21, a22 = float(az[0]), float(az[1]), float(az[2])
+        s00, s01, s02 = a00 * e0, a01 * e0, a02 * e0
+        s10, s11, s12 = a10 * e1, a11 * e1, a12 * e1
+        s20, s21, s22 = a20 * e2, a21 * e2, a22 * e2
 
         def obb(d):
             x, y, z = d
-            px, py, pz = c
-            h = a0[0] * x + a0[1] * y + a0[2] * z
+            px, py, pz = cx, cy, cz
+            h = a00 * x + a01 * y + a02 * z
             if h > 0:
-                px, py, pz = px + s0[0], py + s0[1], pz + s0[2]
+                px, py, pz = px + s00, py + s01, pz + s02
             elif h < 0:
-                px, py, pz = px - s0[0], py - s0[1], pz - s0[2]
-            h = a1[0] * x + a1[1] * y + a1[2] * z
+                px, py, pz = px - s00, py - s01, pz - s02
+            h = a10 * x + a11 * y + a12 * z
             if h > 0:
-                px, py, pz = px + s1[0], py + s1[1], pz + s1[2]
+                px, py, pz = px + s10, py + s11, pz + s12
             elif h < 0:
-                px, py, pz = px - s1[0], py - s1[1], pz - s1[2]
-            h = a2[0] * x + a2[1] * y + a2[2] * z
+                px, py, pz = px - s10, py - s11, pz - s12
+            h = a20 * x + a21 * y + a22 * z
             if h > 0:
-                px, py, pz = px + s2[0], py + s2[1], pz + s2[2]
+                px, py, pz = px + s20, py + s21, pz + s22
             elif h < 0:
-                px, py, pz = px - s2[0], py - s2[1], pz - s2[2]
+                px, py, pz = px - s20, py - s21, pz - s22
             return (px, py, pz)
-        return "obb", None, obb, 0.0, c, max(max(map(abs, c)), e0, e1, e2)
+        return "obb", None, obb, 0.0, c, max(abs(cx), abs(cy), abs(cz), e0, e1, e2)
     if k == "cylinder":
         c = _t3(prim.center)
         w = unit(prim.axis)  # the values of prim.unit_axis, without numpy
@@ -197,19 +223,22 @@ def shape(prim):
         top = (c[0] + hh * w[0], c[1] + hh * w[1], c[2] + hh * w[2])
         bot = (c[0] - hh * w[0], c[1] - hh * w[1], c[2] - hh * w[2])
 
+        w0, w1, w2 = w
+        sqrt = math.sqrt
+
         def cyl(d):  # support._cylinder_rim in plain floats
             x, y, z = d
-            dw = x * w[0] + y * w[1] + z * w[2]
+            dw = x * w0 + y * w1 + z * w2
             p = top if dw > 0 else (bot if dw < 0 else c)
-            px, py, pz = x - dw * w[0], y - dw * w[1], z - dw * w[2]
-            q = px * w[0] + py * w[1] + pz * w[2]
-            px, py, pz = px - q * w[0], py - q * w[1], pz - q * w[2]
-            pn = math.sqrt(px * px + py * py + pz * pz)
-            if rad > 0 and pn > PARALLEL_SIN * math.sqrt(x * x + y * y + z * z):
+            px, py, pz = x - dw * w0, y - dw * w1, z - dw * w2
+            q = px * w0 + py * w1 + pz * w2
+            px, py, pz = px - q * w0, py - q * w1, pz - q * w2
+            pn = sqrt(px * px + py * py + pz * pz)
+            if rad > 0 and pn > PARALLEL_SIN * sqrt(x * x + y * y + z * z):
                 f = rad / pn
                 return (p[0] + f * px, p[1] + f * py, p[2] + f * pz)
             return p
-        return "cylinder", None, cyl, 0.0, c, max(max(map(abs, c)), rad, 2 * hh)
+        return "cylinder", None, cyl, 0.0, c, max(abs(c[0]), abs(c[1]), abs(c[2]), rad, 2 * hh)
     raise Unsure(k)
 
 
@@ -219,32 +248,57 @@ def shape(prim):
 def _barycentric_points(pts, lam, ox, oy, oz):
     """The points ``sum lam_i a_i`` on A and ``sum lam_i b_i + (ox, oy, oz)`` on B of the
     simplex ``pts`` of support pairs ``(a_i, b_i)`` (B's taken at t = 0, moved by the offset)."""
-    pa = [0.0, 0.0, 0.0]
-    pb = [0.0, 0.0, 0.0]
+    ax = ay = az = bx = by = bz = 0.0
     for l_, (p, q) in zip(lam, pts):
-        for i in range(3):
-            pa[i] += l_ * p[i]
-            pb[i] += l_ * q[i]
-    return tuple(pa), (pb[0] + ox, pb[1] + oy, pb[2] + oz)
+        ax += l_ * p[0]
+        ay += l_ * p[1]
+        az += l_ * p[2]
+        bx += l_ * q[0]
+        by += l_ * q[1]
+        bz += l_ * q[2]
+    return (ax, ay, az), (bx + ox, by + oy, bz + oz)
 
 
 class Pair:
     """core(A) and core(B) + ``t m`` with a simplex kept between times (warm start)."""
 
     def __init__(self, a, b, motion):
-        ka, pa_, self.sa, self.ra, ca, sza = shape(a)
-        kb, pb_, self.sb, self.rb, cb, szb = shape(b)
+        m = self.m = _t3(motion)
+        size_m = max(abs(m[0]), abs(m[1]), abs(m[2]))
+        ka, kb = a.kind, b.kind
+        self.cyl = None
+        self.sa = self.sb = None
+        if ka in _ROUND and (kb in _ROUND or kb == "cylinder"):
+            ka, pa_, self.ra, ca, sza = _round_core(a, ka)
+            if kb == "cylinder":
+                pb_, self.rb, cb = None, 0.0, None
+                frame = _cylinder_frame(b)
+                c, _, rad, hh = frame
+                szb = max(abs(c[0]), abs(c[1]), abs(c[2]), rad, 2 * hh)
+            else:
+                kb, pb_, self.rb, cb, szb = _round_core(b, kb)
+        elif kb in _ROUND and ka == "cylinder":
+            kb, pb_, self.rb, cb, szb = _round_core(b, kb)
+            pa_, self.ra, ca = None, 0.0, None
+            frame = _cylinder_frame(a)
+            c, _, rad, hh = frame
+            sza = max(abs(c[0]), abs(c[1]), abs(c[2]), rad, 2 * hh)
+        else:
+            ka, pa_, self.sa, self.ra, ca, sza = shape(a)
+            kb, pb_, self.sb, self.rb, cb, szb = shape(b)
         self.R = self.ra + self.rb
-        self.m = _t3(motion)
         self.closed = pa_ is not None and pb_ is not None  # point/segment cores
         self.cores = (pa_, pb_)
         # a point core against a cylinder: the closed form of the solid cylinder
-        self.cyl = None
         if ka == "point" and kb == "cylinder":
-            self.cyl = (False, pa_[0], _cylinder_frame(b))
+            self.cyl = (False, pa_[0], frame)
         elif kb == "point" and ka == "cylinder":
-            self.cyl = (True, pb_[0], _cylinder_frame(a))
-        self.size = max(sza, szb, max(map(abs, self.m)))
+            self.cyl = (True, pb_[0], frame)
+        elif self.sa is None and not self.closed:
+            # a segment core against a cylinder: GJK on the support functions
+            ka, pa_, self.sa, self.ra, ca, sza = shape(a)
+            kb, pb_, self.sb, self.rb, cb, szb = shape(b)
+        self.size = max(sza, szb, size_m)
         #: a curved core (the cylinder's rim): a GJK stall there may leave |v| well above
         #: the distance, so only the planes' bounds count
         self.curved = "cylinder" in (ka, kb)
@@ -284,14 +338,18 @@ class Pair:
         termination = s["termination"]
         self.gjk_iterations += s["iterations"]
         pts, lam = s["simplex"], s["lam"]
-        if termination.startswith("overlap"):
+        if termination == "converged (gap)":
+            settled = False
+        elif termination == "converged (repeated support point)":
+            settled = "repeat"
+        elif termination == "converged (no progress)":
+            settled = "stall"
+        elif termination == "max iterations":
+            raise Unsure("GJK did not settle")
+        else:  # overlap
             if termination == "overlap (v = 0)":
                 self.gjk_iterations += 1  # (the iteration that found it, as counted before)
             return self._touch(pts, lam, ox, oy, oz)
-        if termination == "max iterations":
-            raise Unsure("GJK did not settle")
-        settled = {"converged (gap)": False, "converged (repeated support point)": "repeat",
-                   "converged (no progress)": "stall"}[termination]
         best_lower, best_u = s["lower"], s["lower_direction"]
         vx, vy, vz = s["v"]
         vn = math.sqrt(vx * vx + vy * vy + vz * vz)
