@@ -219,15 +219,16 @@ class _Degenerate(Exception):
 
 def _ericson_segment(A, B):
     """Origin's nearest point on segment AB: (indices kept, barycentrics, point)."""
-    ex, ey, ez = B[0] - A[0], B[1] - A[1], B[2] - A[2]
+    ax, ay, az = A
+    ex, ey, ez = B[0] - ax, B[1] - ay, B[2] - az
     ee = ex * ex + ey * ey + ez * ez
-    t = -(A[0] * ex + A[1] * ey + A[2] * ez)
+    t = -(ax * ex + ay * ey + az * ez)
     if t <= 0 or ee <= 0:
         return (0,), (1.0,), A
     if t >= ee:
         return (1,), (1.0,), B
     t /= ee
-    return (0, 1), (1.0 - t, t), (A[0] + t * ex, A[1] + t * ey, A[2] + t * ez)
+    return (0, 1), (1.0 - t, t), (ax + t * ex, ay + t * ey, az + t * ez)
 
 
 def _ericson_triangle(a, b, c):
@@ -237,28 +238,39 @@ def _ericson_triangle(a, b, c):
     Based at the vertex opposite the longest edge (as :func:`_face`):
     on a sliver (two support points of one rim, one far corner) the edges from the sharp
     vertex are nearly parallel and the projection loses the slow progress GJK makes there."""
-    l_a = (b[0] - c[0]) ** 2 + (b[1] - c[1]) ** 2 + (b[2] - c[2]) ** 2
-    l_b = (a[0] - c[0]) ** 2 + (a[1] - c[1]) ** 2 + (a[2] - c[2]) ** 2
-    l_c = (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 + (a[2] - b[2]) ** 2
+    ax, ay, az = a
+    bx, by, bz = b
+    cx, cy, cz = c
+    l_a = (bx - cx) ** 2 + (by - cy) ** 2 + (bz - cz) ** 2
+    l_b = (ax - cx) ** 2 + (ay - cy) ** 2 + (az - cz) ** 2
+    l_c = (ax - bx) ** 2 + (ay - by) ** 2 + (az - bz) ** 2
     if l_a >= l_b and l_a >= l_c:
         return _ericson_triangle_at(a, b, c)
-    order = (1, 0, 2) if l_b >= l_c else (2, 0, 1)
-    P = (a, b, c)
-    idx, lam, v = _ericson_triangle_at(P[order[0]], P[order[1]], P[order[2]])
-    return tuple(order[i] for i in idx), lam, v
+    if l_b >= l_c:
+        idx, lam, v = _ericson_triangle_at(b, a, c)
+        return tuple(_ORDER_B[i] for i in idx), lam, v
+    idx, lam, v = _ericson_triangle_at(c, a, b)
+    return tuple(_ORDER_C[i] for i in idx), lam, v
+
+
+_ORDER_B = (1, 0, 2)
+_ORDER_C = (2, 0, 1)
 
 
 def _ericson_triangle_at(a, b, c):
     """:func:`_ericson_triangle` with the edges based at ``a``."""
-    abx, aby, abz = b[0] - a[0], b[1] - a[1], b[2] - a[2]
-    acx, acy, acz = c[0] - a[0], c[1] - a[1], c[2] - a[2]
+    ax, ay, az = a
+    bx, by, bz = b
+    cx, cy, cz = c
+    abx, aby, abz = bx - ax, by - ay, bz - az
+    acx, acy, acz = cx - ax, cy - ay, cz - az
     # ap = -a
-    d1 = -(abx * a[0] + aby * a[1] + abz * a[2])
-    d2 = -(acx * a[0] + acy * a[1] + acz * a[2])
+    d1 = -(abx * ax + aby * ay + abz * az)
+    d2 = -(acx * ax + acy * ay + acz * az)
     if d1 <= 0 and d2 <= 0:
         return (0,), (1.0,), a
-    d3 = -(abx * b[0] + aby * b[1] + abz * b[2])
-    d4 = -(acx * b[0] + acy * b[1] + acz * b[2])
+    d3 = -(abx * bx + aby * by + abz * bz)
+    d4 = -(acx * bx + acy * by + acz * bz)
     if d3 >= 0 and d4 <= d3:
         return (1,), (1.0,), b
     vc = d1 * d4 - d3 * d2
@@ -267,9 +279,9 @@ def _ericson_triangle_at(a, b, c):
         if not den > 0:
             raise _Degenerate("degenerate edge")
         v = d1 / den
-        return (0, 1), (1.0 - v, v), (a[0] + v * abx, a[1] + v * aby, a[2] + v * abz)
-    d5 = -(abx * c[0] + aby * c[1] + abz * c[2])
-    d6 = -(acx * c[0] + acy * c[1] + acz * c[2])
+        return (0, 1), (1.0 - v, v), (ax + v * abx, ay + v * aby, az + v * abz)
+    d5 = -(abx * cx + aby * cy + abz * cz)
+    d6 = -(acx * cx + acy * cy + acz * cz)
     if d6 >= 0 and d5 <= d6:
         return (2,), (1.0,), c
     vb = d5 * d2 - d1 * d6
@@ -278,15 +290,14 @@ def _ericson_triangle_at(a, b, c):
         if not den > 0:
             raise _Degenerate("degenerate edge")
         w = d2 / den
-        return (0, 2), (1.0 - w, w), (a[0] + w * acx, a[1] + w * acy, a[2] + w * acz)
+        return (0, 2), (1.0 - w, w), (ax + w * acx, ay + w * acy, az + w * acz)
     va = d3 * d6 - d5 * d4
     if va <= 0 and (d4 - d3) >= 0 and (d5 - d6) >= 0:
         den = (d4 - d3) + (d5 - d6)
         if not den > 0:
             raise _Degenerate("degenerate edge")
         w = (d4 - d3) / den
-        return (1, 2), (1.0 - w, w), (b[0] + w * (c[0] - b[0]), b[1] + w * (c[1] - b[1]),
-                                      b[2] + w * (c[2] - b[2]))
+        return (1, 2), (1.0 - w, w), (bx + w * (cx - bx), by + w * (cy - by), bz + w * (cz - bz))
     den = va + vb + vc
     # a sliver whose Gram determinant is lost in rounding: the careful sub-algorithm decides
     nab = abx * abx + aby * aby + abz * abz
@@ -295,8 +306,8 @@ def _ericson_triangle_at(a, b, c):
         raise _Degenerate("degenerate triangle")
     v = vb / den
     w = vc / den
-    return (0, 1, 2), (1.0 - v - w, v, w), (a[0] + abx * v + acx * w, a[1] + aby * v + acy * w,
-                                            a[2] + abz * v + acz * w)
+    return (0, 1, 2), (1.0 - v - w, v, w), (ax + abx * v + acx * w, ay + aby * v + acy * w,
+                                            az + abz * v + acz * w)
 
 
 _TETRA_FACES = ((0, 1, 2, 3), (0, 2, 3, 1), (0, 3, 1, 2), (1, 3, 2, 0))
@@ -308,30 +319,34 @@ def _ericson_tetrahedron(Y):
     barycentrics when the origin is inside. A flat tetrahedron: the nearest of all four faces
     (their union is the hull)."""
     best = None
+    best_vv = 0.0
     outside_any = False
     for i, j, k, l_ in _TETRA_FACES:
-        a, b, c, d = Y[i], Y[j], Y[k], Y[l_]
-        e1 = (b[0] - a[0], b[1] - a[1], b[2] - a[2])
-        e2 = (c[0] - a[0], c[1] - a[1], c[2] - a[2])
-        n = (e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
-             e1[0] * e2[1] - e1[1] * e2[0])
-        so = -(a[0] * n[0] + a[1] * n[1] + a[2] * n[2])
-        sd = (d[0] - a[0]) * n[0] + (d[1] - a[1]) * n[1] + (d[2] - a[2]) * n[2]
-        nn = n[0] * n[0] + n[1] * n[1] + n[2] * n[2]
-        ed = (d[0] - a[0]) ** 2 + (d[1] - a[1]) ** 2 + (d[2] - a[2]) ** 2
-        flat = not sd * sd > 1e-16 * nn * ed
-        if flat or so * sd < 0:
+        a, b, c = Y[i], Y[j], Y[k]
+        ax, ay, az = a
+        dx, dy, dz = Y[l_]
+        e1x, e1y, e1z = b[0] - ax, b[1] - ay, b[2] - az
+        e2x, e2y, e2z = c[0] - ax, c[1] - ay, c[2] - az
+        nx = e1y * e2z - e1z * e2y
+        ny = e1z * e2x - e1x * e2z
+        nz = e1x * e2y - e1y * e2x
+        so = -(ax * nx + ay * ny + az * nz)
+        sd = (dx - ax) * nx + (dy - ay) * ny + (dz - az) * nz
+        nn = nx * nx + ny * ny + nz * nz
+        ed = (dx - ax) ** 2 + (dy - ay) ** 2 + (dz - az) ** 2
+        if not sd * sd > 1e-16 * nn * ed or so * sd < 0:  # flat, or the origin outside
             outside_any = True
             idx, lam, v = _ericson_triangle(a, b, c)
             vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
-            if best is None or vv < best[3]:
+            if best is None or vv < best_vv:
                 face = (i, j, k)
-                best = (tuple(face[x] for x in idx), lam, v, vv)
+                best = (tuple(face[x] for x in idx), lam, v)
+                best_vv = vv
     if not outside_any:
         # inside: the barycentrics by Cramer's rule (kernels.gjk._face for k = 4)
         idx, lam, v = closest_on_simplex(Y)
         return idx, lam, v
-    return best[0], best[1], best[2]
+    return best
 
 
 def closest_on_simplex_fast(Y, base=None):
@@ -585,10 +600,11 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
     floor = 8 * 2.0 ** -52 * size
     if plain:
         eps_abs, rel, R = stop
+    sqrt = math.sqrt
     while iterations < max_iterations:
         vx, vy, vz = v
         vv = vx * vx + vy * vy + vz * vz
-        vn = math.sqrt(vv)
+        vn = sqrt(vv)
         if (vn <= touch) if plain else (vv <= touch_rel2 * max_w2 or vv <= touch2):
             termination = "overlap (v = 0)"
             break
@@ -611,10 +627,10 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
         # |v| (|v| - lower) is van den Bergen's v.v - v.w when q = v, and measured along the
         # direction actually queried it is not fooled by the noise cleaned out of v.
         if plain:
-            w = (p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz)
-            qn = math.sqrt(qx * qx + qy * qy + qz * qz)
+            wx, wy, wz = w = (p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz)
+            qn = sqrt(qx * qx + qy * qy + qz * qz)
             ux, uy, uz = qx / qn, qy / qn, qz / qn
-            lower = ux * w[0] + uy * w[1] + uz * w[2]
+            lower = ux * wx + uy * wy + uz * wz
             if lower > best_lower:
                 best_lower, best_dir = lower, (ux, uy, uz)
             if vn - best_lower <= eps_abs or vn - best_lower <= rel * (best_lower - R):
@@ -642,7 +658,7 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
                 termination = "converged (gap)"
                 break
         # the new simplex: Y2 (w appended) reduced to the face idx that holds the new v
-        if w in Y:
+        if not plain and w in Y:  # (plain: a repeated point ended the run above)
             idx = None
         else:
             Y2 = Y + [w]

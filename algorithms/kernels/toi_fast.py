@@ -410,35 +410,44 @@ class Pair:
         A, B = self.cores
         p1x, p1y, p1z = A[0]
         q1 = A[-1]
-        p2x, p2y, p2z = B[0][0] + ox, B[0][1] + oy, B[0][2] + oz
-        q2 = B[-1]
+        b0, q2 = B[0], B[-1]
+        p2x, p2y, p2z = b0[0] + ox, b0[1] + oy, b0[2] + oz
         d1x, d1y, d1z = q1[0] - p1x, q1[1] - p1y, q1[2] - p1z
         d2x, d2y, d2z = q2[0] + ox - p2x, q2[1] + oy - p2y, q2[2] + oz - p2z
         rx, ry, rz = p1x - p2x, p1y - p2y, p1z - p2z
         a = d1x * d1x + d1y * d1y + d1z * d1z
         e = d2x * d2x + d2y * d2y + d2z * d2z
         f = d2x * rx + d2y * ry + d2z * rz
+        # clamp(x) = min(max(x, 0), 1), written out (the same values, NaN and -0.0 included)
         if a <= 0 and e <= 0:
             s = t = 0.0
         elif a <= 0:
             s = 0.0
-            t = min(max(f / e, 0.0), 1.0)
+            t = f / e
+            t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
         else:
             c = d1x * rx + d1y * ry + d1z * rz
             if e <= 0:
                 t = 0.0
-                s = min(max(-c / a, 0.0), 1.0)
+                s = -c / a
+                s = 0.0 if s < 0.0 else (1.0 if s > 1.0 else s)
             else:
                 b = d1x * d2x + d1y * d2y + d1z * d2z
                 denom = a * e - b * b
-                s = min(max((b * f - c * e) / denom, 0.0), 1.0) if denom > 0 else 0.0
+                if denom > 0:
+                    s = (b * f - c * e) / denom
+                    s = 0.0 if s < 0.0 else (1.0 if s > 1.0 else s)
+                else:
+                    s = 0.0
                 t = (b * s + f) / e
                 if t < 0.0:
                     t = 0.0
-                    s = min(max(-c / a, 0.0), 1.0)
+                    s = -c / a
+                    s = 0.0 if s < 0.0 else (1.0 if s > 1.0 else s)
                 elif t > 1.0:
                     t = 1.0
-                    s = min(max((b - c) / a, 0.0), 1.0)
+                    s = (b - c) / a
+                    s = 0.0 if s < 0.0 else (1.0 if s > 1.0 else s)
         c1 = (p1x + d1x * s, p1y + d1y * s, p1z + d1z * s)
         c2 = (p2x + d2x * t, p2y + d2y * t, p2z + d2z * t)
         dx, dy, dz = c1[0] - c2[0], c1[1] - c2[1], c1[2] - c2[2]
@@ -456,10 +465,12 @@ def _tolerance(m, f0, pa, pb, rel):
     """:func:`algorithms.generic.advancement._tolerance` on plain floats."""
     scale = max(math.sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]),
                 f0 if math.isfinite(f0) else 0.0)
-    for p in (pa, pb):
-        c = max(abs(p[0]), abs(p[1]), abs(p[2]))
-        if c < math.inf:  # finite (and not NaN)
-            scale = max(scale, c)
+    c = max(abs(pa[0]), abs(pa[1]), abs(pa[2]))
+    if c < math.inf and c > scale:  # finite (and not NaN)
+        scale = c
+    c = max(abs(pb[0]), abs(pb[1]), abs(pb[2]))
+    if c < math.inf and c > scale:
+        scale = c
     return rel * scale if scale > 0 else 1e-300
 
 
@@ -484,7 +495,8 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
     P = Pair(a, b, motion)
     R = P.R
     m = P.m
-    if not all(math.isfinite(x) for x in m) or not 0 < P.size < 1e150:
+    if not (math.isfinite(m[0]) and math.isfinite(m[1]) and math.isfinite(m[2])) \
+            or not 0 < P.size < 1e150:
         raise Unsure("range")
     calls = [0]
     tol_now = [-math.inf]  # tol, once known
@@ -603,7 +615,7 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
             break
     trace["polish"] = {"from_t": t0, "t": t, "distance": f, "steps": done}
     pa_s, pb_s = _surface(pa, pb, P)
-    point = tuple((x + y) / 2 for x, y in zip(pa_s, pb_s))
+    point = ((pa_s[0] + pb_s[0]) / 2, (pa_s[1] + pb_s[1]) / 2, (pa_s[2] + pb_s[2]) / 2)
     # at distance 0 the careful path keeps the last direction of the closest points
     normal = (0.0 - u[0], 0.0 - u[1], 0.0 - u[2]) if f == 0 else _normal(pa, pb, u)
     trace.update({"case": "d(t) reached tol", "toi": t, "distance_at_toi": f,
