@@ -308,6 +308,10 @@ class Pair:
         self.closest = closest_on_simplex_fast
         self.gjk_iterations = 0
         self.stalls = 0
+        if self.closed:  # (at, without its dispatch)
+            self.at = self._closed
+        elif self.cyl is not None:
+            self.at = self._point_cylinder
 
     def at(self, t, eps_abs, rel):
         """The core pair at time ``t``: ``(upper, lower, u, pa, pb)`` with ``upper >= |v|``
@@ -315,11 +319,11 @@ class Pair:
         core towards A's, ``u . x >= lower`` over ``core(A) - core(B)``), ``pa, pb`` the
         core points. Stops when ``upper - lower <= max(eps_abs, rel (lower - R))``: the
         gap between the shapes known to ``rel`` of itself, or to ``eps_abs``."""
-        ox, oy, oz = t * self.m[0], t * self.m[1], t * self.m[2]
         if self.closed:
-            return self._closed(ox, oy, oz)
+            return self._closed(t, eps_abs, rel)
         if self.cyl is not None:
-            return self._point_cylinder(ox, oy, oz)
+            return self._point_cylinder(t, eps_abs, rel)
+        ox, oy, oz = t * self.m[0], t * self.m[1], t * self.m[2]
         pts = self.simplex
         Y = [(p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz) for p, q in pts]
         if len(Y) > 1:
@@ -380,10 +384,13 @@ class Pair:
         pa, pb = _barycentric_points(pts, lam, ox, oy, oz)
         return 0.0, 0.0, None, pa, pb
 
-    def _point_cylinder(self, ox, oy, oz):
+    def _point_cylinder(self, t, eps_abs=0.0, rel=0.0):
         """A point core against a solid cylinder: the axial coordinate clamped to the height and
         the radial part to the radius (the cylinder is a disk times an interval in orthogonal
-        coordinates, so the nearest point splits the same way; GTCG §10.9)."""
+        coordinates, so the nearest point splits the same way; GTCG §10.9); :meth:`at` for
+        that pair (the answer is exact: no gap)."""
+        m = self.m
+        ox, oy, oz = t * m[0], t * m[1], t * m[2]
         cyl_is_a, p, (c, w, rad, hh) = self.cyl
         if cyl_is_a:  # the point moves with B; the cylinder stays
             p = (p[0] + ox, p[1] + oy, p[2] + oz)
@@ -405,8 +412,11 @@ class Pair:
         u = (pa[0] - pb[0]) / dist, (pa[1] - pb[1]) / dist, (pa[2] - pb[2]) / dist
         return dist, dist, u, pa, pb
 
-    def _closed(self, ox, oy, oz):
-        """Point/segment cores: Ericson RTCD §5.1.9 in plain floats (exact zero tests)."""
+    def _closed(self, t, eps_abs=0.0, rel=0.0):
+        """Point/segment cores: Ericson RTCD §5.1.9 in plain floats (exact zero tests);
+        :meth:`at` for those pairs (the answer is exact: no gap)."""
+        m = self.m
+        ox, oy, oz = t * m[0], t * m[1], t * m[2]
         A, B = self.cores
         p1x, p1y, p1z = A[0]
         q1 = A[-1]
@@ -498,18 +508,20 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
     if not (math.isfinite(m[0]) and math.isfinite(m[1]) and math.isfinite(m[2])) \
             or not 0 < P.size < 1e150:
         raise Unsure("range")
-    calls = [0]
-    tol_now = [-math.inf]  # tol, once known
+    calls = 0
+    tol_now = -math.inf  # tol, once known
+    at = P.at
 
     def F(t, eps, rel):  # noqa: N802 - the f(t) of the careful path
-        calls[0] += 1
-        if calls[0] > MAX_QUERIES:
+        nonlocal calls
+        calls += 1
+        if calls > MAX_QUERIES:
             raise Unsure("too many steps")
         try:
-            up, lo, u, pa, pb = P.at(t, eps, rel)
+            up, lo, u, pa, pb = at(t, eps, rel)
         except Stalled as e:
             up, u, pa, pb = e.args
-            if up - R <= tol_now[0]:
+            if up - R <= tol_now:
                 # within tol by an upper bound: the careful path's criterion holds at t
                 # (which a conservative step reached); no bound for a further step
                 P.stalls += 1
@@ -522,7 +534,7 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
                 return up - R, lo - R, u, pa, pb
             except Stalled as e2:
                 up, u, pa, pb = e2.args
-                if up - R <= tol_now[0]:
+                if up - R <= tol_now:
                     return up - R, -math.inf, u, pa, pb
             finally:
                 P.closest = closest_on_simplex_fast
@@ -538,7 +550,7 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
     tol = _tolerance(m, f, pa_s, pb_s, tol_rel)
     if f <= tol:
         raise Unsure("within tol at t = 0")  # the careful path finds the common point
-    tol_now[0] = tol
+    tol_now = tol
     fine = FINE * tol
 
     iterations = []
@@ -571,14 +583,15 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
         if closing <= 0:
             # u separates (low > 0): the shapes only part along it from here on
             return _miss(trace, "closing speed <= 0: d(t) is non-decreasing from here (convex)",
-                         calls[0])
+                         calls)
         t_new = t + (low - tol / 2) / closing
         if t_new > 1:
             f1 = F(1.0, fine, STEP_REL)
             if f1[0] > tol:
-                record("end", 1.0, f1[0], f1[3], f1[4])
+                if steps is not None:
+                    record("end", 1.0, f1[0], f1[3], f1[4])
                 return _miss(trace, "the advancement bound passes t = 1: no contact in [0, 1]",
-                             calls[0])
+                             calls)
             t_new = 1.0
         if not t_new > t:
             raise Unsure("no progress")
@@ -619,8 +632,9 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
     # at distance 0 the careful path keeps the last direction of the closest points
     normal = (0.0 - u[0], 0.0 - u[1], 0.0 - u[2]) if f == 0 else _normal(pa, pb, u)
     trace.update({"case": "d(t) reached tol", "toi": t, "distance_at_toi": f,
-                  "static_queries": calls[0]})
-    record("toi", t, f, pa, pb)
+                  "static_queries": calls})
+    if steps is not None:
+        record("toi", t, f, pa, pb)
     return t, point, normal, trace
 
 
