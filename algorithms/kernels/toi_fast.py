@@ -112,9 +112,13 @@ def _t3(v):
     return (float(v[0]), float(v[1]), float(v[2]))
 
 
+# A float primitive's points are tuples of floats already (algorithms.primitives coerces every
+# field on construction, translated copies included): the shapes below use them as they are.
+
+
 def _cylinder_frame(cyl):
     """``(centre, unit axis, radius, half height)`` of a cylinder in plain floats."""
-    return _t3(cyl.center), unit(cyl.axis), float(cyl.radius), float(cyl.height) / 2
+    return cyl.center, unit(cyl.axis), float(cyl.radius), float(cyl.height) / 2
 
 
 #: the kinds whose core is a point or a segment (a radius around it)
@@ -125,10 +129,10 @@ def _round_core(prim, k):
     """``(core_kind, core_points, radius, centre, size)`` of a point, sphere, segment or
     capsule (:func:`shape` without the support function)."""
     if k == "point" or k == "sphere":
-        p = _t3(prim.position if k == "point" else prim.center)
+        p = prim.position if k == "point" else prim.center
         r = 0.0 if k == "point" else float(prim.radius)
         return "point", (p,), r, p, max(abs(p[0]), abs(p[1]), abs(p[2]), r)
-    p0, p1 = _t3(prim.p0), _t3(prim.p1)
+    p0, p1 = prim.p0, prim.p1
     r = 0.0 if k == "segment" else float(prim.radius)
     c = ((p0[0] + p1[0]) / 2, (p0[1] + p1[1]) / 2, (p0[2] + p1[2]) / 2)
     return "segment", (p0, p1), r, c, max(abs(p0[0]), abs(p0[1]), abs(p0[2]),
@@ -155,7 +159,7 @@ def shape(prim):
         return kind, pts, seg, r, c, size
     if k == "triangle":
         va, vb, vc = prim.vertices
-        a, b, c = _t3(va), _t3(vb), _t3(vc)
+        a, b, c = va, vb, vc
         a0, a1, a2 = a
         b0, b1, b2 = b
         c0, c1, c2 = c
@@ -173,8 +177,8 @@ def shape(prim):
         return "triangle", None, tri, 0.0, cen, max(abs(a0), abs(a1), abs(a2), abs(b0), abs(b1),
                                                     abs(b2), abs(c0), abs(c1), abs(c2))
     if k == "aabb":
-        lx, ly, lz = _t3(prim.min)
-        hx, hy, hz = _t3(prim.max)
+        lx, ly, lz = prim.min
+        hx, hy, hz = prim.max
         mid = mx, my, mz = ((lx + hx) / 2, (ly + hy) / 2, (lz + hz) / 2)
 
         def box(d):
@@ -185,7 +189,7 @@ def shape(prim):
         return "aabb", None, box, 0.0, mid, max(abs(lx), abs(ly), abs(lz), abs(hx), abs(hy),
                                                 abs(hz))
     if k == "obb":
-        c = cx, cy, cz = _t3(prim.center)
+        c = cx, cy, cz = prim.center
         ax, ay, az = prim.axes
         e0, e1, e2 = prim.extents
         e0, e1, e2 = float(e0), float(e1), float(e2)
@@ -217,7 +221,7 @@ def shape(prim):
             return (px, py, pz)
         return "obb", None, obb, 0.0, c, max(abs(cx), abs(cy), abs(cz), e0, e1, e2)
     if k == "cylinder":
-        c = _t3(prim.center)
+        c = prim.center
         w = unit(prim.axis)  # the values of prim.unit_axis, without numpy
         rad, hh = float(prim.radius), float(prim.height) / 2
         top = (c[0] + hh * w[0], c[1] + hh * w[1], c[2] + hh * w[2])
@@ -310,6 +314,10 @@ class Pair:
         self.stalls = 0
         if self.closed:  # (at, without its dispatch)
             self.at = self._closed
+            p1x, p1y, p1z = pa_[0]
+            q1 = pa_[-1]
+            d1x, d1y, d1z = q1[0] - p1x, q1[1] - p1y, q1[2] - p1z
+            self.still = (p1x, p1y, p1z, d1x, d1y, d1z, d1x * d1x + d1y * d1y + d1z * d1z)
         elif self.cyl is not None:
             self.at = self._point_cylinder
 
@@ -417,15 +425,12 @@ class Pair:
         :meth:`at` for those pairs (the answer is exact: no gap)."""
         m = self.m
         ox, oy, oz = t * m[0], t * m[1], t * m[2]
-        A, B = self.cores
-        p1x, p1y, p1z = A[0]
-        q1 = A[-1]
+        p1x, p1y, p1z, d1x, d1y, d1z, a = self.still  # A's segment: the same at every t
+        B = self.cores[1]
         b0, q2 = B[0], B[-1]
         p2x, p2y, p2z = b0[0] + ox, b0[1] + oy, b0[2] + oz
-        d1x, d1y, d1z = q1[0] - p1x, q1[1] - p1y, q1[2] - p1z
         d2x, d2y, d2z = q2[0] + ox - p2x, q2[1] + oy - p2y, q2[2] + oz - p2z
         rx, ry, rz = p1x - p2x, p1y - p2y, p1z - p2z
-        a = d1x * d1x + d1y * d1y + d1z * d1z
         e = d2x * d2x + d2y * d2y + d2z * d2z
         f = d2x * rx + d2y * ry + d2z * rz
         # clamp(x) = min(max(x, 0), 1), written out (the same values, NaN and -0.0 included)
