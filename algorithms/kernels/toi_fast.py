@@ -158,8 +158,7 @@ def shape(prim):
                 else p1
         return kind, pts, seg, r, c, size
     if k == "triangle":
-        va, vb, vc = prim.vertices
-        a, b, c = va, vb, vc
+        a, b, c = prim.vertices
         a0, a1, a2 = a
         b0, b1, b2 = b
         c0, c1, c2 = c
