@@ -17,11 +17,15 @@ The closest points are ``sum lambda_i a_i`` on A and ``sum lambda_i b_i`` on B, 
 the support points that made ``w_i = a_i - b_i`` and ``lambda`` the barycentric coordinates
 of ``v``.
 
-*One GJK.* :func:`run` is the library's only GJK iteration, on support functions given as
-callables: :func:`gjk_distance` gives it the support functions of
-:mod:`algorithms.kernels.support`, the cylinder-cylinder query
-(:mod:`algorithms.queries.cylinder_cylinder`) its cylinders' (also projected into a plane),
-with an absolute touching length and gap. :func:`closest_on_simplex` is the only distance
+*One GJK.* :func:`iterate` is the library's only GJK iteration, on support functions given
+as callables, from any simplex. :func:`run` is its careful mode from a cold start:
+:func:`gjk_distance` gives it the support functions of :mod:`algorithms.kernels.support`, the
+cylinder-cylinder query (:mod:`algorithms.queries.cylinder_cylinder`) its cylinders' (also
+projected into a plane), with an absolute touching length and gap. The time-of-impact fast
+path (:mod:`algorithms.kernels.toi_fast`) runs :func:`iterate` in its plain-float mode: warm
+started from the simplex of the last time step (B's support points moved with B), stopping
+at the gap a conservative step needs, on Ericson's sub-algorithm
+(:func:`closest_on_simplex_fast`). :func:`closest_on_simplex` is the careful distance
 sub-algorithm (the GJK ray cast of :mod:`algorithms.generic.gjk_raycast` uses it too).
 ``run(..., record=True)`` keeps one :class:`algorithms.traces.GjkStep` per iteration (what the
 explorer's step-through draws); otherwise it builds no records.
@@ -215,15 +219,16 @@ class _Degenerate(Exception):
 
 def _ericson_segment(A, B):
     """Origin's nearest point on segment AB: (indices kept, barycentrics, point)."""
-    ex, ey, ez = B[0] - A[0], B[1] - A[1], B[2] - A[2]
+    ax, ay, az = A
+    ex, ey, ez = B[0] - ax, B[1] - ay, B[2] - az
     ee = ex * ex + ey * ey + ez * ez
-    t = -(A[0] * ex + A[1] * ey + A[2] * ez)
+    t = -(ax * ex + ay * ey + az * ez)
     if t <= 0 or ee <= 0:
         return (0,), (1.0,), A
     if t >= ee:
         return (1,), (1.0,), B
     t /= ee
-    return (0, 1), (1.0 - t, t), (A[0] + t * ex, A[1] + t * ey, A[2] + t * ez)
+    return (0, 1), (1.0 - t, t), (ax + t * ex, ay + t * ey, az + t * ez)
 
 
 def _ericson_triangle(a, b, c):
@@ -233,28 +238,39 @@ def _ericson_triangle(a, b, c):
     Based at the vertex opposite the longest edge (as :func:`_face`):
     on a sliver (two support points of one rim, one far corner) the edges from the sharp
     vertex are nearly parallel and the projection loses the slow progress GJK makes there."""
-    l_a = (b[0] - c[0]) ** 2 + (b[1] - c[1]) ** 2 + (b[2] - c[2]) ** 2
-    l_b = (a[0] - c[0]) ** 2 + (a[1] - c[1]) ** 2 + (a[2] - c[2]) ** 2
-    l_c = (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 + (a[2] - b[2]) ** 2
+    ax, ay, az = a
+    bx, by, bz = b
+    cx, cy, cz = c
+    l_a = (bx - cx) ** 2 + (by - cy) ** 2 + (bz - cz) ** 2
+    l_b = (ax - cx) ** 2 + (ay - cy) ** 2 + (az - cz) ** 2
+    l_c = (ax - bx) ** 2 + (ay - by) ** 2 + (az - bz) ** 2
     if l_a >= l_b and l_a >= l_c:
         return _ericson_triangle_at(a, b, c)
-    order = (1, 0, 2) if l_b >= l_c else (2, 0, 1)
-    P = (a, b, c)
-    idx, lam, v = _ericson_triangle_at(P[order[0]], P[order[1]], P[order[2]])
-    return tuple(order[i] for i in idx), lam, v
+    if l_b >= l_c:
+        idx, lam, v = _ericson_triangle_at(b, a, c)
+        return tuple(_ORDER_B[i] for i in idx), lam, v
+    idx, lam, v = _ericson_triangle_at(c, a, b)
+    return tuple(_ORDER_C[i] for i in idx), lam, v
+
+
+_ORDER_B = (1, 0, 2)
+_ORDER_C = (2, 0, 1)
 
 
 def _ericson_triangle_at(a, b, c):
     """:func:`_ericson_triangle` with the edges based at ``a``."""
-    abx, aby, abz = b[0] - a[0], b[1] - a[1], b[2] - a[2]
-    acx, acy, acz = c[0] - a[0], c[1] - a[1], c[2] - a[2]
+    ax, ay, az = a
+    bx, by, bz = b
+    cx, cy, cz = c
+    abx, aby, abz = bx - ax, by - ay, bz - az
+    acx, acy, acz = cx - ax, cy - ay, cz - az
     # ap = -a
-    d1 = -(abx * a[0] + aby * a[1] + abz * a[2])
-    d2 = -(acx * a[0] + acy * a[1] + acz * a[2])
+    d1 = -(abx * ax + aby * ay + abz * az)
+    d2 = -(acx * ax + acy * ay + acz * az)
     if d1 <= 0 and d2 <= 0:
         return (0,), (1.0,), a
-    d3 = -(abx * b[0] + aby * b[1] + abz * b[2])
-    d4 = -(acx * b[0] + acy * b[1] + acz * b[2])
+    d3 = -(abx * bx + aby * by + abz * bz)
+    d4 = -(acx * bx + acy * by + acz * bz)
     if d3 >= 0 and d4 <= d3:
         return (1,), (1.0,), b
     vc = d1 * d4 - d3 * d2
@@ -263,9 +279,9 @@ def _ericson_triangle_at(a, b, c):
         if not den > 0:
             raise _Degenerate("degenerate edge")
         v = d1 / den
-        return (0, 1), (1.0 - v, v), (a[0] + v * abx, a[1] + v * aby, a[2] + v * abz)
-    d5 = -(abx * c[0] + aby * c[1] + abz * c[2])
-    d6 = -(acx * c[0] + acy * c[1] + acz * c[2])
+        return (0, 1), (1.0 - v, v), (ax + v * abx, ay + v * aby, az + v * abz)
+    d5 = -(abx * cx + aby * cy + abz * cz)
+    d6 = -(acx * cx + acy * cy + acz * cz)
     if d6 >= 0 and d5 <= d6:
         return (2,), (1.0,), c
     vb = d5 * d2 - d1 * d6
@@ -274,15 +290,14 @@ def _ericson_triangle_at(a, b, c):
         if not den > 0:
             raise _Degenerate("degenerate edge")
         w = d2 / den
-        return (0, 2), (1.0 - w, w), (a[0] + w * acx, a[1] + w * acy, a[2] + w * acz)
+        return (0, 2), (1.0 - w, w), (ax + w * acx, ay + w * acy, az + w * acz)
     va = d3 * d6 - d5 * d4
     if va <= 0 and (d4 - d3) >= 0 and (d5 - d6) >= 0:
         den = (d4 - d3) + (d5 - d6)
         if not den > 0:
             raise _Degenerate("degenerate edge")
         w = (d4 - d3) / den
-        return (1, 2), (1.0 - w, w), (b[0] + w * (c[0] - b[0]), b[1] + w * (c[1] - b[1]),
-                                      b[2] + w * (c[2] - b[2]))
+        return (1, 2), (1.0 - w, w), (bx + w * (cx - bx), by + w * (cy - by), bz + w * (cz - bz))
     den = va + vb + vc
     # a sliver whose Gram determinant is lost in rounding: the careful sub-algorithm decides
     nab = abx * abx + aby * aby + abz * abz
@@ -291,8 +306,8 @@ def _ericson_triangle_at(a, b, c):
         raise _Degenerate("degenerate triangle")
     v = vb / den
     w = vc / den
-    return (0, 1, 2), (1.0 - v - w, v, w), (a[0] + abx * v + acx * w, a[1] + aby * v + acy * w,
-                                            a[2] + abz * v + acz * w)
+    return (0, 1, 2), (1.0 - v - w, v, w), (ax + abx * v + acx * w, ay + aby * v + acy * w,
+                                            az + abz * v + acz * w)
 
 
 _TETRA_FACES = ((0, 1, 2, 3), (0, 2, 3, 1), (0, 3, 1, 2), (1, 3, 2, 0))
@@ -304,38 +319,43 @@ def _ericson_tetrahedron(Y):
     barycentrics when the origin is inside. A flat tetrahedron: the nearest of all four faces
     (their union is the hull)."""
     best = None
+    best_vv = 0.0
     outside_any = False
     for i, j, k, l_ in _TETRA_FACES:
-        a, b, c, d = Y[i], Y[j], Y[k], Y[l_]
-        e1 = (b[0] - a[0], b[1] - a[1], b[2] - a[2])
-        e2 = (c[0] - a[0], c[1] - a[1], c[2] - a[2])
-        n = (e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
-             e1[0] * e2[1] - e1[1] * e2[0])
-        so = -(a[0] * n[0] + a[1] * n[1] + a[2] * n[2])
-        sd = (d[0] - a[0]) * n[0] + (d[1] - a[1]) * n[1] + (d[2] - a[2]) * n[2]
-        nn = n[0] * n[0] + n[1] * n[1] + n[2] * n[2]
-        ed = (d[0] - a[0]) ** 2 + (d[1] - a[1]) ** 2 + (d[2] - a[2]) ** 2
-        flat = not sd * sd > 1e-16 * nn * ed
-        if flat or so * sd < 0:
+        a, b, c = Y[i], Y[j], Y[k]
+        ax, ay, az = a
+        dx, dy, dz = Y[l_]
+        e1x, e1y, e1z = b[0] - ax, b[1] - ay, b[2] - az
+        e2x, e2y, e2z = c[0] - ax, c[1] - ay, c[2] - az
+        nx = e1y * e2z - e1z * e2y
+        ny = e1z * e2x - e1x * e2z
+        nz = e1x * e2y - e1y * e2x
+        so = -(ax * nx + ay * ny + az * nz)
+        sd = (dx - ax) * nx + (dy - ay) * ny + (dz - az) * nz
+        nn = nx * nx + ny * ny + nz * nz
+        ed = (dx - ax) ** 2 + (dy - ay) ** 2 + (dz - az) ** 2
+        if not sd * sd > 1e-16 * nn * ed or so * sd < 0:  # flat, or the origin outside
             outside_any = True
             idx, lam, v = _ericson_triangle(a, b, c)
             vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
-            if best is None or vv < best[3]:
+            if best is None or vv < best_vv:
                 face = (i, j, k)
-                best = (tuple(face[x] for x in idx), lam, v, vv)
+                best = (tuple(face[x] for x in idx), lam, v)
+                best_vv = vv
     if not outside_any:
         # inside: the barycentrics by Cramer's rule (kernels.gjk._face for k = 4)
         idx, lam, v = closest_on_simplex(Y)
         return idx, lam, v
-    return best[0], best[1], best[2]
+    return best
 
 
-def closest_on_simplex_fast(Y):
+def closest_on_simplex_fast(Y, base=None):
     """The point of ``conv(Y)`` nearest the origin, ``(idx, lam, v)`` as
     :func:`closest_on_simplex`, by Ericson's region tests in plain floats (RTCD §5.1.5 for a
     segment and a triangle, §5.1.6 for a tetrahedron by its faces), and the careful exhaustive
     :func:`closest_on_simplex` where a face degenerates. The sub-algorithm of the
-    time-of-impact fast path (:mod:`algorithms.kernels.toi_fast`)."""
+    time-of-impact fast path (:mod:`algorithms.kernels.toi_fast`). ``base`` is
+    :func:`closest_on_simplex`'s (unused here: the region tests are cheap already)."""
     n = len(Y)
     try:
         if n == 1:
@@ -460,10 +480,12 @@ def _scaled(p: Primitive, f: float) -> Primitive:
 def run(support_a, support_b, start_a, start_b, *, size: float, tol: float = DEFAULT_TOL,
         touch: float = 0.0, gap_abs: float = 0.0, max_iterations: int = MAX_ITERATIONS,
         record: bool = False) -> dict:
-    """The one GJK iteration of the library, on support functions (module notes, steps 1-4).
+    """The careful GJK of the library, on support functions (module notes, steps 1-4): a cold
+    start, the relative gap ``tol``, the exhaustive sub-algorithm; :func:`iterate` (the one
+    loop) does the iterations.
 
-    Every GJK in :mod:`algorithms` runs here: :func:`gjk_distance` on the support functions of
-    :mod:`algorithms.kernels.support` (of the shapes' cores), the cylinder-cylinder query of
+    :func:`gjk_distance` runs it on the support functions of :mod:`algorithms.kernels.support`
+    (of the shapes' cores), the cylinder-cylinder query of
     :mod:`algorithms.queries.cylinder_cylinder` on its cylinders' supports, also projected
     into a plane for its separating-plane tests.
 
@@ -471,7 +493,7 @@ def run(support_a, support_b, start_a, start_b, *, size: float, tol: float = DEF
     ----------
     support_a, support_b : callable
         ``d -> s(d)``: a point of A (of B) maximising ``d . x``, for a 3-vector ``d`` (a
-        tuple of floats, or a numpy array; not unit, never zero); returns a 3-vector.
+        tuple of floats; not unit, never zero); returns a 3-vector.
     start_a, start_b : array_like
         A point of A and one of B: ``v`` starts at ``start_a - start_b``.
     size : float
@@ -501,21 +523,89 @@ def run(support_a, support_b, start_a, start_b, *, size: float, tol: float = DEF
     """
     a0 = np.asarray(start_a, dtype=float)
     b0 = np.asarray(start_b, dtype=float)
-    Y = [tuple(float(c) for c in a0 - b0)]
-    PA = [a0]
-    PB = [b0]
-    lam = (1.0,)
-    v = Y[0]
+    y0 = tuple(float(c) for c in a0 - b0)
+    s = iterate(support_a, support_b, [(a0, b0)], [y0], (1.0,), y0, size=size, tol=tol,
+                touch=touch, gap_abs=gap_abs, max_iterations=max_iterations,
+                record=record)
+    pts = s["simplex"]
+    return {"W": s["W"], "A": [p for p, _ in pts], "B": [q for _, q in pts], "lam": s["lam"],
+            "v": s["v"], "iterations": s["iterations"], "termination": s["termination"],
+            "steps": s["steps"], "max_w2": s["max_w2"], "lower": s["lower"],
+            "lower_direction": s["lower_direction"]}
+
+
+def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0.0, 0.0),
+            closest=None, plain: bool = False, tol: float = DEFAULT_TOL, touch: float = 0.0,
+            gap_abs: float = 0.0, stop=None, max_iterations: int = MAX_ITERATIONS,
+            record: bool = False) -> dict:
+    """The one GJK iteration of the library (module notes, steps 2-4), from any simplex.
+
+    Every GJK in :mod:`algorithms` runs here: :func:`run` (a cold start, the careful mode) and
+    the time-of-impact fast path (:meth:`algorithms.kernels.toi_fast.Pair.at`: a simplex kept
+    between times, plain floats, a stop at the gap a step needs).
+
+    Parameters
+    ----------
+    support_a, support_b : callable
+        ``d -> s(d)`` for a tuple ``d`` (module notes); B's points are taken as given and
+        moved by ``-offset`` in ``A - B``.
+    pts, Y, lam, v : list, list, tuple, tuple
+        The starting simplex: support pairs ``(a_i, b_i)``, the points ``w_i = a_i - b_i -
+        offset``, the barycentric coordinates of ``v`` on them (a face the sub-algorithm chose:
+        the shortcut of :func:`closest_on_simplex` with ``base`` relies on it), ``v`` itself.
+    size : float
+        The magnitude of the coordinates (the rounding floor of ``v``'s components).
+    offset : tuple
+        B's translation (van den Bergen §4.3: the support points of a translated B are the old
+        ones moved, so the old simplex warm-starts the new ``A - B``).
+    closest : callable or None
+        The sub-algorithm: ``closest(Y, base) -> (idx, lam, v)``; ``None`` is the exhaustive
+        :func:`closest_on_simplex`.
+    plain : bool
+        The plain-float mode of the fast path: a fixed rounding floor ``8 ulp * size``, the
+        touching test ``|v| <= touch`` only, the plane bound in plain floats, ``stop`` as
+        the termination, a repeated support point ends the run (no tilted retry), no records.
+        Otherwise the careful mode of :func:`run` (module notes: relative ``TOUCH``, a floor
+        growing with the support points, ``tol`` and ``gap_abs``).
+    tol, touch, gap_abs :
+        The careful mode's relative gap, absolute touching length and absolute gap
+        (:func:`run`); ``touch`` also serves the plain mode.
+    stop : tuple ``(eps_abs, rel, R)``
+        The plain mode's termination: ``|v| - lower <= eps_abs`` or ``|v| - lower <= rel
+        (lower - R)``, ``lower`` the best support value met (the gap between shapes grown by
+        ``R`` known to ``rel`` of itself).
+    max_iterations, record :
+        As in :func:`run`.
+
+    Returns
+    -------
+    dict
+        ``simplex`` (the support pairs), ``W``, ``lam``, ``v``, ``iterations``,
+        ``termination`` (``"overlap (v = 0)"``, ``"overlap (origin inside the simplex)"``,
+        ``"converged (gap)"``, ``"converged (repeated support point)"``, ``"converged (no
+        progress)"`` or ``"max iterations"``), ``steps``, ``max_w2`` (careful mode),
+        ``lower``, ``lower_direction``.
+    """
+    if closest is None:
+        closest = closest_on_simplex
+    ox, oy, oz = offset
     max_w2 = _dot(v, v)
     best_lower, best_dir = -math.inf, None
     steps = []
     termination = "max iterations"
     iterations = 0
     flat_steps = 0
+    touch_rel2 = TOUCH * TOUCH
     touch2 = touch * touch
+    floor = 8 * 2.0 ** -52 * size
+    if plain:
+        eps_abs, rel, R = stop
+    sqrt = math.sqrt
     while iterations < max_iterations:
-        vv = _dot(v, v)
-        if vv <= (TOUCH * TOUCH) * max_w2 or vv <= touch2:
+        vx, vy, vz = v
+        vv = vx * vx + vy * vy + vz * vz
+        vn = sqrt(vv)
+        if (vn <= touch) if plain else (vv <= touch_rel2 * max_w2 or vv <= touch2):
             termination = "overlap (v = 0)"
             break
         iterations += 1
@@ -523,78 +613,92 @@ def run(support_a, support_b, start_a, start_b, *, size: float, tol: float = DEF
         # would pick an arbitrary corner of a face normal to an axis (flat boxes, collinear
         # triangles). Any direction gives a valid point of A - B, so cleaning the query
         # direction never breaks correctness.
-        floor = 8 * 2.0 ** -52 * max(size, math.sqrt(max_w2))
-        clean = tuple(0.0 if abs(c) <= floor else float(c) for c in v)
-        nv = clean if (clean[0] != 0.0 or clean[1] != 0.0 or clean[2] != 0.0) else \
-            tuple(float(c) for c in v)
-        sa = support_a((-nv[0], -nv[1], -nv[2]))
-        sb = support_b(nv)
-        w = (float(sa[0] - sb[0]), float(sa[1] - sb[1]), float(sa[2] - sb[2]))
-        max_w2 = max(max_w2, _dot(w, w))
-        # w minimises nv . x over A - B, so every point of A - B is at least
-        # lower = nv . w / |nv| from the origin along nv; |v| is an upper bound. The gap
-        # |v| (|v| - lower) is van den Bergen's v.v - v.w when nv = v, and measured along the
+        if not plain:
+            floor = 8 * 2.0 ** -52 * max(size, math.sqrt(max_w2))
+        qx = 0.0 if abs(vx) <= floor else vx
+        qy = 0.0 if abs(vy) <= floor else vy
+        qz = 0.0 if abs(vz) <= floor else vz
+        if qx == 0.0 and qy == 0.0 and qz == 0.0:
+            qx, qy, qz = vx, vy, vz
+        p = support_a((-qx, -qy, -qz))
+        q = support_b((qx, qy, qz))
+        # w minimises q . x over A - B, so every point of A - B is at least
+        # lower = q . w / |q| from the origin along q; |v| is an upper bound. The gap
+        # |v| (|v| - lower) is van den Bergen's v.v - v.w when q = v, and measured along the
         # direction actually queried it is not fooled by the noise cleaned out of v.
-        vn = math.sqrt(vv)
-        anv = np.asarray(nv)
-        nn = float(np.linalg.norm(anv))
-        lower = float(anv @ np.asarray(w)) / nn
-        if lower > best_lower:
-            best_lower, best_dir = lower, anv / nn
-        gap = vn * (vn - lower)
-        step = None
-        if record:
-            step = {"v": _lst(v), "support_a": _lst(sa), "support_b": _lst(sb), "w": _lst(w),
-                    "gap": gap, "lower_bound": lower}
-            steps.append(step)
-        if gap <= tol * vv or gap <= 4e-16 * math.sqrt(vv * max_w2) or gap <= gap_abs * vn:
-            termination = "converged (gap)"
-            break
-        found = None
-        if w not in Y:
+        if plain:
+            wx, wy, wz = w = (p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz)
+            qn = sqrt(qx * qx + qy * qy + qz * qz)
+            ux, uy, uz = qx / qn, qy / qn, qz / qn
+            lower = ux * wx + uy * wy + uz * wz
+            if lower > best_lower:
+                best_lower, best_dir = lower, (ux, uy, uz)
+            if vn - best_lower <= eps_abs or vn - best_lower <= rel * (best_lower - R):
+                termination = "converged (gap)"
+                break
+            if w in Y:
+                termination = "converged (repeated support point)"
+                break  # no new support point: v is the distance up to rounding
+            step = None
+        else:
+            w = (float(p[0] - q[0]), float(p[1] - q[1]), float(p[2] - q[2]))
+            max_w2 = max(max_w2, _dot(w, w))
+            anv = np.asarray((qx, qy, qz))
+            nn = float(np.linalg.norm(anv))
+            lower = float(anv @ np.asarray(w)) / nn
+            if lower > best_lower:
+                best_lower, best_dir = lower, anv / nn
+            gap = vn * (vn - lower)
+            step = None
+            if record:
+                step = {"v": _lst(v), "support_a": _lst(p), "support_b": _lst(q), "w": _lst(w),
+                        "gap": gap, "lower_bound": lower}
+                steps.append(step)
+            if gap <= tol * vv or gap <= 4e-16 * math.sqrt(vv * max_w2) or gap <= gap_abs * vn:
+                termination = "converged (gap)"
+                break
+        # the new simplex: Y2 (w appended) reduced to the face idx that holds the new v
+        if not plain and w in Y:  # (plain: a repeated point ended the run above)
+            idx = None
+        else:
             Y2 = Y + [w]
-            idx, lam2, v2 = closest_on_simplex(Y2, base=(lam, vv))
-            vv2 = _dot(v2, v2)
-            if len(idx) == 4 or vv2 < vv:
-                found = (sa, sb, w, idx, lam2, v2)
-            elif vv2 <= vv * (1 + 4 * 2.0 ** -52) and flat_steps < 8 and v2 != v:
-                # |v|^2 cannot register the progress (near a curved contact a tilt of
-                # 1e-8 changes |v|^2 by 1e-16 relative): accept a level step, a few times,
-                # so the direction of v, and the closest points, keep converging
-                flat_steps += 1
-                found = (sa, sb, w, idx, lam2, v2)
-        if found is None:
+            idx, lam2, v2 = closest(Y2, (lam, vv))
+            if len(idx) != 4:
+                vv2 = v2[0] * v2[0] + v2[1] * v2[1] + v2[2] * v2[2]
+                if vv2 < vv:
+                    pass
+                elif vv2 <= vv * (1 + 4 * 2.0 ** -52) and flat_steps < 8 and v2 != v:
+                    # |v|^2 cannot register the progress (near a curved contact a tilt of
+                    # 1e-8 changes |v|^2 by 1e-16 relative): accept a level step, a few
+                    # times, so the direction of v, and the closest points, keep converging
+                    flat_steps += 1
+                else:
+                    idx = None
+        if idx is None:
             # Stalled (a repeated support point, or no decrease) short of the gap test: the
             # farthest set of A - B in -v is a whole face and rounding picked the wrong
-            # point of it. Retry with the raw v and v tilted by 1e-7 |v| along each axis
-            # (every answer is a point of A - B) and keep the one that shrinks v most.
-            tilt = 1e-7 * math.sqrt(vv)
-            dirs = [np.asarray(v)] + [np.asarray(v) + s * tilt * e
-                                      for e in np.eye(3) for s in (1.0, -1.0)]
-            for p in dirs:
-                pa_, pb_ = support_a(-p), support_b(p)
-                w_ = (float(pa_[0] - pb_[0]), float(pa_[1] - pb_[1]), float(pa_[2] - pb_[2]))
-                if w_ in Y:
-                    continue
-                idx_, lam_, v_ = closest_on_simplex(Y + [w_], base=(lam, vv))
-                vv_ = 0.0 if len(idx_) == 4 else _dot(v_, v_)
-                if vv_ < vv and (found is None or vv_ < found[6]):
-                    found = (pa_, pb_, w_, idx_, lam_, v_, vv_)
+            # point of it. Retry with v tilted by 1e-7 |v| along each axis (and, careful,
+            # the raw v: every answer is a point of A - B) and keep the one that shrinks v
+            # most (the first that encloses the origin at once).
+            found = _retry(support_a, support_b, Y, lam, v, vv, ox, oy, oz, closest, plain)
             if found is None:
                 termination = ("converged (repeated support point)" if w in Y
                                else "converged (no progress)")
                 break
-            sa, sb, w = found[0], found[1], found[2]
+            p, q, w, idx, lam2, v2 = found[:6]
+            Y2 = Y + [w]
             if step is not None:
                 step["retried"] = True
-                step.update(support_a=_lst(sa), support_b=_lst(sb), w=_lst(w))
-            max_w2 = max(max_w2, _dot(w, w))
-        sa, sb, w, idx, lam2, v2 = found[:6]
-        Y2, PA2, PB2 = Y + [w], PA + [sa], PB + [sb]
-        Y = [Y2[i] for i in idx]
-        PA = [PA2[i] for i in idx]
-        PB = [PB2[i] for i in idx]
+                step.update(support_a=_lst(p), support_b=_lst(q), w=_lst(w))
+            if not plain:
+                max_w2 = max(max_w2, _dot(w, w))
         lam, v = lam2, v2
+        pts2 = pts + [(p, q)]
+        if idx == _IN_ORDER[len(Y2)]:  # the whole simplex, in its order
+            pts, Y = pts2, Y2
+        else:
+            pts = [pts2[i] for i in idx]
+            Y = [Y2[i] for i in idx]
         if step is not None:
             step["simplex"] = [_lst(y) for y in Y]
             step["lambda"] = list(lam)
@@ -602,9 +706,42 @@ def run(support_a, support_b, start_a, start_b, *, size: float, tol: float = DEF
             termination = "overlap (origin inside the simplex)"
             v = (0.0, 0.0, 0.0)
             break
-    return {"W": Y, "A": PA, "B": PB, "lam": lam, "v": v, "iterations": iterations,
+    return {"simplex": pts, "W": Y, "lam": lam, "v": v, "iterations": iterations,
             "termination": termination, "steps": steps, "max_w2": max_w2,
             "lower": best_lower, "lower_direction": best_dir}
+
+
+_IN_ORDER = {k: tuple(range(k)) for k in (1, 2, 3, 4)}
+
+
+def _retry(support_a, support_b, Y, lam, v, vv, ox, oy, oz, closest, plain):
+    """:func:`iterate`'s stall retry: ``(p, q, w, idx, lam, v, vv)`` of the support along
+    ``v`` tilted by ``1e-7 |v|`` about each axis (and, careful mode, along the raw ``v``
+    first) that shrinks ``v`` most, the first whose simplex holds the origin at once; ``None``
+    when none shrinks it."""
+    tilt = 1e-7 * math.sqrt(vv)
+    vx, vy, vz = v
+    dirs = ((vx + tilt, vy, vz), (vx - tilt, vy, vz), (vx, vy + tilt, vz),
+            (vx, vy - tilt, vz), (vx, vy, vz + tilt), (vx, vy, vz - tilt))
+    if not plain:
+        dirs = ((vx, vy, vz),) + dirs
+    found = None
+    for d in dirs:
+        p = support_a((-d[0], -d[1], -d[2]))
+        q = support_b(d)
+        if plain:
+            w = (p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz)
+        else:
+            w = (float(p[0] - q[0]), float(p[1] - q[1]), float(p[2] - q[2]))
+        if w in Y:
+            continue
+        idx, lam2, v2 = closest(Y + [w], (lam, vv))
+        if len(idx) == 4:
+            return (p, q, w, idx, lam2, v2, 0.0)
+        vv2 = v2[0] * v2[0] + v2[1] * v2[1] + v2[2] * v2[2]
+        if vv2 < vv and (found is None or vv2 < found[6]):
+            found = (p, q, w, idx, lam2, v2, vv2)
+    return found
 
 
 def _gjk(a: Primitive, b: Primitive, tol: float, max_iterations: int,

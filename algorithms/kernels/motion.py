@@ -35,10 +35,14 @@ def relative_motion(motion_a: Optional[Sequence[float]],
 
 def a6_trace(motion) -> dict:
     """The trace entry that records the A.6 reduction (A still, B moves by ``motion``)."""
+    d = (float(motion[0]), float(motion[1]), float(motion[2])) if len(motion) == 3 else \
+        tuple(float(c) for c in motion)
+    a = np.array(d)
+    # |d| as numpy's norm computes it (sqrt of the BLAS dot), without its dispatch
     return {
         "reduction": "A.6 relative motion: A held still, B moves by d = d_B - d_A",
-        "d": tuple(float(c) for c in motion),
-        "l": float(np.linalg.norm(np.asarray(motion, dtype=float))),
+        "d": d,
+        "l": math.sqrt(float(a.dot(a))),
     }
 
 

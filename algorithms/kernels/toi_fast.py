@@ -30,9 +30,10 @@ Dunn & Parberry, 3D Math Primer, App. A.6: A still, B moving by ``t m``) runs on
   triangle, tetrahedron; :func:`algorithms.kernels.gjk.closest_on_simplex_fast`, which hands a
   degenerate face to the careful exhaustive :func:`algorithms.kernels.gjk.closest_on_simplex`).
 
-The GJK iteration itself (:meth:`Pair.at`: warm-started, stopping at the gap a step needs) is
-still this module's own loop beside :func:`algorithms.kernels.gjk.run`; both use the kernel's
-sub-algorithms (``tests/algorithms/kernels/test_one_gjk.py`` lists it).
+The GJK iteration itself is the library's one loop, :func:`algorithms.kernels.gjk.iterate`
+(which :func:`algorithms.kernels.gjk.run` is built on), in its plain-float mode: :meth:`Pair.at`
+gives it the simplex kept from the last time, B's offset, the sub-algorithm and the gap a step
+needs (``tests/algorithms/kernels/test_one_gjk.py`` fails on any GJK loop outside the kernel).
 
 The loop, its tolerance (``1e-9`` of the scale), its cases and its trace keys are those of the
 careful path (``"closing_speed"`` is along the plane's ``u``; ``"path"`` says this path
@@ -62,7 +63,7 @@ import math
 
 from algorithms.core.tolerance import PARALLEL_SIN, unit
 from algorithms.kernels.filters import switched_off
-from algorithms.kernels.gjk import closest_on_simplex, closest_on_simplex_fast
+from algorithms.kernels.gjk import closest_on_simplex, closest_on_simplex_fast, iterate
 
 #: the kinds with a plain-float support function here (the bounded kinds)
 KINDS = ("point", "segment", "triangle", "sphere", "aabb", "obb", "capsule", "cylinder")
@@ -111,99 +112,136 @@ def _t3(v):
     return (float(v[0]), float(v[1]), float(v[2]))
 
 
+# A float primitive's points are tuples of floats already (algorithms.primitives coerces every
+# field on construction, translated copies included): the shapes below use them as they are.
+
+
 def _cylinder_frame(cyl):
     """``(centre, unit axis, radius, half height)`` of a cylinder in plain floats."""
-    return _t3(cyl.center), unit(cyl.axis), float(cyl.radius), float(cyl.height) / 2
+    return cyl.center, unit(cyl.axis), float(cyl.radius), float(cyl.height) / 2
+
+
+#: the kinds whose core is a point or a segment (a radius around it)
+_ROUND = ("point", "sphere", "segment", "capsule")
+
+
+def _round_core(prim, k):
+    """``(core_kind, core_points, radius, centre, size)`` of a point, sphere, segment or
+    capsule (:func:`shape` without the support function)."""
+    if k == "point" or k == "sphere":
+        p = prim.position if k == "point" else prim.center
+        r = 0.0 if k == "point" else float(prim.radius)
+        return "point", (p,), r, p, max(abs(p[0]), abs(p[1]), abs(p[2]), r)
+    p0, p1 = prim.p0, prim.p1
+    r = 0.0 if k == "segment" else float(prim.radius)
+    c = ((p0[0] + p1[0]) / 2, (p0[1] + p1[1]) / 2, (p0[2] + p1[2]) / 2)
+    return "segment", (p0, p1), r, c, max(abs(p0[0]), abs(p0[1]), abs(p0[2]),
+                                          abs(p1[0]), abs(p1[1]), abs(p1[2]), r)
 
 
 def shape(prim):
     """``(core_kind, core_points, support, radius, centre, size)`` of a bounded primitive in plain
-    floats: ``support(x, y, z)`` is a farthest point of the core in direction ``(x, y, z)``
+    floats: ``support(d)`` is a farthest point of the core in the direction ``d = (x, y, z)``
     (the closed forms of :mod:`algorithms.kernels.support`; ties resolve as there), ``size``
     the largest absolute coordinate or length."""
     k = prim.kind
-    if k == "point" or k == "sphere":
-        p = _t3(prim.position if k == "point" else prim.center)
-        r = 0.0 if k == "point" else float(prim.radius)
-        return "point", (p,), (lambda x, y, z: p), r, p, max(abs(p[0]), abs(p[1]), abs(p[2]), r)
-    if k == "segment" or k == "capsule":
-        p0, p1 = _t3(prim.p0), _t3(prim.p1)
-        r = 0.0 if k == "segment" else float(prim.radius)
+    if k in _ROUND:
+        kind, pts, r, c, size = _round_core(prim, k)
+        if kind == "point":
+            p = pts[0]
+            return kind, pts, (lambda d: p), r, c, size
+        p0, p1 = pts
 
-        def seg(x, y, z):
+        def seg(d):
+            x, y, z = d
             return p0 if x * p0[0] + y * p0[1] + z * p0[2] >= x * p1[0] + y * p1[1] + z * p1[2] \
                 else p1
-        c = ((p0[0] + p1[0]) / 2, (p0[1] + p1[1]) / 2, (p0[2] + p1[2]) / 2)
-        return "segment", (p0, p1), seg, r, c, max(abs(p0[0]), abs(p0[1]), abs(p0[2]),
-                                                   abs(p1[0]), abs(p1[1]), abs(p1[2]), r)
+        return kind, pts, seg, r, c, size
     if k == "triangle":
-        a, b, c = (_t3(v) for v in prim.vertices)
+        a, b, c = prim.vertices
+        a0, a1, a2 = a
+        b0, b1, b2 = b
+        c0, c1, c2 = c
 
-        def tri(x, y, z):
-            best, hb = a, x * a[0] + y * a[1] + z * a[2]
-            h = x * b[0] + y * b[1] + z * b[2]
+        def tri(d):
+            x, y, z = d
+            best, hb = a, x * a0 + y * a1 + z * a2
+            h = x * b0 + y * b1 + z * b2
             if h > hb:
                 best, hb = b, h
-            if x * c[0] + y * c[1] + z * c[2] > hb:
+            if x * c0 + y * c1 + z * c2 > hb:
                 best = c
             return best
-        cen = tuple((a[i] + b[i] + c[i]) / 3 for i in range(3))
-        return "triangle", None, tri, 0.0, cen, max(max(map(abs, v)) for v in (a, b, c))
+        cen = ((a0 + b0 + c0) / 3, (a1 + b1 + c1) / 3, (a2 + b2 + c2) / 3)
+        return "triangle", None, tri, 0.0, cen, max(abs(a0), abs(a1), abs(a2), abs(b0), abs(b1),
+                                                    abs(b2), abs(c0), abs(c1), abs(c2))
     if k == "aabb":
-        lo, hi = _t3(prim.min), _t3(prim.max)
-        mid = ((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2)
+        lx, ly, lz = prim.min
+        hx, hy, hz = prim.max
+        mid = mx, my, mz = ((lx + hx) / 2, (ly + hy) / 2, (lz + hz) / 2)
 
-        def box(x, y, z):
-            return (hi[0] if x > 0 else (lo[0] if x < 0 else mid[0]),
-                    hi[1] if y > 0 else (lo[1] if y < 0 else mid[1]),
-                    hi[2] if z > 0 else (lo[2] if z < 0 else mid[2]))
-        return "aabb", None, box, 0.0, mid, max(max(map(abs, lo)), max(map(abs, hi)))
+        def box(d):
+            x, y, z = d
+            return (hx if x > 0 else (lx if x < 0 else mx),
+                    hy if y > 0 else (ly if y < 0 else my),
+                    hz if z > 0 else (lz if z < 0 else mz))
+        return "aabb", None, box, 0.0, mid, max(abs(lx), abs(ly), abs(lz), abs(hx), abs(hy),
+                                                abs(hz))
     if k == "obb":
-        c = _t3(prim.center)
-        (a0, a1, a2) = (_t3(v) for v in prim.axes)
-        e0, e1, e2 = (float(e) for e in prim.extents)
-        s0 = (a0[0] * e0, a0[1] * e0, a0[2] * e0)
-        s1 = (a1[0] * e1, a1[1] * e1, a1[2] * e1)
-        s2 = (a2[0] * e2, a2[1] * e2, a2[2] * e2)
+        c = cx, cy, cz = prim.center
+        ax, ay, az = prim.axes
+        e0, e1, e2 = prim.extents
+        e0, e1, e2 = float(e0), float(e1), float(e2)
+        a00, a01, a02 = float(ax[0]), float(ax[1]), float(ax[2])
+        a10, a11, a12 = float(ay[0]), float(ay[1]), float(ay[2])
+        a20, a21, a22 = float(az[0]), float(az[1]), float(az[2])
+        s00, s01, s02 = a00 * e0, a01 * e0, a02 * e0
+        s10, s11, s12 = a10 * e1, a11 * e1, a12 * e1
+        s20, s21, s22 = a20 * e2, a21 * e2, a22 * e2
 
-        def obb(x, y, z):
-            px, py, pz = c
-            h = a0[0] * x + a0[1] * y + a0[2] * z
+        def obb(d):
+            x, y, z = d
+            px, py, pz = cx, cy, cz
+            h = a00 * x + a01 * y + a02 * z
             if h > 0:
-                px, py, pz = px + s0[0], py + s0[1], pz + s0[2]
+                px, py, pz = px + s00, py + s01, pz + s02
             elif h < 0:
-                px, py, pz = px - s0[0], py - s0[1], pz - s0[2]
-            h = a1[0] * x + a1[1] * y + a1[2] * z
+                px, py, pz = px - s00, py - s01, pz - s02
+            h = a10 * x + a11 * y + a12 * z
             if h > 0:
-                px, py, pz = px + s1[0], py + s1[1], pz + s1[2]
+                px, py, pz = px + s10, py + s11, pz + s12
             elif h < 0:
-                px, py, pz = px - s1[0], py - s1[1], pz - s1[2]
-            h = a2[0] * x + a2[1] * y + a2[2] * z
+                px, py, pz = px - s10, py - s11, pz - s12
+            h = a20 * x + a21 * y + a22 * z
             if h > 0:
-                px, py, pz = px + s2[0], py + s2[1], pz + s2[2]
+                px, py, pz = px + s20, py + s21, pz + s22
             elif h < 0:
-                px, py, pz = px - s2[0], py - s2[1], pz - s2[2]
+                px, py, pz = px - s20, py - s21, pz - s22
             return (px, py, pz)
-        return "obb", None, obb, 0.0, c, max(max(map(abs, c)), e0, e1, e2)
+        return "obb", None, obb, 0.0, c, max(abs(cx), abs(cy), abs(cz), e0, e1, e2)
     if k == "cylinder":
-        c = _t3(prim.center)
+        c = prim.center
         w = unit(prim.axis)  # the values of prim.unit_axis, without numpy
         rad, hh = float(prim.radius), float(prim.height) / 2
         top = (c[0] + hh * w[0], c[1] + hh * w[1], c[2] + hh * w[2])
         bot = (c[0] - hh * w[0], c[1] - hh * w[1], c[2] - hh * w[2])
 
-        def cyl(x, y, z):  # support._cylinder_rim in plain floats
-            dw = x * w[0] + y * w[1] + z * w[2]
+        w0, w1, w2 = w
+        sqrt = math.sqrt
+
+        def cyl(d):  # support._cylinder_rim in plain floats
+            x, y, z = d
+            dw = x * w0 + y * w1 + z * w2
             p = top if dw > 0 else (bot if dw < 0 else c)
-            px, py, pz = x - dw * w[0], y - dw * w[1], z - dw * w[2]
-            q = px * w[0] + py * w[1] + pz * w[2]
-            px, py, pz = px - q * w[0], py - q * w[1], pz - q * w[2]
-            pn = math.sqrt(px * px + py * py + pz * pz)
-            if rad > 0 and pn > PARALLEL_SIN * math.sqrt(x * x + y * y + z * z):
+            px, py, pz = x - dw * w0, y - dw * w1, z - dw * w2
+            q = px * w0 + py * w1 + pz * w2
+            px, py, pz = px - q * w0, py - q * w1, pz - q * w2
+            pn = sqrt(px * px + py * py + pz * pz)
+            if rad > 0 and pn > PARALLEL_SIN * sqrt(x * x + y * y + z * z):
                 f = rad / pn
                 return (p[0] + f * px, p[1] + f * py, p[2] + f * pz)
             return p
-        return "cylinder", None, cyl, 0.0, c, max(max(map(abs, c)), rad, 2 * hh)
+        return "cylinder", None, cyl, 0.0, c, max(abs(c[0]), abs(c[1]), abs(c[2]), rad, 2 * hh)
     raise Unsure(k)
 
 
@@ -213,32 +251,57 @@ def shape(prim):
 def _barycentric_points(pts, lam, ox, oy, oz):
     """The points ``sum lam_i a_i`` on A and ``sum lam_i b_i + (ox, oy, oz)`` on B of the
     simplex ``pts`` of support pairs ``(a_i, b_i)`` (B's taken at t = 0, moved by the offset)."""
-    pa = [0.0, 0.0, 0.0]
-    pb = [0.0, 0.0, 0.0]
+    ax = ay = az = bx = by = bz = 0.0
     for l_, (p, q) in zip(lam, pts):
-        for i in range(3):
-            pa[i] += l_ * p[i]
-            pb[i] += l_ * q[i]
-    return tuple(pa), (pb[0] + ox, pb[1] + oy, pb[2] + oz)
+        ax += l_ * p[0]
+        ay += l_ * p[1]
+        az += l_ * p[2]
+        bx += l_ * q[0]
+        by += l_ * q[1]
+        bz += l_ * q[2]
+    return (ax, ay, az), (bx + ox, by + oy, bz + oz)
 
 
 class Pair:
     """core(A) and core(B) + ``t m`` with a simplex kept between times (warm start)."""
 
     def __init__(self, a, b, motion):
-        ka, pa_, self.sa, self.ra, ca, sza = shape(a)
-        kb, pb_, self.sb, self.rb, cb, szb = shape(b)
+        m = self.m = _t3(motion)
+        size_m = max(abs(m[0]), abs(m[1]), abs(m[2]))
+        ka, kb = a.kind, b.kind
+        self.cyl = None
+        self.sa = self.sb = None
+        if ka in _ROUND and (kb in _ROUND or kb == "cylinder"):
+            ka, pa_, self.ra, ca, sza = _round_core(a, ka)
+            if kb == "cylinder":
+                pb_, self.rb, cb = None, 0.0, None
+                frame = _cylinder_frame(b)
+                c, _, rad, hh = frame
+                szb = max(abs(c[0]), abs(c[1]), abs(c[2]), rad, 2 * hh)
+            else:
+                kb, pb_, self.rb, cb, szb = _round_core(b, kb)
+        elif kb in _ROUND and ka == "cylinder":
+            kb, pb_, self.rb, cb, szb = _round_core(b, kb)
+            pa_, self.ra, ca = None, 0.0, None
+            frame = _cylinder_frame(a)
+            c, _, rad, hh = frame
+            sza = max(abs(c[0]), abs(c[1]), abs(c[2]), rad, 2 * hh)
+        else:
+            ka, pa_, self.sa, self.ra, ca, sza = shape(a)
+            kb, pb_, self.sb, self.rb, cb, szb = shape(b)
         self.R = self.ra + self.rb
-        self.m = _t3(motion)
         self.closed = pa_ is not None and pb_ is not None  # point/segment cores
         self.cores = (pa_, pb_)
         # a point core against a cylinder: the closed form of the solid cylinder
-        self.cyl = None
         if ka == "point" and kb == "cylinder":
-            self.cyl = (False, pa_[0], _cylinder_frame(b))
+            self.cyl = (False, pa_[0], frame)
         elif kb == "point" and ka == "cylinder":
-            self.cyl = (True, pb_[0], _cylinder_frame(a))
-        self.size = max(sza, szb, max(map(abs, self.m)))
+            self.cyl = (True, pb_[0], frame)
+        elif self.sa is None and not self.closed:
+            # a segment core against a cylinder: GJK on the support functions
+            ka, pa_, self.sa, self.ra, ca, sza = shape(a)
+            kb, pb_, self.sb, self.rb, cb, szb = shape(b)
+        self.size = max(sza, szb, size_m)
         #: a curved core (the cylinder's rim): a GJK stall there may leave |v| well above
         #: the distance, so only the planes' bounds count
         self.curved = "cylinder" in (ka, kb)
@@ -248,6 +311,14 @@ class Pair:
         self.closest = closest_on_simplex_fast
         self.gjk_iterations = 0
         self.stalls = 0
+        if self.closed:  # (at, without its dispatch)
+            self.at = self._closed
+            p1x, p1y, p1z = pa_[0]
+            q1 = pa_[-1]
+            d1x, d1y, d1z = q1[0] - p1x, q1[1] - p1y, q1[2] - p1z
+            self.still = (p1x, p1y, p1z, d1x, d1y, d1z, d1x * d1x + d1y * d1y + d1z * d1z)
+        elif self.cyl is not None:
+            self.at = self._point_cylinder
 
     def at(self, t, eps_abs, rel):
         """The core pair at time ``t``: ``(upper, lower, u, pa, pb)`` with ``upper >= |v|``
@@ -255,12 +326,11 @@ class Pair:
         core towards A's, ``u . x >= lower`` over ``core(A) - core(B)``), ``pa, pb`` the
         core points. Stops when ``upper - lower <= max(eps_abs, rel (lower - R))``: the
         gap between the shapes known to ``rel`` of itself, or to ``eps_abs``."""
-        ox, oy, oz = t * self.m[0], t * self.m[1], t * self.m[2]
         if self.closed:
-            return self._closed(ox, oy, oz)
+            return self._closed(t, eps_abs, rel)
         if self.cyl is not None:
-            return self._point_cylinder(ox, oy, oz)
-        sa, sb = self.sa, self.sb
+            return self._point_cylinder(t, eps_abs, rel)
+        ox, oy, oz = t * self.m[0], t * self.m[1], t * self.m[2]
         pts = self.simplex
         Y = [(p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz) for p, q in pts]
         if len(Y) > 1:
@@ -269,62 +339,31 @@ class Pair:
             Y = [Y[i] for i in idx]
         else:
             lam, v = (1.0,), Y[0]
-        best_lower, best_u = -math.inf, None
-        settled = False
-        flat = 0
         R = self.R
         floor = 8 * _EPS * self.size
-        for _ in range(MAX_GJK):
-            self.gjk_iterations += 1
-            vx, vy, vz = v
-            vv = vx * vx + vy * vy + vz * vz
-            vn = math.sqrt(vv)
-            if vn <= floor:
-                return self._touch(pts, lam, ox, oy, oz)
-            # clean the rounding noise out of the query direction (kernels.gjk does the same)
-            qx = 0.0 if abs(vx) <= floor else vx
-            qy = 0.0 if abs(vy) <= floor else vy
-            qz = 0.0 if abs(vz) <= floor else vz
-            if qx == 0.0 and qy == 0.0 and qz == 0.0:
-                qx, qy, qz = vx, vy, vz
-            qn = math.sqrt(qx * qx + qy * qy + qz * qz)
-            p = sa(-qx, -qy, -qz)
-            q = sb(qx, qy, qz)
-            wx, wy, wz = p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz
-            ux, uy, uz = qx / qn, qy / qn, qz / qn
-            lower = ux * wx + uy * wy + uz * wz
-            if lower > best_lower:
-                best_lower, best_u = lower, (ux, uy, uz)
-            if vn - best_lower <= eps_abs or vn - best_lower <= rel * (best_lower - R):
-                break
-            w = (wx, wy, wz)
-            if w in Y:
-                settled = "repeat"
-                break  # no new support point: v is the distance up to rounding
-            Y2 = Y + [w]
-            idx, lam2, v2 = self.closest(Y2)
-            if len(idx) == 4:
-                return self._touch(pts + [(p, q)], lam2, ox, oy, oz)
-            vv2 = v2[0] * v2[0] + v2[1] * v2[1] + v2[2] * v2[2]
-            if not vv2 < vv and vv2 <= vv * (1 + 4 * _EPS) and flat < 8 and v2 != v:
-                flat += 1  # a level step |v|^2 cannot register (kernels.gjk does the same)
-            elif not vv2 < vv:
-                # a stall short of the gap (near a curved rim): retry along v tilted by
-                # 1e-7 |v| about each axis, as the careful GJK does, keeping the best
-                retry = self._retry(Y, v, vn, ox, oy, oz)
-                if retry is None:
-                    settled = "stall"
-                    break
-                if retry[0] == "touch":
-                    return self._touch(pts + [retry[1]], retry[2], ox, oy, oz)
-                p, q, idx, lam2, v2 = retry
-                Y2 = Y + [(p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz)]
-            pts2 = pts + [(p, q)]
-            pts = [pts2[i] for i in idx]
-            Y = [Y2[i] for i in idx]
-            lam, v = lam2, v2
-        else:
+        # the one GJK loop (kernels.gjk.iterate), warm-started, in plain floats, stopping at
+        # the gap this step needs
+        s = iterate(self.sa, self.sb, pts, Y, lam, v, size=self.size, offset=(ox, oy, oz),
+                    closest=self.closest, plain=True, touch=floor, stop=(eps_abs, rel, R),
+                    max_iterations=MAX_GJK)
+        termination = s["termination"]
+        self.gjk_iterations += s["iterations"]
+        pts, lam = s["simplex"], s["lam"]
+        if termination == "converged (gap)":
+            settled = False
+        elif termination == "converged (repeated support point)":
+            settled = "repeat"
+        elif termination == "converged (no progress)":
+            settled = "stall"
+        elif termination == "max iterations":
             raise Unsure("GJK did not settle")
+        else:  # overlap
+            if termination == "overlap (v = 0)":
+                self.gjk_iterations += 1  # (the iteration that found it, as counted before)
+            return self._touch(pts, lam, ox, oy, oz)
+        best_lower, best_u = s["lower"], s["lower_direction"]
+        vx, vy, vz = s["v"]
+        vn = math.sqrt(vx * vx + vy * vy + vz * vz)
         self.simplex = pts
         pa, pb = _barycentric_points(pts, lam, ox, oy, oz)
         dx, dy, dz = pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2]
@@ -346,39 +385,19 @@ class Pair:
             return upper, upper, (dx / upper, dy / upper, dz / upper), tuple(pa), pb
         return upper, best_lower, best_u, tuple(pa), pb
 
-    def _retry(self, Y, v, vn, ox, oy, oz):
-        """The support along ``v`` tilted by ``1e-7 |v|`` about each axis that shrinks ``v``
-        most: ``(p, q, idx, lam, v)``, ``("touch", (p, q), lam)`` or ``None``."""
-        tilt = 1e-7 * vn
-        vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
-        best = None
-        for i in range(3):
-            for sgn in (tilt, -tilt):
-                d = [v[0], v[1], v[2]]
-                d[i] += sgn
-                p = self.sa(-d[0], -d[1], -d[2])
-                q = self.sb(d[0], d[1], d[2])
-                w = (p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz)
-                if w in Y:
-                    continue
-                idx, lam, v2 = self.closest(Y + [w])
-                if len(idx) == 4:
-                    return "touch", (p, q), lam
-                vv2 = v2[0] * v2[0] + v2[1] * v2[1] + v2[2] * v2[2]
-                if vv2 < vv and (best is None or vv2 < best[0]):
-                    best = (vv2, (p, q, idx, lam, v2))
-        return None if best is None else best[1]
-
     def _touch(self, pts, lam, ox, oy, oz):
         """The cores touch or overlap (``v = 0`` up to rounding): ``(0, 0, None, pa, pb)``
         with the barycentric points of the simplex (a common point up to rounding)."""
         pa, pb = _barycentric_points(pts, lam, ox, oy, oz)
         return 0.0, 0.0, None, pa, pb
 
-    def _point_cylinder(self, ox, oy, oz):
+    def _point_cylinder(self, t, eps_abs=0.0, rel=0.0):
         """A point core against a solid cylinder: the axial coordinate clamped to the height and
         the radial part to the radius (the cylinder is a disk times an interval in orthogonal
-        coordinates, so the nearest point splits the same way; GTCG §10.9)."""
+        coordinates, so the nearest point splits the same way; GTCG §10.9); :meth:`at` for
+        that pair (the answer is exact: no gap)."""
+        m = self.m
+        ox, oy, oz = t * m[0], t * m[1], t * m[2]
         cyl_is_a, p, (c, w, rad, hh) = self.cyl
         if cyl_is_a:  # the point moves with B; the cylinder stays
             p = (p[0] + ox, p[1] + oy, p[2] + oz)
@@ -400,40 +419,49 @@ class Pair:
         u = (pa[0] - pb[0]) / dist, (pa[1] - pb[1]) / dist, (pa[2] - pb[2]) / dist
         return dist, dist, u, pa, pb
 
-    def _closed(self, ox, oy, oz):
-        """Point/segment cores: Ericson RTCD §5.1.9 in plain floats (exact zero tests)."""
-        A, B = self.cores
-        p1x, p1y, p1z = A[0]
-        q1 = A[-1]
-        p2x, p2y, p2z = B[0][0] + ox, B[0][1] + oy, B[0][2] + oz
-        q2 = B[-1]
-        d1x, d1y, d1z = q1[0] - p1x, q1[1] - p1y, q1[2] - p1z
+    def _closed(self, t, eps_abs=0.0, rel=0.0):
+        """Point/segment cores: Ericson RTCD §5.1.9 in plain floats (exact zero tests);
+        :meth:`at` for those pairs (the answer is exact: no gap)."""
+        m = self.m
+        ox, oy, oz = t * m[0], t * m[1], t * m[2]
+        p1x, p1y, p1z, d1x, d1y, d1z, a = self.still  # A's segment: the same at every t
+        B = self.cores[1]
+        b0, q2 = B[0], B[-1]
+        p2x, p2y, p2z = b0[0] + ox, b0[1] + oy, b0[2] + oz
         d2x, d2y, d2z = q2[0] + ox - p2x, q2[1] + oy - p2y, q2[2] + oz - p2z
         rx, ry, rz = p1x - p2x, p1y - p2y, p1z - p2z
-        a = d1x * d1x + d1y * d1y + d1z * d1z
         e = d2x * d2x + d2y * d2y + d2z * d2z
         f = d2x * rx + d2y * ry + d2z * rz
+        # clamp(x) = min(max(x, 0), 1), written out (the same values, NaN and -0.0 included)
         if a <= 0 and e <= 0:
             s = t = 0.0
         elif a <= 0:
             s = 0.0
-            t = min(max(f / e, 0.0), 1.0)
+            t = f / e
+            t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
         else:
             c = d1x * rx + d1y * ry + d1z * rz
             if e <= 0:
                 t = 0.0
-                s = min(max(-c / a, 0.0), 1.0)
+                s = -c / a
+                s = 0.0 if s < 0.0 else (1.0 if s > 1.0 else s)
             else:
                 b = d1x * d2x + d1y * d2y + d1z * d2z
                 denom = a * e - b * b
-                s = min(max((b * f - c * e) / denom, 0.0), 1.0) if denom > 0 else 0.0
+                if denom > 0:
+                    s = (b * f - c * e) / denom
+                    s = 0.0 if s < 0.0 else (1.0 if s > 1.0 else s)
+                else:
+                    s = 0.0
                 t = (b * s + f) / e
                 if t < 0.0:
                     t = 0.0
-                    s = min(max(-c / a, 0.0), 1.0)
+                    s = -c / a
+                    s = 0.0 if s < 0.0 else (1.0 if s > 1.0 else s)
                 elif t > 1.0:
                     t = 1.0
-                    s = min(max((b - c) / a, 0.0), 1.0)
+                    s = (b - c) / a
+                    s = 0.0 if s < 0.0 else (1.0 if s > 1.0 else s)
         c1 = (p1x + d1x * s, p1y + d1y * s, p1z + d1z * s)
         c2 = (p2x + d2x * t, p2y + d2y * t, p2z + d2z * t)
         dx, dy, dz = c1[0] - c2[0], c1[1] - c2[1], c1[2] - c2[2]
@@ -451,10 +479,12 @@ def _tolerance(m, f0, pa, pb, rel):
     """:func:`algorithms.generic.advancement._tolerance` on plain floats."""
     scale = max(math.sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]),
                 f0 if math.isfinite(f0) else 0.0)
-    for p in (pa, pb):
-        c = max(abs(p[0]), abs(p[1]), abs(p[2]))
-        if c < math.inf:  # finite (and not NaN)
-            scale = max(scale, c)
+    c = max(abs(pa[0]), abs(pa[1]), abs(pa[2]))
+    if c < math.inf and c > scale:  # finite (and not NaN)
+        scale = c
+    c = max(abs(pb[0]), abs(pb[1]), abs(pb[2]))
+    if c < math.inf and c > scale:
+        scale = c
     return rel * scale if scale > 0 else 1e-300
 
 
@@ -479,20 +509,23 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
     P = Pair(a, b, motion)
     R = P.R
     m = P.m
-    if not all(math.isfinite(x) for x in m) or not 0 < P.size < 1e150:
+    if not (math.isfinite(m[0]) and math.isfinite(m[1]) and math.isfinite(m[2])) \
+            or not 0 < P.size < 1e150:
         raise Unsure("range")
-    calls = [0]
-    tol_now = [-math.inf]  # tol, once known
+    calls = 0
+    tol_now = -math.inf  # tol, once known
+    at = P.at
 
     def F(t, eps, rel):  # noqa: N802 - the f(t) of the careful path
-        calls[0] += 1
-        if calls[0] > MAX_QUERIES:
+        nonlocal calls
+        calls += 1
+        if calls > MAX_QUERIES:
             raise Unsure("too many steps")
         try:
-            up, lo, u, pa, pb = P.at(t, eps, rel)
+            up, lo, u, pa, pb = at(t, eps, rel)
         except Stalled as e:
             up, u, pa, pb = e.args
-            if up - R <= tol_now[0]:
+            if up - R <= tol_now:
                 # within tol by an upper bound: the careful path's criterion holds at t
                 # (which a conservative step reached); no bound for a further step
                 P.stalls += 1
@@ -505,7 +538,7 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
                 return up - R, lo - R, u, pa, pb
             except Stalled as e2:
                 up, u, pa, pb = e2.args
-                if up - R <= tol_now[0]:
+                if up - R <= tol_now:
                     return up - R, -math.inf, u, pa, pb
             finally:
                 P.closest = closest_on_simplex_fast
@@ -521,7 +554,7 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
     tol = _tolerance(m, f, pa_s, pb_s, tol_rel)
     if f <= tol:
         raise Unsure("within tol at t = 0")  # the careful path finds the common point
-    tol_now[0] = tol
+    tol_now = tol
     fine = FINE * tol
 
     iterations = []
@@ -554,14 +587,15 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
         if closing <= 0:
             # u separates (low > 0): the shapes only part along it from here on
             return _miss(trace, "closing speed <= 0: d(t) is non-decreasing from here (convex)",
-                         calls[0])
+                         calls)
         t_new = t + (low - tol / 2) / closing
         if t_new > 1:
             f1 = F(1.0, fine, STEP_REL)
             if f1[0] > tol:
-                record("end", 1.0, f1[0], f1[3], f1[4])
+                if steps is not None:
+                    record("end", 1.0, f1[0], f1[3], f1[4])
                 return _miss(trace, "the advancement bound passes t = 1: no contact in [0, 1]",
-                             calls[0])
+                             calls)
             t_new = 1.0
         if not t_new > t:
             raise Unsure("no progress")
@@ -598,12 +632,13 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
             break
     trace["polish"] = {"from_t": t0, "t": t, "distance": f, "steps": done}
     pa_s, pb_s = _surface(pa, pb, P)
-    point = tuple((x + y) / 2 for x, y in zip(pa_s, pb_s))
+    point = ((pa_s[0] + pb_s[0]) / 2, (pa_s[1] + pb_s[1]) / 2, (pa_s[2] + pb_s[2]) / 2)
     # at distance 0 the careful path keeps the last direction of the closest points
     normal = (0.0 - u[0], 0.0 - u[1], 0.0 - u[2]) if f == 0 else _normal(pa, pb, u)
     trace.update({"case": "d(t) reached tol", "toi": t, "distance_at_toi": f,
-                  "static_queries": calls[0]})
-    record("toi", t, f, pa, pb)
+                  "static_queries": calls})
+    if steps is not None:
+        record("toi", t, f, pa, pb)
     return t, point, normal, trace
 
 

@@ -15,11 +15,14 @@ import math
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import algorithms
 from algorithms import Cylinder, query
 from algorithms.kernels import gjk as kernel
 from algorithms.queries import cylinder_cylinder as cc
+from tests.algorithms.generic.test_advancement import BOUNDED
 
 
 @pytest.fixture
@@ -93,14 +96,11 @@ def test_no_second_simplex_subalgorithm_or_gjk_loop_in_the_sources():
     assert not offenders, offenders
 
 
-#: GJK iterations outside kernels/gjk.run, each with the reason it is still there. The
-#: time-of-impact fast path's warm-started, early-stopping plain-float GJK is a second loop:
-#: the open part of issue 10's "one GJK" (it uses the kernel's sub-algorithms; folding it into
-#: ``run`` is the next step). A new entry here needs the same kind of reason.
-SECOND_LOOPS = {
-    "kernels/toi_fast.py:at": "toi fast path (issue 10, open)",
-    "kernels/toi_fast.py:_retry": "toi fast path's tilted retry (issue 10, open)",
-}
+#: GJK iterations outside kernels/gjk.py, each with the reason it is still there: none. The
+#: time-of-impact fast path's warm-started, early-stopping plain-float GJK was the last one
+#: (issue 10); it now runs the kernel's :func:`algorithms.kernels.gjk.iterate`. A new entry
+#: here needs a reason as strong.
+SECOND_LOOPS: dict = {}
 
 
 def test_every_gjk_iteration_outside_the_kernel_is_listed():
@@ -140,3 +140,113 @@ def test_closest_on_simplex_base_gives_the_full_search_answer():
         assert kernel.closest_on_simplex(pts, base=base) == kernel.closest_on_simplex(pts)
         seen += 1
     assert seen > 100
+
+
+# ------------------------------------------------------------- the fold: one loop, two modes
+
+
+def test_the_toi_fast_path_runs_the_kernel_loop(monkeypatch):
+    """The time-of-impact fast path iterates in :func:`algorithms.kernels.gjk.iterate` (the
+    loop :func:`algorithms.kernels.gjk.run` is built on), in its plain-float mode."""
+    from algorithms import OBB
+    from algorithms.kernels import toi_fast
+
+    modes = []
+    real = toi_fast.iterate
+
+    def counted_iterate(*args, **kwargs):
+        modes.append(kwargs.get("plain"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(toi_fast, "iterate", counted_iterate)
+    # unit boxes 3 apart along x, closing at speed 4: the faces x = 0.5 and x = 2.5 meet after
+    # 2 of the 4 units, t = 0.5
+    a = OBB((0, 0, 0), ((1, 0, 0), (0, 1, 0), (0, 0, 1)), (0.5, 0.5, 0.5))
+    b = OBB((3, 0, 0), ((1, 0, 0), (0, 1, 0), (0, 0, 1)), (0.5, 0.5, 0.5))
+    r = query("toi", a, b, (-4, 0, 0), method="conservative_advancement")
+    assert "path" in r.trace and r.toi == pytest.approx(0.5, abs=1e-15)
+    assert modes and all(m is True for m in modes)
+
+
+def test_run_is_iterate_from_a_cold_start():
+    """``run`` is ``iterate`` from the one-point simplex of the centres, careful mode: the same
+    answer, key for key (so the careful path the benchmarks measure is the loop itself)."""
+    import numpy as np
+
+    from algorithms.kernels.support import centre, support
+
+    a = Cylinder((0.0, 0.0, 0.0), (0.0, 0.3, 1.0), 1.0, 2.0)
+    b = Cylinder((3.0, 0.5, 0.0), (1.0, 1.0, 0.0), 0.7, 1.5)
+    sa, sb = (lambda d: support(a, d)), (lambda d: support(b, d))
+    r = kernel.run(sa, sb, centre(a), centre(b), size=3.0, record=True)
+    y0 = tuple(float(c) for c in centre(a) - centre(b))
+    s = kernel.iterate(sa, sb, [(centre(a), centre(b))], [y0], (1.0,), y0, size=3.0,
+                       record=True)
+    assert r["termination"] == s["termination"] and r["iterations"] == s["iterations"]
+    assert r["W"] == s["W"] and r["lam"] == s["lam"] and r["v"] == s["v"]
+    assert r["lower"] == s["lower"] and r["steps"] == s["steps"]
+    assert np.array_equal(r["lower_direction"], s["lower_direction"])
+    # the skew cylinders' distance (their GJK certificate): lower <= |v|, within 1e-12
+    vn = math.sqrt(sum(c * c for c in r["v"]))
+    assert r["lower"] <= vn * (1 + 1e-15) and vn - r["lower"] <= 1e-12 * vn
+
+
+def _plain(shape_a, shape_b, pts, offset, size, closest):
+    """One plain-mode run from the simplex ``pts`` (support pairs, B's at offset 0) to a gap of
+    ``1e-12 size``: ``(upper, lower, termination)``."""
+    ox, oy, oz = offset
+    Y = [(p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz) for p, q in pts]
+    if len(Y) > 1:
+        idx, lam, v = closest(Y)
+        pts, Y = [pts[i] for i in idx], [Y[i] for i in idx]
+    else:
+        lam, v = (1.0,), Y[0]
+    s = kernel.iterate(shape_a, shape_b, pts, Y, lam, v, size=size, offset=offset,
+                       closest=closest, plain=True, touch=8 * 2.0 ** -52 * size,
+                       stop=(1e-12 * size, 0.0, 0.0), max_iterations=256)
+    vx, vy, vz = s["v"]
+    return math.sqrt(vx * vx + vy * vy + vz * vz), s["lower"], s["termination"], s["simplex"]
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(st.data())
+def test_warm_started_run_agrees_with_a_cold_run(data):
+    """The toi path's warm start (the simplex of the shapes at an earlier offset of B) finds
+    the distance a cold start finds, and both bracket the careful static query's core
+    distance: ``lower <= d <= upper`` up to rounding (the careful GJK, an independent run on
+    numpy supports, is the oracle)."""
+    from algorithms.kernels import toi_fast
+
+    bounded = BOUNDED
+    ka = data.draw(st.sampled_from(sorted(bounded)))
+    kb = data.draw(st.sampled_from(sorted(bounded)))
+    a, b = data.draw(bounded[ka]), data.draw(bounded[kb])
+    o1 = data.draw(st.tuples(*[st.floats(-6, 6, allow_nan=False)] * 3))
+    o2 = data.draw(st.tuples(*[st.floats(-6, 6, allow_nan=False)] * 3))
+    _, _, sa, ra, ca, sza = toi_fast.shape(a)
+    _, _, sb, rb, cb, szb = toi_fast.shape(b)
+    size = max(sza, szb, *map(abs, o1), *map(abs, o2), 1e-3)
+    closest = data.draw(st.sampled_from([kernel.closest_on_simplex_fast,
+                                         kernel.closest_on_simplex]))
+    cold = _plain(sa, sb, [(ca, cb)], o2, size, closest)
+    first = _plain(sa, sb, [(ca, cb)], o1, size, closest)
+    warm = _plain(sa, sb, first[3], o2, size, closest)
+    careful = query("distance", a, b.translated(o2), method="gjk")
+    # the cores' distance (the registry may solve the pair rescaled: its trace is in those
+    # units, the distance is not); a distance of 0 says only that the cores are within ra + rb
+    core = careful.distance + ra + rb
+    slack = 1e-9 * size
+    for up, low, term, _ in (cold, warm):
+        assert term != "max iterations"
+        if term.startswith("overlap"):
+            assert careful.distance <= slack  # touching or overlapping cores
+            continue
+        if careful.distance == 0:
+            assert low <= core + slack  # the cores within ra + rb: only the lower bound
+            continue
+        assert low <= core + slack and core <= up + slack
+        if term == "converged (gap)":
+            assert up - core <= 2e-12 * size + slack
+    if not (cold[2].startswith("overlap") or warm[2].startswith("overlap")):
+        assert warm[0] == pytest.approx(cold[0], abs=2 * slack)
