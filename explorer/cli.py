@@ -201,64 +201,91 @@ def _work_chunk(chunk: list) -> list:
 def iter_result_texts(scene, options: tuple = (False, False, False), jobs: int = 1):
     """The JSON texts of the results of ``scene``, in query order, computed in ``jobs``
     processes (forked: they share the loaded scene). A query asked again later in a
-    ``queries`` list is evaluated once, its text kept until its last use. The output does not
-    depend on ``jobs``; closing the generator ends the workers at once."""
+    ``queries`` list is evaluated once, its text kept until its last use (with any number of
+    processes: the workers get the distinct queries in the order they are first asked). The
+    output does not depend on ``jobs``; closing the generator ends the workers at once."""
+    if scene.queries is None and not scene.triples:  # every pair once: nothing repeats
+        queries = iter_queries(scene)
+        if jobs <= 1:
+            return (result_text(scene, q, options) for q in queries)
+        return _texts_in_order(scene, options, jobs, queries, None)
+    asked = scene.query_list()
+    if options[1]:  # user methods may answer differently when asked again: every query
+        return (result_text(scene, q, options) for q in asked)
+    return _texts_in_order(scene, options, jobs, iter(dict.fromkeys(asked)), asked)
+
+
+def _texts_in_order(scene, options, jobs, distinct, asked):
+    """The texts of ``asked`` (a list of queries; ``None``: ``distinct`` itself, each asked
+    once), where ``distinct`` yields each query of ``asked`` once in the order of its first
+    use: evaluated here (``jobs <= 1``) or by forked workers, ``CHUNK`` at a time."""
     import itertools
-    from collections import Counter
 
-    queries = iter_queries(scene)
-    # left: how often each query of an explicit list is still to be written (None: all pairs
-    # of the objects, no query twice)
-    left = Counter(scene.query_list()) if scene.queries is not None else None
-    if left is not None and not options[1]:
-        repeated = {q for q, k in left.items() if k > 1}
-    else:  # no repeats, or user methods, which may answer differently when asked again
-        repeated, left = set(), None
-    kept: dict = {}
-
-    def chunks(size):
-        while True:
-            chunk = list(itertools.islice(queries, size))
-            if not chunk:
-                return
-            todo = list(dict.fromkeys(q for q in chunk if q not in kept))
-            yield chunk, todo
-
-    def emit(chunk, todo, texts):
-        fresh = dict(zip(todo, texts))
-        for q in chunk:
-            text = fresh[q] if q in fresh else kept[q]
-            if q in repeated:
-                left[q] -= 1
-                if left[q]:
-                    kept[q] = text
-                else:
-                    kept.pop(q, None)
-            yield text
-
-    if jobs <= 1:
-        for chunk, todo in chunks(1):
-            yield from emit(chunk, todo, [result_text(scene, q, options) for q in todo])
+    if jobs <= 1 and asked is None:
+        yield from (result_text(scene, q, options) for q in distinct)
         return
+    last = {q: i for i, q in enumerate(asked or ())}  # where each text is used the last time
+    known: dict = {}
+    pos = 0
+    if jobs <= 1:
+        for i, q in enumerate(asked):
+            text = known.get(q)
+            if text is None:
+                text = result_text(scene, q, options)
+                if last[q] != i:
+                    known[q] = text
+            elif last[q] == i:
+                del known[q]
+            yield text
+        return
+    chunks = _evaluated_chunks(scene, options, jobs, distinct)
+    try:  # (closing this generator closes the workers' at once)
+        for chunk, texts in chunks:
+            if asked is None:  # each asked once: a text goes out as soon as it is known
+                yield from texts
+                continue
+            known.update(zip(chunk, texts))
+            # the distinct queries arrive in the order of first use: every position up to
+            # the next query not yet evaluated can be written now
+            for i in itertools.count(pos):
+                if i == len(asked) or asked[i] not in known:
+                    pos = i
+                    break
+                q = asked[i]
+                yield known.pop(q) if last[q] == i else known[q]
+    finally:
+        chunks.close()
+
+
+def _evaluated_chunks(scene, options, jobs, queries):
+    """``(chunk, texts)`` for consecutive chunks of ``CHUNK`` queries, in order, evaluated by
+    ``jobs`` forked workers (at most ``2 * jobs`` chunks in flight)."""
     import collections
+    import itertools
     import multiprocessing
 
+    from algorithms import registry
+
+    registry.load_all()  # imported once here, not once per worker
     global _WORK
     _WORK = (scene, options)
     pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_worker_start)
     try:
         pending: collections.deque = collections.deque()
-        feed = chunks(CHUNK)
-        for chunk, todo in itertools.islice(feed, 2 * jobs):
-            pending.append((chunk, todo, pool.apply_async(_work_chunk, (todo,))))
+
+        def send(n):
+            for _ in range(n):
+                chunk = list(itertools.islice(queries, CHUNK))
+                if not chunk:
+                    return
+                pending.append((chunk, pool.apply_async(_work_chunk, (chunk,))))
+
+        send(2 * jobs)
         while pending:
-            chunk, todo, result = pending.popleft()
+            chunk, result = pending.popleft()
             texts = result.get()
-            # queries that a chunk in flight evaluates are not yet "kept": a repeat of one of
-            # them in a later chunk is evaluated again (the same text)
-            for nxt in itertools.islice(feed, 1):
-                pending.append((nxt[0], nxt[1], pool.apply_async(_work_chunk, (nxt[1],))))
-            yield from emit(chunk, todo, texts)
+            send(1)
+            yield chunk, texts
     finally:
         pool.terminate()
         _WORK = None
