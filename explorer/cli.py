@@ -183,21 +183,6 @@ def result_text(scene, query: tuple, options: tuple = (False, False, False)) -> 
     return json.dumps(eval_result(scene, query, *options), allow_nan=False)
 
 
-#: what a forked worker evaluates: ``(scene, options)``, set before the pool forks
-_WORK: Optional[tuple] = None
-
-
-def _worker_start() -> None:
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's to handle
-
-
-def _work_chunk(chunk: list) -> list:
-    scene, options = _WORK
-    return [result_text(scene, q, options) for q in chunk]
-
-
 def iter_result_texts(scene, options: tuple = (False, False, False), jobs: int = 1):
     """The JSON texts of the results of ``scene``, in query order, computed in ``jobs``
     processes (forked: they share the loaded scene). A query asked again later in a
@@ -259,36 +244,28 @@ def _texts_in_order(scene, options, jobs, distinct, asked):
 
 def _evaluated_chunks(scene, options, jobs, queries):
     """``(chunk, texts)`` for consecutive chunks of ``CHUNK`` queries, in order, evaluated by
-    ``jobs`` forked workers (at most ``2 * jobs`` chunks in flight)."""
-    import collections
+    ``jobs`` forked workers (:mod:`explorer.evalworkers`)."""
     import itertools
-    import multiprocessing
 
     from algorithms import registry
+    from explorer.evalworkers import run_in_order
 
     registry.load_all()  # imported once here, not once per worker
-    global _WORK
-    _WORK = (scene, options)
-    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_worker_start)
+    chunks = iter(lambda: list(itertools.islice(queries, CHUNK)), [])
+    texts = run_in_order(lambda chunk: [result_text(scene, q, options) for q in chunk],
+                         _tee(chunks, kept := []), jobs)
     try:
-        pending: collections.deque = collections.deque()
-
-        def send(n):
-            for _ in range(n):
-                chunk = list(itertools.islice(queries, CHUNK))
-                if not chunk:
-                    return
-                pending.append((chunk, pool.apply_async(_work_chunk, (chunk,))))
-
-        send(2 * jobs)
-        while pending:
-            chunk, result = pending.popleft()
-            texts = result.get()
-            send(1)
-            yield chunk, texts
+        for result in texts:
+            yield kept.pop(0), result
     finally:
-        pool.terminate()
-        _WORK = None
+        texts.close()
+
+
+def _tee(chunks, kept: list):
+    """``chunks`` as they are, each also appended to ``kept``."""
+    for chunk in chunks:
+        kept.append(chunk)
+        yield chunk
 
 
 def iter_queries(scene):
