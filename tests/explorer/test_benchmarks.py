@@ -52,7 +52,7 @@ def test_bench_output_format(verb, keys, capsys):
         assert set(phases) == {"load", "evaluate", "deferred", "build", "encode", "write"}
         assert all(v >= 0 for v in phases.values()) and phases["evaluate"] > 0
         share = (phases["evaluate"] + phases["deferred"]) / sum(phases.values())
-        assert figures["evaluate_pair_share"] == pytest.approx(share, abs=0.002)
+        assert figures["evaluate_pair_share"] == pytest.approx(share, abs=0.01)  # (rounded)
         assert figures["distinct_queries"] == 40  # 40 random pairs of 120 objects: no repeat
         assert "evaluate_pair" in text and "% of it" in text
 
