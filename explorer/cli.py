@@ -135,8 +135,11 @@ def cmd_eval(args) -> int:
 #: process may use) from this many results on: a pool of forked workers costs some 20-50 ms, a
 #: query about 0.3 ms (the 5000-query mixed scene of ``explorer bench eval``)
 PARALLEL_MIN = 1000
-#: results per task sent to a worker process (and at most ``2 * jobs`` tasks in flight)
+#: the most results per task sent to a worker process (at most ``2 * jobs`` tasks in flight);
+#: the tasks shrink towards the end (a quarter of what is left per worker, at least
+#: ``MIN_CHUNK``) so that the workers finish together
 CHUNK = 100
+MIN_CHUNK = 8
 
 
 def _cores() -> int:
@@ -193,17 +196,18 @@ def iter_result_texts(scene, options: tuple = (False, False, False), jobs: int =
         queries = iter_queries(scene)
         if jobs <= 1:
             return (result_text(scene, q, options) for q in queries)
-        return _texts_in_order(scene, options, jobs, queries, None)
+        return _texts_in_order(scene, options, jobs, queries, None, pair_count(scene))
     asked = scene.query_list()
     if options[1]:  # user methods may answer differently when asked again: every query
         return (result_text(scene, q, options) for q in asked)
-    return _texts_in_order(scene, options, jobs, iter(dict.fromkeys(asked)), asked)
+    distinct = dict.fromkeys(asked)
+    return _texts_in_order(scene, options, jobs, iter(distinct), asked, len(distinct))
 
 
-def _texts_in_order(scene, options, jobs, distinct, asked):
+def _texts_in_order(scene, options, jobs, distinct, asked, total=0):
     """The texts of ``asked`` (a list of queries; ``None``: ``distinct`` itself, each asked
-    once), where ``distinct`` yields each query of ``asked`` once in the order of its first
-    use: evaluated here (``jobs <= 1``) or by forked workers, ``CHUNK`` at a time."""
+    once), where ``distinct`` yields each of the ``total`` queries of ``asked`` once, in the
+    order of its first use: evaluated here (``jobs <= 1``) or by forked workers."""
     import itertools
 
     if jobs <= 1 and asked is None:
@@ -223,7 +227,7 @@ def _texts_in_order(scene, options, jobs, distinct, asked):
                 del known[q]
             yield text
         return
-    chunks = _evaluated_chunks(scene, options, jobs, distinct)
+    chunks = _evaluated_chunks(scene, options, jobs, distinct, total)
     try:  # (closing this generator closes the workers' at once)
         for chunk, texts in chunks:
             if asked is None:  # each asked once: a text goes out as soon as it is known
@@ -242,18 +246,16 @@ def _texts_in_order(scene, options, jobs, distinct, asked):
         chunks.close()
 
 
-def _evaluated_chunks(scene, options, jobs, queries):
-    """``(chunk, texts)`` for consecutive chunks of ``CHUNK`` queries, in order, evaluated by
-    ``jobs`` forked workers (:mod:`explorer.evalworkers`)."""
-    import itertools
-
+def _evaluated_chunks(scene, options, jobs, queries, total):
+    """``(chunk, texts)`` for consecutive chunks of the ``total`` ``queries``, in order,
+    evaluated by ``jobs`` forked workers (:mod:`explorer.evalworkers`)."""
     from algorithms import registry
     from explorer.evalworkers import run_in_order
 
     registry.load_all()  # imported once here, not once per worker
-    chunks = iter(lambda: list(itertools.islice(queries, CHUNK)), [])
+    kept: list = []  # the chunks out, until their texts come back
     texts = run_in_order(lambda chunk: [result_text(scene, q, options) for q in chunk],
-                         _tee(chunks, kept := []), jobs)
+                         _chunks(queries, total, jobs, kept), jobs)
     try:
         for result in texts:
             yield kept.pop(0), result
@@ -261,9 +263,27 @@ def _evaluated_chunks(scene, options, jobs, queries):
         texts.close()
 
 
-def _tee(chunks, kept: list):
-    """``chunks`` as they are, each also appended to ``kept``."""
-    for chunk in chunks:
+def _chunk_sizes(total: int, jobs: int):
+    """The sizes of the tasks for ``total`` results in ``jobs`` workers: ``CHUNK`` while
+    much is left, then a quarter of what is left per worker (at least ``MIN_CHUNK``, at most
+    ``CHUNK``)."""
+    left = total
+    while left > 0:
+        size = max(1, min(CHUNK, max(MIN_CHUNK, -(-left // (4 * jobs)))))
+        yield size
+        left -= size
+    while True:  # (more queries than counted: never, but nothing is lost)
+        yield CHUNK
+
+
+def _chunks(queries, total: int, jobs: int, kept: list):
+    """Lists of consecutive ``queries`` of :func:`_chunk_sizes`, each also put in ``kept``."""
+    import itertools
+
+    for size in _chunk_sizes(total, jobs):
+        chunk = list(itertools.islice(queries, size))
+        if not chunk:
+            return
         kept.append(chunk)
         yield chunk
 

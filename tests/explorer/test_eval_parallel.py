@@ -169,3 +169,18 @@ def test_each_distinct_query_is_evaluated_once(tmp_path, capsys, monkeypatch, jo
     out = run_eval(capsys, f, "--jobs", jobs)
     assert out == whole(f)
     assert sorted(log.read_text().split()) == ["AB", "AC", "BA"]
+
+
+def test_the_tasks_shrink_towards_the_end():
+    # 4244 results (the bench's distinct queries) in 2 workers: tasks of CHUNK = 100 while
+    # more than 800 are left (100 = 800 / (4 * 2)), then a quarter of what is left per worker
+    # (left 700: ceil(700 / 8) = 88), down to MIN_CHUNK = 8; every result in exactly one task
+    import itertools
+
+    sizes = list(itertools.islice(cli._chunk_sizes(4244, 2), 61))
+    assert sum(sizes) == 4244 and sizes[0] == cli.CHUNK == 100
+    assert sizes == sorted(sizes, reverse=True) and sizes[-1] == cli.MIN_CHUNK == 8
+    left = 4244 - sum(s for s in sizes if s == 100)
+    assert 700 < left <= 800 and sizes[sizes.index(100) + sizes.count(100)] == -(-left // 8)
+    # 5 results: one task of MIN_CHUNK takes them all (then CHUNK, should more come)
+    assert list(itertools.islice(cli._chunk_sizes(5, 3), 3)) == [8, 100, 100]
