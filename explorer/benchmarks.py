@@ -782,11 +782,20 @@ def eval_phases(path) -> dict:
     return f
 
 
+def _cpu_since(c0) -> float:
+    """CPU seconds (user and system) of this process and its reaped children since ``c0``
+    (an :func:`os.times`): what a run cost, whatever else the machine was doing."""
+    c1 = os.times()
+    return (c1.user - c0.user + c1.system - c0.system + c1.children_user - c0.children_user
+            + c1.children_system - c0.children_system)
+
+
 def run_eval(queries: int = 5000, rounds: int = 1) -> dict:
     """Seconds of ``explorer eval`` (load, evaluate, write) on :func:`mixed_scene`: in one
     process per core (``seconds``, ``--jobs N``, at least 2) and in one process
     (``serial_seconds``, ``--jobs 1``), interleaved rounds, medians; ``same_bytes``: whether the
-    two wrote the same output; ``auto_jobs``: the processes ``explorer eval`` would choose now
+    two wrote the same output; ``cpu_seconds`` and ``serial_cpu_seconds``: the CPU time of
+    each (workers included), medians; ``auto_jobs``: the processes ``explorer eval`` would choose now
     (:func:`explorer.cli.eval_jobs`: one when no core is free)."""
     import tempfile
     from contextlib import redirect_stdout
@@ -800,15 +809,18 @@ def run_eval(queries: int = 5000, rounds: int = 1) -> dict:
         path = Path(tmp) / "bench_eval.json"
         path.write_text(json.dumps(doc))
         times: dict = {"auto": [], "serial": []}
+        cpu: dict = {"auto": [], "serial": []}
         outs = {}
         for _ in range(rounds):
             for how, extra in (("auto", ["--jobs", str(max(2, _cores()))]),
                                ("serial", ["--jobs", "1"])):
                 buf = io.StringIO()
+                c0 = os.times()
                 t0 = time.perf_counter()
                 with redirect_stdout(buf):
                     rc = cli_main(["eval", str(path), *extra])
                 times[how].append(time.perf_counter() - t0)
+                cpu[how].append(_cpu_since(c0))
                 if rc != 0:
                     raise RuntimeError(f"explorer eval exited {rc}")
                 outs[how] = buf.getvalue()
@@ -829,6 +841,8 @@ def run_eval(queries: int = 5000, rounds: int = 1) -> dict:
     return {"seconds": statistics.median(times["auto"]), "queries": len(results),
             "two_process_speedup": two_process_speedup(),
             "serial_seconds": statistics.median(times["serial"]),
+            "cpu_seconds": statistics.median(cpu["auto"]),
+            "serial_cpu_seconds": statistics.median(cpu["serial"]),
             "jobs": max(2, _cores()), "auto_jobs": eval_jobs(len(results)),
             "same_bytes": outs["auto"] == outs["serial"],
             "errors": errors, "json_dump_s": t_dump, "json_dumps_s": t_dumps,
@@ -847,6 +861,8 @@ def eval_main(args) -> int:
            "json_dump_s": round(f["json_dump_s"], 4), "json_dumps_s": round(f["json_dumps_s"], 4),
            "jobs": f["jobs"], "serial_seconds": round(f["serial_seconds"], 4),
            "serial_queries_per_s": round(sqps, 1), "same_bytes": f["same_bytes"],
+           "cpu_seconds": round(f["cpu_seconds"], 4),
+           "serial_cpu_seconds": round(f["serial_cpu_seconds"], 4),
            "two_process_speedup": round(f["two_process_speedup"], 2),
            "auto_jobs": f["auto_jobs"],
            "phases_s": {k: round(v, 4) for k, v in f["phases"].items()
@@ -861,6 +877,9 @@ def eval_main(args) -> int:
           f"queries/s (ratio {f['serial_seconds'] / f['seconds']:.2f}); the same output: "
           f"{'yes' if f['same_bytes'] else 'NO'}; without --jobs it would use "
           f"{f['auto_jobs']} now")
+    print(f"CPU time (workers included): {f['cpu_seconds']:.3f} s in {f['jobs']} processes, "
+          f"{f['serial_cpu_seconds']:.3f} s in one: a wall time well above its CPU time "
+          f"means the machine is busy with other work")
     print(f"two processes against one on a plain loop, now: {f['two_process_speedup']:.2f}x "
           f"(2 on an idle 2-core machine; the most the second core can give explorer eval)")
     print(f"writing the JSON: json.dump {f['json_dump_s'] * 1e3:.1f} ms, json.dumps "

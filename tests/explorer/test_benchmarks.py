@@ -55,6 +55,8 @@ def test_bench_output_format(verb, keys, capsys):
         assert figures["evaluate_pair_share"] == pytest.approx(share, abs=0.01)  # (rounded)
         assert figures["distinct_queries"] == 40  # 40 random pairs of 120 objects: no repeat
         assert "evaluate_pair" in text and "% of it" in text
+        assert figures["cpu_seconds"] > 0 and figures["serial_cpu_seconds"] > 0
+        assert "CPU time (workers included)" in text
 
 
 def test_bench_answers_prints_each_case_with_its_ratio(capsys):
