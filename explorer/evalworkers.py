@@ -58,8 +58,9 @@ def _fork(work: Callable, others: list):
     """One worker: ``(pid, connection)``; ``others`` are the connections of the workers
     forked before (closed in the new one)."""
     parent, child = Pipe(duplex=True)
-    sys.stdout.flush()
-    sys.stderr.flush()
+    for stream in (sys.stdout, sys.stderr):  # (else a worker holds a copy of what is unwritten)
+        if stream is not None:
+            stream.flush()
     pid = os.fork()
     if pid == 0:  # the worker: it never returns from here
         status = 0
