@@ -184,3 +184,26 @@ def test_the_tasks_shrink_towards_the_end():
     assert 700 < left <= 800 and sizes[sizes.index(100) + sizes.count(100)] == -(-left // 8)
     # 5 results: one task of MIN_CHUNK takes them all (then CHUNK, should more come)
     assert list(itertools.islice(cli._chunk_sizes(5, 3), 3)) == [8, 100, 100]
+
+
+def test_each_object_is_built_once_and_shared_by_its_queries(tmp_path, monkeypatch):
+    # the scene file's objects become primitives once, at load; every query an object is
+    # in gets that same primitive object (nothing is converted again per query)
+    from explorer.benchmarks import mixed_scene
+    from explorer.model import scene as scene_module
+
+    f = tmp_path / "mixed.json"
+    f.write_text(json.dumps(mixed_scene(200, objects=12, seed=3)))
+    scene = load(f)
+    seen: dict = {}
+    real = scene_module.evaluate_pair
+
+    def recorded(a, b, *args, id_a, id_b, **kwargs):
+        seen.setdefault(id_a, set()).add(id(a))
+        seen.setdefault(id_b, set()).add(id(b))
+        return real(a, b, *args, id_a=id_a, id_b=id_b, **kwargs)
+
+    monkeypatch.setattr(scene_module, "evaluate_pair", recorded)
+    texts = list(cli.iter_result_texts(scene))
+    assert len(texts) == 200 and len(seen) == 12  # 200 queries among 12 objects: all used
+    assert all(ids == {id(scene[i].primitive)} for i, ids in seen.items())
