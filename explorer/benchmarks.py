@@ -863,6 +863,7 @@ def eval_main(args) -> int:
            "serial_queries_per_s": round(sqps, 1), "same_bytes": f["same_bytes"],
            "cpu_seconds": round(f["cpu_seconds"], 4),
            "serial_cpu_seconds": round(f["serial_cpu_seconds"], 4),
+           "serial_queries_per_cpu_s": round(f["queries"] / f["serial_cpu_seconds"], 1),
            "two_process_speedup": round(f["two_process_speedup"], 2),
            "auto_jobs": f["auto_jobs"],
            "phases_s": {k: round(v, 4) for k, v in f["phases"].items()
@@ -878,8 +879,9 @@ def eval_main(args) -> int:
           f"{'yes' if f['same_bytes'] else 'NO'}; without --jobs it would use "
           f"{f['auto_jobs']} now")
     print(f"CPU time (workers included): {f['cpu_seconds']:.3f} s in {f['jobs']} processes, "
-          f"{f['serial_cpu_seconds']:.3f} s in one: a wall time well above its CPU time "
-          f"means the machine is busy with other work")
+          f"{f['serial_cpu_seconds']:.3f} s in one ({out['serial_queries_per_cpu_s']:,.0f} "
+          f"queries per CPU second): a wall time well above its CPU time means the machine is "
+          f"busy with other work")
     print(f"two processes against one on a plain loop, now: {f['two_process_speedup']:.2f}x "
           f"(2 on an idle 2-core machine; the most the second core can give explorer eval)")
     print(f"writing the JSON: json.dump {f['json_dump_s'] * 1e3:.1f} ms, json.dumps "

@@ -56,6 +56,8 @@ def test_bench_output_format(verb, keys, capsys):
         assert figures["distinct_queries"] == 40  # 40 random pairs of 120 objects: no repeat
         assert "evaluate_pair" in text and "% of it" in text
         assert figures["cpu_seconds"] > 0 and figures["serial_cpu_seconds"] > 0
+        assert figures["serial_queries_per_cpu_s"] == pytest.approx(
+            40 / figures["serial_cpu_seconds"], rel=0.01)
         assert "CPU time (workers included)" in text
 
 
