@@ -164,8 +164,9 @@ def eval_jobs(n: int, jobs: Optional[int] = None, user_methods: bool = False) ->
     machine already busy a worker process only competes for the same core: measured slower
     than one process; Linux's autogroup scheduling gives the processes of one session one
     share together, so a second worker gains only while no other session is busy: at a load
-    average of 4, 5.4-7.1 s in 2 processes against 5.9-6.2 s in one on the bench's scene). Always 1 with user methods (they run with a time limit in this
-    process) and where processes cannot be forked."""
+    average of 4, 5.4-7.1 s in 2 processes against 5.9-6.2 s in one on the bench's scene).
+    Always 1 with user methods (they run with a time limit in this process) and where
+    processes cannot be forked."""
     import multiprocessing
 
     if user_methods or "fork" not in multiprocessing.get_all_start_methods() \
