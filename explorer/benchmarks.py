@@ -795,8 +795,8 @@ def run_eval(queries: int = 5000, rounds: int = 1) -> dict:
     process per core (``seconds``, ``--jobs N``, at least 2) and in one process
     (``serial_seconds``, ``--jobs 1``), interleaved rounds, medians; ``same_bytes``: whether the
     two wrote the same output; ``cpu_seconds`` and ``serial_cpu_seconds``: the CPU time of
-    each (workers included), medians; ``auto_jobs``: the processes ``explorer eval`` would choose now
-    (:func:`explorer.cli.eval_jobs`: one when no core is free)."""
+    each (workers included), medians; ``auto_jobs``: the processes ``explorer eval`` would
+    choose now (:func:`explorer.cli.eval_jobs`: one when no core is free)."""
     import tempfile
     from contextlib import redirect_stdout
     from pathlib import Path
@@ -888,7 +888,8 @@ def eval_main(args) -> int:
           f"{f['json_dumps_s'] * 1e3:.1f} ms (same run)")
     ph = f["phases"]
     print(f"where one process's time goes ({ph['distinct']} distinct queries, each phase over "
-          f"all of them, the least of each over the rounds): load {ph['load'] * 1e3:.0f} ms, evaluate_pair "
+          f"all of them, the least of each over the rounds): load {ph['load'] * 1e3:.0f} ms, "
+          f"evaluate_pair "
           f"{ph['evaluate'] * 1e3:.0f} ms + deferred traces {ph['deferred'] * 1e3:.0f} ms, "
           f"result dicts {ph['build'] * 1e3:.0f} ms, json encode {ph['encode'] * 1e3:.0f} ms, "
           f"write {ph['write'] * 1e3:.0f} ms: evaluate_pair "

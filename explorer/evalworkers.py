@@ -8,10 +8,10 @@ Each worker has its own socket pair to the parent and nothing else in common wit
 shared lock, no queue, no helper thread. That is why this is not :class:`multiprocessing.Pool`:
 ``Pool.terminate()`` (Ctrl+C, or a reader that went away) can hang for ever when it kills a
 worker that holds the lock of the shared result queue (seen here in about one of five
-interrupted runs on a busy machine: the pool's task thread then waits on that lock). Here stopping is
-``SIGKILL`` and ``waitpid``, and nothing can be left held. A worker never returns into the
-parent's code (it ends with :func:`os._exit`, so it neither runs the parent's ``finally``
-blocks nor flushes a copy of the parent's unwritten standard output).
+interrupted runs on a busy machine: the pool's task thread then waits on that lock). Here
+stopping is ``SIGKILL`` and ``waitpid``, and nothing can be left held. A worker never returns
+into the parent's code (it ends with :func:`os._exit`, so it neither runs the parent's
+``finally`` blocks nor flushes a copy of the parent's unwritten standard output).
 
 At most two chunks wait per worker: one it works on, one ready for when it finishes.
 """
