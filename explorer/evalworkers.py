@@ -32,6 +32,9 @@ class WorkerFailed(RuntimeError):
     """A worker process ended without answering (killed, out of memory)."""
 
 
+_DIED = "an explorer eval worker process ended unexpectedly"
+
+
 def _serve(conn, work: Callable) -> None:
     """A worker's loop: a chunk in, ``(True, work(chunk))`` or ``(False, exception)`` out,
     until the parent closes the connection or sends ``None``."""
@@ -100,7 +103,10 @@ def run_in_order(work: Callable[[list], list], chunks: Iterable[list], jobs: int
                 if chunk is None:
                     exhausted = True
                     return
-                conn.send(chunk)
+                try:
+                    conn.send(chunk)
+                except OSError:  # (a BrokenPipeError would pass for a reader that left)
+                    raise WorkerFailed(_DIED) from None
                 waiting[conn].append(sent)
                 sent += 1
 
@@ -118,8 +124,7 @@ def run_in_order(work: Callable[[list], list], chunks: Iterable[list], jobs: int
                 try:
                     ok, value = conn.recv()
                 except (EOFError, OSError):
-                    raise WorkerFailed("an explorer eval worker process ended unexpectedly") \
-                        from None
+                    raise WorkerFailed(_DIED) from None
                 if not ok:
                     raise value
                 done[waiting[conn].pop(0)] = value

@@ -39,9 +39,30 @@ def _die(chunk):
     os._exit(3)  # a worker killed under its work (out of memory, kill -9)
 
 
-def test_a_worker_that_dies_is_reported():
+@pytest.mark.parametrize("chunks", [2, 40])
+def test_a_worker_that_dies_is_reported(chunks):
+    # whether the parent notices on reading a result or on sending the next chunk: never a
+    # BrokenPipeError, which `explorer eval` would take for a reader that went away (exit 0)
     with pytest.raises(WorkerFailed, match="ended unexpectedly"):
-        list(run_in_order(_die, [[1], [2]], 2))
+        list(run_in_order(_die, [[i] for i in range(chunks)], 2))
+
+
+def test_a_dying_worker_makes_explorer_eval_fail_with_one_line(tmp_path, capsys, monkeypatch):
+    # 1225 pairs of 50 spheres in 2 workers: a worker that dies makes one "internal error"
+    # line and exit status 2, never a silently cut output with status 0
+    import json
+
+    from explorer import cli
+
+    objs = [{"id": f"S{i}", "type": "sphere", "center": [i, 0, 0], "radius": 0.4}
+            for i in range(50)]
+    f = tmp_path / "fifty.json"
+    f.write_text(json.dumps({"format": "intersection-explorer-scene", "version": 1,
+                             "objects": objs}))
+    monkeypatch.setattr(cli, "result_text", lambda scene, q, options=None: os._exit(9))
+    assert cli.main(["eval", str(f), "--jobs", "2"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "internal error (WorkerFailed" in err[0]
 
 
 def _pid(chunk):
