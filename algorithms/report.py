@@ -119,8 +119,8 @@ def result_text(answer: PairAnswer) -> str:
         out["error"] = answer.error
     try:
         return _FAST(out)
-    except (ValueError, TypeError):
-        return json.dumps(result_json(answer), allow_nan=False)
+    except (ValueError, TypeError):  # (to_jsonable(out) is result_json(answer))
+        return json.dumps(to_jsonable(out), allow_nan=False)
 
 
 def evaluate_json(a, b, motion_a=None, motion_b=None, id_a: str = "A", id_b: str = "B") -> dict:

@@ -757,12 +757,78 @@ def two_process_speedup(n: int = 3_000_000) -> float:
     return (t1 - t0) / (time.perf_counter() - t1)
 
 
+_RECORDS = ("distance", "intersection", "hits", "separation", "side", "contact")
+
+
+def eval_phases(path) -> dict:
+    """Where one process's ``explorer eval`` time goes on the scene at ``path``, in seconds:
+    ``load`` (read, validate, build the primitives), ``evaluate`` (:func:`evaluate_pair` per
+    distinct query), ``deferred`` (the traces and extras ``evaluate_pair`` leaves to be
+    computed when read: evaluation work done at writing time; the first reading of every
+    answer less a second one), ``build`` (the result dicts of :mod:`algorithms.report`, the
+    second reading), ``encode`` (the C ``json`` encoder) and ``write`` (joining the
+    texts); each phase run over every query before the next. ``evaluate_pair_share``: the
+    fraction of the sum that is :func:`evaluate_pair` (``evaluate + deferred``)."""
+    from algorithms import report
+    from explorer.model.scenefile import load
+
+    t0 = time.perf_counter()
+    scene = load(path)
+    t1 = time.perf_counter()
+    todo = list(dict.fromkeys(q for q in scene.query_list() if len(q) == 2))
+    answers = [scene.answer(a, b) for a, b in todo]
+    t2 = time.perf_counter()
+    for ans in answers:  # the first reading computes what was deferred, and builds
+        rec = ans.records
+        for name in _RECORDS:
+            r = getattr(rec, name)
+            if r is not None:
+                r.trace  # noqa: B018 - reading computes a Deferred trace
+        ans.contains, ans.lines, ans.plane2d  # noqa: B018 - the lazy extras
+        report.trace_of(ans)
+        report._raw(ans)
+    t3 = time.perf_counter()
+    raws = []
+    for ans in answers:  # the second builds only
+        out = report._raw(ans)
+        out["trace"] = report.trace_of(ans)
+        if ans.errors:
+            out["error"] = ans.error
+        raws.append(out)
+    t4 = time.perf_counter()
+    texts = []
+    for out, ans in zip(raws, answers):
+        try:
+            texts.append(report._FAST(out))
+        except (ValueError, TypeError):
+            texts.append(json.dumps(report.result_json(ans), allow_nan=False))
+    t5 = time.perf_counter()
+    buf = io.StringIO()
+    buf.write('{"results": [' + ", ".join(texts) + "]}\n")
+    t6 = time.perf_counter()
+    f = {"load": t1 - t0, "evaluate": t2 - t1, "deferred": max(0.0, (t3 - t2) - (t4 - t3)),
+         "build": t4 - t3,
+         "encode": t5 - t4, "write": t6 - t5, "distinct": len(todo)}
+    total = sum(v for k, v in f.items() if k != "distinct")
+    f["evaluate_pair_share"] = (f["evaluate"] + f["deferred"]) / total
+    return f
+
+
+def _cpu_since(c0) -> float:
+    """CPU seconds (user and system) of this process and its reaped children since ``c0``
+    (an :func:`os.times`): what a run cost, whatever else the machine was doing."""
+    c1 = os.times()
+    return (c1.user - c0.user + c1.system - c0.system + c1.children_user - c0.children_user
+            + c1.children_system - c0.children_system)
+
+
 def run_eval(queries: int = 5000, rounds: int = 1) -> dict:
     """Seconds of ``explorer eval`` (load, evaluate, write) on :func:`mixed_scene`: in one
     process per core (``seconds``, ``--jobs N``, at least 2) and in one process
     (``serial_seconds``, ``--jobs 1``), interleaved rounds, medians; ``same_bytes``: whether the
-    two wrote the same output; ``auto_jobs``: the processes ``explorer eval`` would choose now
-    (:func:`explorer.cli.eval_jobs`: one when no core is free)."""
+    two wrote the same output; ``cpu_seconds`` and ``serial_cpu_seconds``: the CPU time of
+    each (workers included), medians; ``auto_jobs``: the processes ``explorer eval`` would
+    choose now (:func:`explorer.cli.eval_jobs`: one when no core is free)."""
     import tempfile
     from contextlib import redirect_stdout
     from pathlib import Path
@@ -775,15 +841,18 @@ def run_eval(queries: int = 5000, rounds: int = 1) -> dict:
         path = Path(tmp) / "bench_eval.json"
         path.write_text(json.dumps(doc))
         times: dict = {"auto": [], "serial": []}
+        cpu: dict = {"auto": [], "serial": []}
         outs = {}
         for _ in range(rounds):
             for how, extra in (("auto", ["--jobs", str(max(2, _cores()))]),
                                ("serial", ["--jobs", "1"])):
                 buf = io.StringIO()
+                c0 = os.times()
                 t0 = time.perf_counter()
                 with redirect_stdout(buf):
                     rc = cli_main(["eval", str(path), *extra])
                 times[how].append(time.perf_counter() - t0)
+                cpu[how].append(_cpu_since(c0))
                 if rc != 0:
                     raise RuntimeError(f"explorer eval exited {rc}")
                 outs[how] = buf.getvalue()
@@ -795,13 +864,21 @@ def run_eval(queries: int = 5000, rounds: int = 1) -> dict:
         t0 = time.perf_counter()
         io.StringIO().write(json.dumps({"results": results}, allow_nan=False))
         t_dumps = time.perf_counter() - t0
+        # the split, the least of each phase over the rounds (the machine is shared)
+        rows = [eval_phases(path) for _ in range(rounds)]
+        phases = {k: min(r[k] for r in rows) for k in rows[0] if k != "evaluate_pair_share"}
+        phases["evaluate_pair_share"] = (phases["evaluate"] + phases["deferred"]) / sum(
+            v for k, v in phases.items() if k != "distinct")
     errors = sum(1 for r in results if "error" in r)
     return {"seconds": statistics.median(times["auto"]), "queries": len(results),
             "two_process_speedup": two_process_speedup(),
             "serial_seconds": statistics.median(times["serial"]),
+            "cpu_seconds": statistics.median(cpu["auto"]),
+            "serial_cpu_seconds": statistics.median(cpu["serial"]),
             "jobs": max(2, _cores()), "auto_jobs": eval_jobs(len(results)),
             "same_bytes": outs["auto"] == outs["serial"],
-            "errors": errors, "json_dump_s": t_dump, "json_dumps_s": t_dumps}
+            "errors": errors, "json_dump_s": t_dump, "json_dumps_s": t_dumps,
+            "phases": phases}
 
 
 def eval_main(args) -> int:
@@ -816,8 +893,15 @@ def eval_main(args) -> int:
            "json_dump_s": round(f["json_dump_s"], 4), "json_dumps_s": round(f["json_dumps_s"], 4),
            "jobs": f["jobs"], "serial_seconds": round(f["serial_seconds"], 4),
            "serial_queries_per_s": round(sqps, 1), "same_bytes": f["same_bytes"],
+           "cpu_seconds": round(f["cpu_seconds"], 4),
+           "serial_cpu_seconds": round(f["serial_cpu_seconds"], 4),
+           "serial_queries_per_cpu_s": round(f["queries"] / f["serial_cpu_seconds"], 1),
            "two_process_speedup": round(f["two_process_speedup"], 2),
-           "auto_jobs": f["auto_jobs"]}
+           "auto_jobs": f["auto_jobs"],
+           "phases_s": {k: round(v, 4) for k, v in f["phases"].items()
+                        if k not in ("distinct", "evaluate_pair_share")},
+           "distinct_queries": f["phases"]["distinct"],
+           "evaluate_pair_share": round(f["phases"]["evaluate_pair_share"], 3)}
     print(f"bench eval: explorer eval on a generated mixed scene (every type, "
           f"{f['queries']} queries): {f['seconds']:.3f} s, {qps:,.0f} queries/s in "
           f"{f['jobs']} process{'es' if f['jobs'] > 1 else ''} "
@@ -826,10 +910,22 @@ def eval_main(args) -> int:
           f"queries/s (ratio {f['serial_seconds'] / f['seconds']:.2f}); the same output: "
           f"{'yes' if f['same_bytes'] else 'NO'}; without --jobs it would use "
           f"{f['auto_jobs']} now")
+    print(f"CPU time (workers included): {f['cpu_seconds']:.3f} s in {f['jobs']} processes, "
+          f"{f['serial_cpu_seconds']:.3f} s in one ({out['serial_queries_per_cpu_s']:,.0f} "
+          f"queries per CPU second): a wall time well above its CPU time means the machine is "
+          f"busy with other work")
     print(f"two processes against one on a plain loop, now: {f['two_process_speedup']:.2f}x "
           f"(2 on an idle 2-core machine; the most the second core can give explorer eval)")
     print(f"writing the JSON: json.dump {f['json_dump_s'] * 1e3:.1f} ms, json.dumps "
           f"{f['json_dumps_s'] * 1e3:.1f} ms (same run)")
+    ph = f["phases"]
+    print(f"where one process's time goes ({ph['distinct']} distinct queries, each phase over "
+          f"all of them, the least of each over the rounds): load {ph['load'] * 1e3:.0f} ms, "
+          f"evaluate_pair "
+          f"{ph['evaluate'] * 1e3:.0f} ms + deferred traces {ph['deferred'] * 1e3:.0f} ms, "
+          f"result dicts {ph['build'] * 1e3:.0f} ms, json encode {ph['encode'] * 1e3:.0f} ms, "
+          f"write {ph['write'] * 1e3:.0f} ms: evaluate_pair "
+          f"{ph['evaluate_pair_share'] * 100:.0f}% of it")
     try:
         print(f"load average: {', '.join(f'{x:.1f}' for x in os.getloadavg())} "
               f"on {os.cpu_count()} cores")

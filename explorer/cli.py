@@ -135,8 +135,11 @@ def cmd_eval(args) -> int:
 #: process may use) from this many results on: a pool of forked workers costs some 20-50 ms, a
 #: query about 0.3 ms (the 5000-query mixed scene of ``explorer bench eval``)
 PARALLEL_MIN = 1000
-#: results per task sent to a worker process (and at most ``2 * jobs`` tasks in flight)
+#: the most results per task sent to a worker process (at most ``2 * jobs`` tasks in flight);
+#: the tasks shrink towards the end (a quarter of what is left per worker, at least
+#: ``MIN_CHUNK``) so that the workers finish together
 CHUNK = 100
+MIN_CHUNK = 8
 
 
 def _cores() -> int:
@@ -159,8 +162,11 @@ def eval_jobs(n: int, jobs: Optional[int] = None, user_methods: bool = False) ->
     """How many processes ``explorer eval`` uses for ``n`` results: ``jobs`` when given (``1``:
     this one), else every core when ``n >= PARALLEL_MIN`` and a second core is free (on a
     machine already busy a worker process only competes for the same core: measured slower
-    than one process). Always 1 with user methods (they run with a time limit in this
-    process) and where processes cannot be forked."""
+    than one process; Linux's autogroup scheduling gives the processes of one session one
+    share together, so a second worker gains only while no other session is busy: at a load
+    average of 4, 5.4-7.1 s in 2 processes against 5.9-6.2 s in one on the bench's scene).
+    Always 1 with user methods (they run with a time limit in this process) and where
+    processes cannot be forked."""
     import multiprocessing
 
     if user_methods or "fork" not in multiprocessing.get_all_start_methods() \
@@ -183,85 +189,106 @@ def result_text(scene, query: tuple, options: tuple = (False, False, False)) -> 
     return json.dumps(eval_result(scene, query, *options), allow_nan=False)
 
 
-#: what a forked worker evaluates: ``(scene, options)``, set before the pool forks
-_WORK: Optional[tuple] = None
-
-
-def _worker_start() -> None:
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's to handle
-
-
-def _work_chunk(chunk: list) -> list:
-    scene, options = _WORK
-    return [result_text(scene, q, options) for q in chunk]
-
-
 def iter_result_texts(scene, options: tuple = (False, False, False), jobs: int = 1):
     """The JSON texts of the results of ``scene``, in query order, computed in ``jobs``
     processes (forked: they share the loaded scene). A query asked again later in a
-    ``queries`` list is evaluated once, its text kept until its last use. The output does not
-    depend on ``jobs``; closing the generator ends the workers at once."""
+    ``queries`` list is evaluated once, its text kept until its last use (with any number of
+    processes: the workers get the distinct queries in the order they are first asked). The
+    output does not depend on ``jobs``; closing the generator ends the workers at once."""
+    if scene.queries is None and not scene.triples:  # every pair once: nothing repeats
+        queries = iter_queries(scene)
+        if jobs <= 1:
+            return (result_text(scene, q, options) for q in queries)
+        return _texts_in_order(scene, options, jobs, queries, None, pair_count(scene))
+    asked = scene.query_list()
+    if options[1]:  # user methods may answer differently when asked again: every query
+        return (result_text(scene, q, options) for q in asked)
+    distinct = dict.fromkeys(asked)
+    return _texts_in_order(scene, options, jobs, iter(distinct), asked, len(distinct))
+
+
+def _texts_in_order(scene, options, jobs, distinct, asked, total=0):
+    """The texts of ``asked`` (a list of queries; ``None``: ``distinct`` itself, each asked
+    once), where ``distinct`` yields each of the ``total`` queries of ``asked`` once, in the
+    order of its first use: evaluated here (``jobs <= 1``) or by forked workers."""
     import itertools
-    from collections import Counter
 
-    queries = iter_queries(scene)
-    # left: how often each query of an explicit list is still to be written (None: all pairs
-    # of the objects, no query twice)
-    left = Counter(scene.query_list()) if scene.queries is not None else None
-    if left is not None and not options[1]:
-        repeated = {q for q, k in left.items() if k > 1}
-    else:  # no repeats, or user methods, which may answer differently when asked again
-        repeated, left = set(), None
-    kept: dict = {}
-
-    def chunks(size):
-        while True:
-            chunk = list(itertools.islice(queries, size))
-            if not chunk:
-                return
-            todo = list(dict.fromkeys(q for q in chunk if q not in kept))
-            yield chunk, todo
-
-    def emit(chunk, todo, texts):
-        fresh = dict(zip(todo, texts))
-        for q in chunk:
-            text = fresh[q] if q in fresh else kept[q]
-            if q in repeated:
-                left[q] -= 1
-                if left[q]:
-                    kept[q] = text
-                else:
-                    kept.pop(q, None)
-            yield text
-
-    if jobs <= 1:
-        for chunk, todo in chunks(1):
-            yield from emit(chunk, todo, [result_text(scene, q, options) for q in todo])
+    if jobs <= 1 and asked is None:
+        yield from (result_text(scene, q, options) for q in distinct)
         return
-    import collections
-    import multiprocessing
-
-    global _WORK
-    _WORK = (scene, options)
-    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_worker_start)
-    try:
-        pending: collections.deque = collections.deque()
-        feed = chunks(CHUNK)
-        for chunk, todo in itertools.islice(feed, 2 * jobs):
-            pending.append((chunk, todo, pool.apply_async(_work_chunk, (todo,))))
-        while pending:
-            chunk, todo, result = pending.popleft()
-            texts = result.get()
-            # queries that a chunk in flight evaluates are not yet "kept": a repeat of one of
-            # them in a later chunk is evaluated again (the same text)
-            for nxt in itertools.islice(feed, 1):
-                pending.append((nxt[0], nxt[1], pool.apply_async(_work_chunk, (nxt[1],))))
-            yield from emit(chunk, todo, texts)
+    last = {q: i for i, q in enumerate(asked or ())}  # where each text is used the last time
+    known: dict = {}
+    pos = 0
+    if jobs <= 1:
+        for i, q in enumerate(asked):
+            text = known.get(q)
+            if text is None:
+                text = result_text(scene, q, options)
+                if last[q] != i:
+                    known[q] = text
+            elif last[q] == i:
+                del known[q]
+            yield text
+        return
+    chunks = _evaluated_chunks(scene, options, jobs, distinct, total)
+    try:  # (closing this generator closes the workers' at once)
+        for chunk, texts in chunks:
+            if asked is None:  # each asked once: a text goes out as soon as it is known
+                yield from texts
+                continue
+            known.update(zip(chunk, texts))
+            # the distinct queries arrive in the order of first use: every position up to
+            # the next query not yet evaluated can be written now
+            for i in itertools.count(pos):
+                if i == len(asked) or asked[i] not in known:
+                    pos = i
+                    break
+                q = asked[i]
+                yield known.pop(q) if last[q] == i else known[q]
     finally:
-        pool.terminate()
-        _WORK = None
+        chunks.close()
+
+
+def _evaluated_chunks(scene, options, jobs, queries, total):
+    """``(chunk, texts)`` for consecutive chunks of the ``total`` ``queries``, in order,
+    evaluated by ``jobs`` forked workers (:mod:`explorer.evalworkers`)."""
+    from algorithms import registry
+    from explorer.evalworkers import run_in_order
+
+    registry.load_all()  # imported once here, not once per worker
+    kept: list = []  # the chunks out, until their texts come back
+    texts = run_in_order(lambda chunk: [result_text(scene, q, options) for q in chunk],
+                         _chunks(queries, total, jobs, kept), jobs)
+    try:
+        for result in texts:
+            yield kept.pop(0), result
+    finally:
+        texts.close()
+
+
+def _chunk_sizes(total: int, jobs: int):
+    """The sizes of the tasks for ``total`` results in ``jobs`` workers: ``CHUNK`` while
+    much is left, then a quarter of what is left per worker (at least ``MIN_CHUNK``, at most
+    ``CHUNK``)."""
+    left = total
+    while left > 0:
+        size = max(1, min(CHUNK, max(MIN_CHUNK, -(-left // (4 * jobs)))))
+        yield size
+        left -= size
+    while True:  # (more queries than counted: never, but nothing is lost)
+        yield CHUNK
+
+
+def _chunks(queries, total: int, jobs: int, kept: list):
+    """Lists of consecutive ``queries`` of :func:`_chunk_sizes`, each also put in ``kept``."""
+    import itertools
+
+    for size in _chunk_sizes(total, jobs):
+        chunk = list(itertools.islice(queries, size))
+        if not chunk:
+            return
+        kept.append(chunk)
+        yield chunk
 
 
 def iter_queries(scene):

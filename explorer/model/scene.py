@@ -144,7 +144,8 @@ class Scene:
     def pairs(self) -> list[tuple[str, str]]:
         """The query pairs: the explicit list, or every unordered pair in file order."""
         if self.queries is not None:
-            return [(a, b) for a, b in self.queries if a in self and b in self]
+            objects = self._objects
+            return [(a, b) for a, b in self.queries if a in objects and b in objects]
         return list(itertools.combinations(self._objects, 2))
 
     def answer(self, a_id: str, b_id: str) -> PairAnswer:

@@ -173,9 +173,23 @@ def load(path) -> Scene:
     return loads(read_text(path))
 
 
+def _within_depth(value, depth: int) -> bool:
+    """Whether the lists and objects inside ``value`` (itself at ``depth``) nest at most to
+    :data:`MAX_DEPTH` (recursion at most that deep)."""
+    for v in value.values() if type(value) is dict else value:
+        t = type(v)
+        if t is dict or t is list:
+            if depth >= MAX_DEPTH or not _within_depth(v, depth + 1):
+                return False
+    return True
+
+
 def _check_depth(doc: Any) -> None:
-    """Refuse nesting deeper than :data:`MAX_DEPTH` (walked without recursion), naming the
-    object (when the deep value is inside one) and the field."""
+    """Refuse nesting deeper than :data:`MAX_DEPTH`, naming the object (when the deep value
+    is inside one) and the field (a quick pass first; the walk that finds the field, without
+    recursion, only for a file that fails it)."""
+    if type(doc) not in (dict, list) or _within_depth(doc, 1):
+        return
     stack = [(doc, 1, ())]
     while stack:
         value, depth, parts = stack.pop()
@@ -359,6 +373,11 @@ def from_document(doc: Any) -> Scene:
         queries = []
         kinds = {o.id: o.kind for o in objects}
         for i, q in enumerate(raw_queries):
+            if type(q) is dict and len(q) == 2:  # the common {"a": id, "b": id}, at once
+                a, b = q.get("a"), q.get("b")
+                if type(a) is str and type(b) is str and a != b and a in seen and b in seen:
+                    queries.append((a, b))
+                    continue
             if not isinstance(q, dict) or "a" not in q or "b" not in q:
                 raise SceneError(f"queries[{i}]: must be an object with 'a' and 'b', "
                                  f"got {_brief(q)}")

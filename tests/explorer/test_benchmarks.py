@@ -47,6 +47,18 @@ def test_bench_output_format(verb, keys, capsys):
         assert figures["queries"] == 40 and figures["errors"] == 0
         assert figures["queries_per_s"] == pytest.approx(40 / figures["seconds"], rel=0.01)
         assert "json.dump" in text
+        # the split of one process's time: every phase measured, evaluate_pair's share of it
+        phases = figures["phases_s"]
+        assert set(phases) == {"load", "evaluate", "deferred", "build", "encode", "write"}
+        assert all(v >= 0 for v in phases.values()) and phases["evaluate"] > 0
+        share = (phases["evaluate"] + phases["deferred"]) / sum(phases.values())
+        assert figures["evaluate_pair_share"] == pytest.approx(share, abs=0.01)  # (rounded)
+        assert figures["distinct_queries"] == 40  # 40 random pairs of 120 objects: no repeat
+        assert "evaluate_pair" in text and "% of it" in text
+        assert figures["cpu_seconds"] > 0 and figures["serial_cpu_seconds"] > 0
+        assert figures["serial_queries_per_cpu_s"] == pytest.approx(
+            40 / figures["serial_cpu_seconds"], rel=0.01)
+        assert "CPU time (workers included)" in text
 
 
 def test_bench_answers_prints_each_case_with_its_ratio(capsys):

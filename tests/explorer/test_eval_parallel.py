@@ -109,3 +109,101 @@ def test_ctrl_c_stops_a_parallel_eval_with_one_line(tmp_path):
     assert p.returncode == 130
     lines = err.decode().splitlines()
     assert len(lines) == 1 and "interrupted after" in lines[0] and "of 44850 pairs" in lines[0]
+
+
+def test_a_mixed_scene_with_repeats_errors_and_three_planes_in_two_processes(
+        tmp_path, capsys, monkeypatch):
+    # the bench's generator: 30 objects of every type (some moving), 400 random queries among
+    # them (870 ordered pairs: about 320 distinct, (a, b) and (b, a) alike); o6 (a sphere)
+    # made hollow, so its pairs other than sphere-aabb carry an "error"; two three-planes
+    # queries (o4, o15, o26 are planes) put in between. In chunks of 7 over 2 workers the
+    # bytes are those of one process and of eval_document, which evaluates every query afresh.
+    from explorer.benchmarks import mixed_scene
+
+    doc = mixed_scene(400, objects=30, seed=12)
+    assert [doc["objects"][i]["type"] for i in (4, 6, 15, 26)] == ["plane", "sphere", "plane",
+                                                                  "plane"]
+    doc["objects"][6]["hollow"] = True
+    doc["queries"][5:5] = [{"a": "o4", "b": "o15", "c": "o26"}]
+    doc["queries"][200:200] = [{"a": "o26", "b": "o4", "c": "o15"}]
+    f = tmp_path / "mixed.json"
+    f.write_text(json.dumps(doc))
+    monkeypatch.setattr(cli, "CHUNK", 7)
+    serial = run_eval(capsys, f, "--jobs", "1")
+    parallel = run_eval(capsys, f, "--jobs", "2")
+    assert parallel == serial == whole(f)
+    results = json.loads(serial)["results"]
+    assert len(results) == 402
+    pairs = [(q["a"], q["b"]) for q in doc["queries"] if "c" not in q]
+    assert [(r["a"], r["b"]) for i, r in enumerate(results) if i not in (5, 200)] == pairs
+    assert len(set(pairs)) < len(pairs) - 50  # repeats do occur (each written where asked)
+    assert [(r["a"], r["b"], r["c"], r["pair"]) for r in (results[5], results[200])] == [
+        ("o4", "o15", "o26", "plane-plane-plane"), ("o26", "o4", "o15", "plane-plane-plane")]
+    errors = [r for r in results if "error" in r]
+    assert len(errors) > 5 and all("o6" in (r["a"], r["b"]) for r in errors)
+    assert all("hollow" in r["error"] for r in errors)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_each_distinct_query_is_evaluated_once(tmp_path, capsys, monkeypatch, jobs):
+    # AB, BA, AB, AC, AB, BA in chunks of 2: three distinct queries, so three evaluations,
+    # whichever process makes them (each appends a line to a log file: forked workers too),
+    # although every chunk of the list holds a repeat of an earlier one
+    doc = {"format": "intersection-explorer-scene", "version": 1, "objects": [
+        {"id": "A", "type": "sphere", "center": [0, 0, 0], "radius": 1},
+        {"id": "B", "type": "segment", "p0": [3, -1, 0], "p1": [3, 1, 0]},
+        {"id": "C", "type": "aabb", "min": [-1, 2, -1], "max": [1, 3, 1]}],
+        "queries": [{"a": a, "b": b} for a, b in ["AB", "BA", "AB", "AC", "AB", "BA"]]}
+    f = tmp_path / "again.json"
+    f.write_text(json.dumps(doc))
+    log = tmp_path / "calls.log"
+    real = cli.result_text
+
+    def logged(scene, query, options=(False, False, False)):
+        with open(log, "a") as out:
+            out.write("".join(query) + "\n")
+        return real(scene, query, options)
+
+    monkeypatch.setattr(cli, "CHUNK", 2)
+    monkeypatch.setattr(cli, "result_text", logged)
+    out = run_eval(capsys, f, "--jobs", jobs)
+    assert out == whole(f)
+    assert sorted(log.read_text().split()) == ["AB", "AC", "BA"]
+
+
+def test_the_tasks_shrink_towards_the_end():
+    # 4244 results (the bench's distinct queries) in 2 workers: tasks of CHUNK = 100 while
+    # more than 800 are left (100 = 800 / (4 * 2)), then a quarter of what is left per worker
+    # (left 700: ceil(700 / 8) = 88), down to MIN_CHUNK = 8; every result in exactly one task
+    import itertools
+
+    sizes = list(itertools.islice(cli._chunk_sizes(4244, 2), 61))
+    assert sum(sizes) == 4244 and sizes[0] == cli.CHUNK == 100
+    assert sizes == sorted(sizes, reverse=True) and sizes[-1] == cli.MIN_CHUNK == 8
+    left = 4244 - sum(s for s in sizes if s == 100)
+    assert 700 < left <= 800 and sizes[sizes.index(100) + sizes.count(100)] == -(-left // 8)
+    # 5 results: one task of MIN_CHUNK takes them all (then CHUNK, should more come)
+    assert list(itertools.islice(cli._chunk_sizes(5, 3), 3)) == [8, 100, 100]
+
+
+def test_each_object_is_built_once_and_shared_by_its_queries(tmp_path, monkeypatch):
+    # the scene file's objects become primitives once, at load; every query an object is
+    # in gets that same primitive object (nothing is converted again per query)
+    from explorer.benchmarks import mixed_scene
+    from explorer.model import scene as scene_module
+
+    f = tmp_path / "mixed.json"
+    f.write_text(json.dumps(mixed_scene(200, objects=12, seed=3)))
+    scene = load(f)
+    seen: dict = {}
+    real = scene_module.evaluate_pair
+
+    def recorded(a, b, *args, id_a, id_b, **kwargs):
+        seen.setdefault(id_a, set()).add(id(a))
+        seen.setdefault(id_b, set()).add(id(b))
+        return real(a, b, *args, id_a=id_a, id_b=id_b, **kwargs)
+
+    monkeypatch.setattr(scene_module, "evaluate_pair", recorded)
+    texts = list(cli.iter_result_texts(scene))
+    assert len(texts) == 200 and len(seen) == 12  # 200 queries among 12 objects: all used
+    assert all(ids == {id(scene[i].primitive)} for i, ids in seen.items())

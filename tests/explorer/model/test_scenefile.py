@@ -266,3 +266,30 @@ def test_eval_cross_check_reports_every_method_and_agreement(capsys):
     names = [m["name"] for m in first["cross_check"]["toi"]["methods"]]
     assert names[0] == "primer_a13_moving_spheres" and "conservative_advancement" in names
     assert all(r["cross_check"][q]["agree"] for r in results for q in r["cross_check"])
+
+
+@pytest.mark.parametrize("query,message", [
+    # two-key queries skip the general checks only when nothing can be wrong with them
+    ({"a": "S", "b": "S"}, "queries[1]: 'a' and 'b' both name 'S'"),
+    ({"a": "S", "b": "Z"}, "queries[1]: field 'b': no object with id 'Z'"),
+    ({"a": "S", "c": "G"}, "queries[1]: must be an object with 'a' and 'b'"),
+    ({"a": 1, "b": "G"}, "queries[1]: field 'a': must be an object id (a string), got 1"),
+    ({"a": "S", "b": ["G"]}, "queries[1]: field 'b': must be an object id (a string)"),
+])
+def test_a_bad_two_key_query_gets_its_message(query, message):
+    text = json.dumps(doc(SPHERE, SEG, queries=[{"a": "G", "b": "S"}, query]))
+    with pytest.raises(SceneError) as err:
+        loads(text)
+    assert str(err.value).startswith(message)
+
+
+def test_good_queries_load_in_order_with_repeats_and_extra_keys():
+    # the common two-key form, a repeat, the other order, and one with an extra key (kept
+    # out of the pair, checked for NaN as before)
+    qs = [{"a": "S", "b": "G"}, {"a": "G", "b": "S"}, {"a": "S", "b": "G"},
+          {"a": "G", "b": "S", "note": "x"}]
+    scene = loads(json.dumps(doc(SPHERE, SEG, queries=qs)))
+    assert scene.queries == [("S", "G"), ("G", "S"), ("S", "G"), ("G", "S")]
+    with pytest.raises(SceneError, match=r"queries\[0\]: field 'note': number must be finite"):
+        loads(json.dumps(doc(SPHERE, SEG, queries=[{"a": "S", "b": "G", "note": 1e999}]))
+              .replace("Infinity", "NaN"))
