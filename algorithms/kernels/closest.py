@@ -290,13 +290,24 @@ def _nearest_edge(q, tri: Triangle, zero, one):
 # ----------------------------------------------------------------------------- cylinder
 
 
+#: where :func:`cylinder_frame` keeps its answer on the (frozen) instance: not a field, so
+#: equality and hashing are unchanged
+_FRAME_KEY = "_cylinder_frame"
+
+
 def cylinder_frame(cyl: Cylinder):
-    """``(c, w, h, r)``: centre, unit axis, half height and radius, as floats."""
-    c = V.to_float(cyl.center)
-    a, _ = rescaled(V.to_float(cyl.axis))  # an axis like (0, 0, 1e-188) squares to 0
-    la = V.norm(a)
-    w = V.scale(1.0 / la, a)
-    return c, w, float(cyl.height) / 2, float(cyl.radius)
+    """``(c, w, h, r)``: centre, unit axis, half height and radius, as floats. Computed once
+    per cylinder (a scene's cylinder meets every other object: ``explorer eval`` asked it
+    17,748 times for 120 objects)."""
+    frame = cyl.__dict__.get(_FRAME_KEY)
+    if frame is None:
+        c = V.to_float(cyl.center)
+        a, _ = rescaled(V.to_float(cyl.axis))  # an axis like (0, 0, 1e-188) squares to 0
+        la = V.norm(a)
+        w = V.scale(1.0 / la, a)
+        frame = (c, w, float(cyl.height) / 2, float(cyl.radius))
+        object.__setattr__(cyl, _FRAME_KEY, frame)
+    return frame
 
 
 def closest_point_cylinder(q, cyl: Cylinder):
