@@ -36,18 +36,32 @@ from algorithms.results import DistanceResult, IntersectionResult, SeparationRes
 METHOD = "capsules: segment distance vs radius sum (Eberly GTCG §11.12.9)"
 
 
+#: where :func:`core_segment` keeps a capsule's segment on the (frozen) instance: not a field
+_CORE_KEY = "_capsule_core"
+
+
+def core_segment(c: Capsule) -> Segment:
+    """The capsule's segment ``p0 p1``, built once per capsule from its own (coerced,
+    validated) end points, so its cached properties (direction, scale flags) last across
+    queries."""
+    seg = c.__dict__.get(_CORE_KEY)
+    if seg is None:
+        seg = Segment.of_valid(p0=c.p0, p1=c.p1)
+        object.__setattr__(c, _CORE_KEY, seg)
+    return seg
+
+
 @shared
-def segment_closest(p0, p1, q0, q1):
-    """``(sqr_distance, s, t, P, Q, how)`` of the segments ``p0 p1`` and ``q0 q1``."""
+def segment_closest(sa: Segment, sb: Segment):
+    """``(sqr_distance, s, t, P, Q, how)`` of the segments ``sa`` and ``sb``."""
     try:
-        # the capsules' own (coerced, validated) end points: no second coercion
-        r = registry.query("distance", Segment.of_valid(p0=p0, p1=p1),
-                           Segment.of_valid(p0=q0, p1=q1))
+        r = registry.query("distance", sa, sb)
         P, Q = tuple(r.closest[0]), tuple(r.closest[1])
         sq = V.sqr_dist(P, Q) if _exact(P) and _exact(Q) else r.sqr_distance
         return sq, r.parameter[0], r.parameter[1], P, Q, r.method
     except registry.QueryNotAvailable:
-        sq, s, t, P, Q = CL.linear_segment_closest(p0, V.sub(p1, p0), 0, 1, q0, q1)
+        sq, s, t, P, Q = CL.linear_segment_closest(sa.p0, V.sub(sa.p1, sa.p0), 0, 1, sb.p0,
+                                                   sb.p1)
         return sq, s, t, P, Q, "candidate minimiser (closest.linear_segment_closest)"
 
 
@@ -64,7 +78,6 @@ def _round_round(P, Q, ra, rb, sq, params, method, trace) -> DistanceResult:
     rs = ra + rb
     d = math.sqrt(float(sq))
     u = _unit(V.sub(Q, P))
-    trace = {**trace, "segment_distance": d, "r_sum": rs}
     if sq <= rs * rs:
         if u is None:
             p = tuple(P)
@@ -73,12 +86,16 @@ def _round_round(P, Q, ra, rb, sq, params, method, trace) -> DistanceResult:
             s = (lo + hi) / 2
             p = tuple(float(c) + s * ui for c, ui in zip(P, u))
         return DistanceResult(distance=0.0, sqr_distance=0.0, closest=(p, p), parameter=params,
-                              method=method, trace={**trace, "intersects": True})
+                              method=method, trace={**trace, "segment_distance": d,
+                                                    "r_sum": rs, "intersects": True})
     dist = d - float(rs)
-    pa = tuple(float(c) + float(ra) * ui for c, ui in zip(P, u))
-    pb = tuple(float(c) - float(rb) * ui for c, ui in zip(Q, u))
+    fa, fb = float(ra), float(rb)
+    pa = (float(P[0]) + fa * u[0], float(P[1]) + fa * u[1], float(P[2]) + fa * u[2])
+    pb = (float(Q[0]) - fb * u[0], float(Q[1]) - fb * u[1], float(Q[2]) - fb * u[2])
     return DistanceResult(distance=dist, sqr_distance=dist * dist, closest=(pa, pb),
-                          parameter=params, method=method, trace={**trace, "intersects": False})
+                          parameter=params, method=method,
+                          trace={**trace, "segment_distance": d, "r_sum": rs,
+                                 "intersects": False})
 
 
 def _round_sep(P, Q, ra, rb, sq, proj_a, proj_b, method, trace) -> SeparationResult:
@@ -107,7 +124,7 @@ def _sphere_projector(s: Sphere):
 @register("distance", "capsule", "capsule")
 def distance_capsule_capsule(a: Capsule, b: Capsule) -> DistanceResult:
     """Segment distance minus ``r_A + r_B`` (GTCG §11.12.9); 0 and a common point if <= 0."""
-    sq, s, t, P, Q, how = segment_closest(a.p0, a.p1, b.p0, b.p1)
+    sq, s, t, P, Q, how = segment_closest(core_segment(a), core_segment(b))
     return _round_round(P, Q, a.radius, b.radius, sq, (s, t), METHOD,
                         {"segment_method": how, "s": s, "t": t, "P": P, "Q": Q})
 
@@ -115,7 +132,7 @@ def distance_capsule_capsule(a: Capsule, b: Capsule) -> DistanceResult:
 @register("intersects", "capsule", "capsule")
 def intersects_capsule_capsule(a: Capsule, b: Capsule) -> IntersectionResult:
     """``dist(segments)^2 <= (r_A + r_B)^2`` (GTCG §11.12.9)."""
-    sq, s, t, P, Q, how = segment_closest(a.p0, a.p1, b.p0, b.p1)
+    sq, s, t, P, Q, how = segment_closest(core_segment(a), core_segment(b))
     rs = a.radius + b.radius
     return IntersectionResult(intersects=bool(sq <= rs * rs), method=METHOD,
                               trace={"segment_sqr_distance": sq, "r_sum": rs,
@@ -125,7 +142,7 @@ def intersects_capsule_capsule(a: Capsule, b: Capsule) -> IntersectionResult:
 @register("separating_axis", "capsule", "capsule")
 def separating_axis_capsule_capsule(a: Capsule, b: Capsule) -> SeparationResult:
     """The closest-point direction ``Q - P`` separates iff ``|PQ| > r_A + r_B``."""
-    sq, s, t, P, Q, how = segment_closest(a.p0, a.p1, b.p0, b.p1)
+    sq, s, t, P, Q, how = segment_closest(core_segment(a), core_segment(b))
     return _round_sep(P, Q, a.radius, b.radius, sq, _capsule_projector(a),
                       _capsule_projector(b), METHOD,
                       {"segment_sqr_distance": sq, "s": s, "t": t, "segment_method": how})
