@@ -101,16 +101,20 @@ class Viewport(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         self.plotter = FreshInteractor(self, auto_update=False,
                                     multi_samples=quality.multi_samples())
-        quality.apply(self.plotter.renderer)  # FXAA, not multisampling (render/quality.py)
         #: the (multisamples, FXAA) the view renders with: quality.moving() from the press of
         #: a mouse button (a grip's drag, the camera) to its release, quality.idle() from
-        #: quality.IDLE_MS later (one frame renders then); the first frame renders moving
-        self.render_settings = quality.moving()
+        #: quality.IDLE_MS later (one frame renders then); the first frame quality.first()
+        self.render_settings = quality.first()
+        quality.apply(self.plotter.renderer, self.render_settings)  # (render/quality.py)
         self._moving = False
         self._idle_timer = QTimer(self)
         self._idle_timer.setSingleShot(True)
         self._idle_timer.setInterval(quality.IDLE_MS)
         self._idle_timer.timeout.connect(self.render_at_rest)
+        #: callbacks run once, at the turn of the event loop after the view's first frame
+        #: (work the first frame does not show waits for it: the start-up's panels)
+        self.after_first_frame: list[Callable] = []
+        self.first_frame_done = False
         self._first_frame = self.plotter.render_window.AddObserver(vtkCommand.EndEvent,
                                                                    self._after_first_frame)
         layout.addWidget(self.plotter.interactor)
@@ -171,6 +175,10 @@ class Viewport(QWidget):
     def _after_first_frame(self, *_args) -> None:
         self.plotter.render_window.RemoveObserver(self._first_frame)
         self.end_motion()
+        self.first_frame_done = True
+        for callback in self.after_first_frame:  # at the next turn of the loop, not mid-render
+            QTimer.singleShot(0, callback)
+        self.after_first_frame = []
 
     def begin_motion(self) -> None:
         """Something starts moving (a mouse button went down: a grip's drag, the camera):
