@@ -94,3 +94,39 @@ def test_a_change_without_a_render_is_painted_fresh(gui_window, qtbot):
     plotter.update()
     settle(qtbot, w)
     assert len(seen) == 2
+
+
+def test_a_drag_step_of_the_hundred_object_scene_renders_once(gui_window, qtbot, monkeypatch):
+    # each step of this scene starts an evaluation job whose progress bar, 1 px taller than
+    # the status bar, resized the view twice (two more renders a step): the bar keeps its
+    # height now, and the view its size
+    from explorer.bench import _pick_object
+    from explorer.model import drag
+    from explorer.qt import busy
+
+    jobs = []
+
+    class Job(busy.EvaluationJob):
+        def __init__(self, *args, **kwargs):
+            jobs.append(1)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(busy, "EvaluationJob", Job)
+
+    w = gui_window(SCENES_DIR / "gui_hundred.json")
+    w.auto_render = True
+    obj = _pick_object(w.scene)
+    w.select(obj.id)
+    settle(qtbot, w)
+    handle, start = next((n, p) for n, p in drag.handles(obj.primitive, w.viewport.view.ext.size)
+                         if n == "center")
+    size = w.viewport.plotter.render_window.GetSize()
+    seen = counter(w)
+    w.drag_start(obj.id, handle)
+    for i in range(1, 4):
+        w.drag_handle(obj.id, handle, tuple(c + 0.05 * i for c in start))
+        settle(qtbot, w)
+        assert len(seen) == i, f"step {i}: {len(seen)} renders"
+        assert w.viewport.plotter.render_window.GetSize() == size
+    w.drag_end(obj.id, handle)
+    assert len(jobs) >= 3  # the progress bar did show at each step: the case this test is about
