@@ -7,12 +7,13 @@ import sys
 from typing import Optional
 
 #: ``explorer bench startup`` sets it: print ``on-screen CPU`` on standard output when the
-#: start-up window is painted and ``first-frame CPU`` when the view has rendered its first
-#: frame (CPU: the process's CPU seconds so far), then quit
+#: start-up window is painted, ``first-frame CPU`` when the view has rendered its first
+#: frame and ``complete CPU`` when the algorithm panels (built after that frame) are in
+#: (CPU: the process's CPU seconds so far), then quit
 FIRST_FRAME_PROBE = "EXPLORER_FIRST_FRAME_PROBE"
 
 
-def make_window(path: Optional[str] = None, with_panels: bool = True, scene=None):
+def make_window(path: Optional[str] = None, with_panels: bool | str = True, scene=None):
     """A :class:`~explorer.qt.window.MainWindow` on ``path`` (needs a ``QApplication``);
     ``scene``: the scene of ``path`` when it is loaded already."""
     from explorer.model.scenefile import load
@@ -77,7 +78,10 @@ def run(path: str, methods: Optional[list] = None, scene=None) -> int:
     from explorer.qt import errors
 
     errors.install()  # an exception in a slot shows a dialog instead of aborting the process
-    window = make_window(path, scene=scene)
+    from explorer.qt.window import PANELS_AFTER_FIRST_FRAME
+
+    # the view's first frame first; the algorithm panels at the next turn of the loop
+    window = make_window(path, scene=scene, with_panels=PANELS_AFTER_FIRST_FRAME)
     if methods:
         window.methods_panel_watch(methods)
     if probe:
@@ -90,17 +94,24 @@ def run(path: str, methods: Optional[list] = None, scene=None) -> int:
 
 
 def _probe_first_frame(app, window) -> None:
-    """On the render window's first finished frame: ``first-frame`` on stdout, then quit."""
+    """On the render window's first finished frame: ``first-frame`` on stdout; once the
+    panels are in as well, ``complete``, then quit."""
     from PyQt6.QtCore import QTimer
 
     ren_win = window.viewport.plotter.render_window
     seen = []
 
+    def complete():
+        _say(True, "complete")
+        window.dirty = False
+        QTimer.singleShot(0, app.quit)
+
     def done(*_args):
         if not seen:
             seen.append(True)
             _say(True, "first-frame")
-            window.dirty = False
-            QTimer.singleShot(0, app.quit)
+            if window.panel_docks or window.panel_errors:
+                complete()
 
+    window.panels_loaded.connect(complete)
     ren_win.AddObserver("EndEvent", done)

@@ -188,6 +188,11 @@ class EvaluationJob:
         for widget in (self.progress, self.button):
             widget.setMaximumHeight(height)
         self.button.setFlat(True)
+        # and the bar keeps its height meanwhile (1 px more resized the view twice per job:
+        # two more renders of every drag step of a 100-object scene, issue 12)
+        self._bar_max = bar.maximumHeight()
+        if bar.isVisible() and bar.height() > 0:
+            bar.setMaximumHeight(bar.height())
         bar.addPermanentWidget(self.progress)
         bar.addPermanentWidget(self.button)
         self.shortcut = QShortcut(QKeySequence(Qt.Key.Key_Escape), window)
@@ -233,6 +238,7 @@ class EvaluationJob:
         for widget in (self.progress, self.button):
             bar.removeWidget(widget)
             widget.deleteLater()
+        bar.setMaximumHeight(self._bar_max)
         self.shortcut.setEnabled(False)
         self.shortcut.deleteLater()
         if cancelled is not None:

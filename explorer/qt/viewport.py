@@ -15,7 +15,7 @@ from PyQt6.QtCore import QTimer, pyqtSignal
 from PyQt6.QtWidgets import QVBoxLayout, QWidget
 from pyvistaqt import QtInteractor
 from vtkmodules.util.numpy_support import vtk_to_numpy
-from vtkmodules.vtkCommonCore import vtkCommand
+from vtkmodules.vtkCommonCore import vtkCommand, vtkObject
 from vtkmodules.vtkInteractionWidgets import vtkSphereWidget
 from vtkmodules.vtkRenderingCore import vtkPropPicker
 
@@ -29,6 +29,60 @@ from explorer.render.view import SceneView, frame_bounds
 GRIP_COLORS = {"center": (0.15, 0.15, 0.15), "radius": (0.85, 0.1, 0.45),
                "direction": (0.9, 0.45, 0.0), "normal": (0.9, 0.45, 0.0)}
 GRIP_DEFAULT = (1.0, 0.85, 0.1)
+
+
+class FreshInteractor(QtInteractor):
+    """A ``QtInteractor`` whose paint renders only when the frame is stale (issue 12).
+
+    pyvistaqt's ``paintGL`` always renders (its invariant 3: pyvista changes the scene without
+    asking the widget to repaint), and every VTK render (``plotter.render()``, a grip widget's
+    or the camera's ``iren.Render()``) asks for that paint: each frame of a drag or a turn of
+    the camera rendered twice on software OpenGL. Here the paint only blits the finished frame
+    when **no VTK object at all has been modified since that frame was rendered**: VTK's
+    modification times come from one global counter, so one probe object read after each
+    frame and again at the paint tells it exactly (a camera, an actor, a mesh, a property or
+    the window's size changed in between: the paint renders, as before).
+
+    :attr:`renders` counts the frames rendered; :attr:`paints_blitted` the paints that only
+    showed the frame already rendered."""
+
+    def __init__(self, *args, **kwargs):
+        self._probe = vtkObject()
+        self._fresh_at: Optional[int] = None
+        self.renders = 0
+        self.paints_blitted = 0
+        super().__init__(*args, **kwargs)
+        # last of the observers of a finished render (priority below the default 0)
+        self.render_window.AddObserver(vtkCommand.EndEvent, self._frame_done, -100.0)
+
+    def _now(self) -> int:
+        self._probe.Modified()
+        return self._probe.GetMTime()
+
+    def _frame_done(self, *_args) -> None:
+        self.renders += 1
+        self._fresh_at = self._now()
+
+    def frame_is_fresh(self) -> bool:
+        """Whether the last rendered frame shows the scene as it is now (nothing in VTK was
+        modified since); reading it counts as a modification (call it once per paint)."""
+        last = self._fresh_at
+        now = self._now()
+        if last is not None and now == last + 1:
+            self._fresh_at = now  # still fresh for the next paint (an expose) too
+            return True
+        self._fresh_at = None
+        return False
+
+    def paintGL(self):  # noqa: N802 - Qt's name
+        if self.render_window is None or not self.frame_is_fresh():
+            return super().paintGL()
+        self.paints_blitted += 1
+        self._in_paint = True  # pyvistaqt's paint then skips its render and only blits
+        try:
+            return super().paintGL()
+        finally:
+            self._in_paint = False
 
 
 class Viewport(QWidget):
@@ -45,18 +99,22 @@ class Viewport(QWidget):
         super().__init__(parent)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        self.plotter = QtInteractor(self, auto_update=False,
+        self.plotter = FreshInteractor(self, auto_update=False,
                                     multi_samples=quality.multi_samples())
-        quality.apply(self.plotter.renderer)  # FXAA, not multisampling (render/quality.py)
         #: the (multisamples, FXAA) the view renders with: quality.moving() from the press of
         #: a mouse button (a grip's drag, the camera) to its release, quality.idle() from
-        #: quality.IDLE_MS later (one frame renders then); the first frame renders moving
-        self.render_settings = quality.moving()
+        #: quality.IDLE_MS later (one frame renders then); the first frame quality.first()
+        self.render_settings = quality.first()
+        quality.apply(self.plotter.renderer, self.render_settings)  # (render/quality.py)
         self._moving = False
         self._idle_timer = QTimer(self)
         self._idle_timer.setSingleShot(True)
         self._idle_timer.setInterval(quality.IDLE_MS)
         self._idle_timer.timeout.connect(self.render_at_rest)
+        #: callbacks run once, at the turn of the event loop after the view's first frame
+        #: (work the first frame does not show waits for it: the start-up's panels)
+        self.after_first_frame: list[Callable] = []
+        self.first_frame_done = False
         self._first_frame = self.plotter.render_window.AddObserver(vtkCommand.EndEvent,
                                                                    self._after_first_frame)
         layout.addWidget(self.plotter.interactor)
@@ -117,6 +175,10 @@ class Viewport(QWidget):
     def _after_first_frame(self, *_args) -> None:
         self.plotter.render_window.RemoveObserver(self._first_frame)
         self.end_motion()
+        self.first_frame_done = True
+        for callback in self.after_first_frame:  # at the next turn of the loop, not mid-render
+            QTimer.singleShot(0, callback)
+        self.after_first_frame = []
 
     def begin_motion(self) -> None:
         """Something starts moving (a mouse button went down: a grip's drag, the camera):

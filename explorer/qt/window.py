@@ -113,12 +113,19 @@ class Dialogs:
         return c.name() if c.isValid() else None
 
 
+#: ``MainWindow(with_panels=PANELS_AFTER_FIRST_FRAME)``: build the algorithm panels at the turn
+#: of the event loop after the view's first frame (``explorer open``: the scene shows sooner)
+PANELS_AFTER_FIRST_FRAME = "after first frame"
+
+
 class MainWindow(QMainWindow):
     """The explorer window. ``pair_changed(a_id, b_id)`` (``""`` for none)."""
 
     pair_changed = pyqtSignal(str, str)
+    #: the algorithm panels were built after the window showed (``PANELS_AFTER_FIRST_FRAME``)
+    panels_loaded = pyqtSignal()
 
-    def __init__(self, scene: Optional[Scene] = None, path=None, with_panels: bool = True,
+    def __init__(self, scene: Optional[Scene] = None, path=None, with_panels: bool | str = True,
                  autosave_ms: int = AUTOSAVE_MS):
         super().__init__()
         self.setWindowTitle(APP_NAME)
@@ -181,7 +188,9 @@ class MainWindow(QMainWindow):
             sig.connect(self._on_structure_changed)
         self.undo_stack.changed.connect(self._update_undo_actions)
         self._update_undo_actions()
-        if with_panels:
+        if with_panels == PANELS_AFTER_FIRST_FRAME:  # explorer's start-up: the view first
+            self.viewport.after_first_frame.append(self._load_panels)
+        elif with_panels:
             self._load_panels()
         from explorer.qt import lessons  # the Lessons menu and the Lesson dock (issue 13)
 
@@ -414,6 +423,9 @@ class MainWindow(QMainWindow):
         if first is not None:
             self.tabifyDockWidget(self.results_dock, first)
             self.results_dock.raise_()
+        if getattr(self, "_shown_once", False):  # built after the first show (start-up):
+            QTimer.singleShot(0, lambda: self.raise_panels_for(self.current_pair()))  # shown
+        self.panels_loaded.emit()
         if self.panel_errors:
             self.statusBar().showMessage("Some panels failed to load: "
                                          + "; ".join(self.panel_errors), 10000)

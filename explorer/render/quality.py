@@ -42,6 +42,15 @@ def idle() -> tuple[int, bool]:
     return moving()
 
 
+def first() -> tuple[int, bool]:
+    """``(multisamples, fxaa)`` of the view's very first frame: with ``"adaptive"`` neither
+    (the frame at rest, multisampled, follows :data:`IDLE_MS` later anyway, so the start-up
+    does not build the FXAA pass for a frame shown a fifth of a second), else :func:`moving`."""
+    if ANTI_ALIASING == "adaptive":
+        return 0, False
+    return moving()
+
+
 def adaptive() -> bool:
     """Whether the view renders again at rest with other settings than while moving."""
     return idle() != moving()
