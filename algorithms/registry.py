@@ -45,7 +45,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Optional
 
 from algorithms.core.once import current_memo
-from algorithms.core.tolerance import PLAIN_KEY, call_rescaled, plain
+from algorithms.core.tolerance import PLAIN_KEY, call_rescaled, plain, toi_direct
 from algorithms.primitives import Primitive
 
 QUERIES = ("distance", "intersects", "hits", "separating_axis", "side", "toi")
@@ -389,6 +389,10 @@ def query(name: str, a: Primitive, b: Primitive, *args, method: str | None = Non
         if run is not None:
             return run(a, b)
     entry, flip = _lookup(name, a.kind, b.kind, method)
+    if entry is not None and not flip and name == "toi" and len(args) == 1 and not kwargs:
+        result = toi_direct(entry.func, a, b, args[0])  # (None: rescaled, below)
+        if result is not None:
+            return result
     if entry is None:
         what = f" with method {method!r}" if method else ""
         raise QueryNotAvailable(f"no {name} query for {a.kind}-{b.kind}{what}")

@@ -350,6 +350,16 @@ def plain(p) -> bool:
     return ok
 
 
+def toi_direct(func, a, b, motion):
+    """``call_rescaled(func, "toi", a, b, (motion,))`` where that calls ``func`` as it is (both
+    primitives :func:`plain` and the motion's largest coordinate 0 or in the safe range, so
+    :func:`needs_rescaling` is false), without its checks; ``None`` for any other pair (the
+    caller then takes :func:`call_rescaled`). The lean dispatch of a moving pair."""
+    if plain(a) and plain(b) and _safe(max_abs(motion)):
+        return _settle("toi", func(a, b, motion))
+    return None
+
+
 def needs_rescaling(a, b, motion=None) -> bool:
     """True when a length or a direction of the pair lies outside the safe range."""
     ea, ma, da = _sizes(a)

@@ -107,3 +107,23 @@ def test_a_flipped_toi_moves_the_contact_point_into_the_first_arguments_frame():
     s = query("toi", ball, plane, (0, 0, 4))
     assert s.toi == pytest.approx(0.5) and s.point == pytest.approx((0, 0, 2))
     assert s.normal == pytest.approx((0, 0, -1))
+
+
+def test_the_lean_toi_dispatch_is_call_rescaled_when_that_calls_directly():
+    from algorithms import Capsule, Sphere
+    from algorithms.core.tolerance import call_rescaled, toi_direct
+
+    # a ball r 0.9 at x = -3 and a capsule along y at x = 0 moving -6 in x: toi_direct answers
+    # exactly what call_rescaled answers (it calls the function as it is for this pair)
+    a, b = Sphere((-3.0, 0.2, 0.1), 0.9), Capsule((0.0, -1.0, 0.0), (0.0, 1.0, 0.2), 0.4)
+    m = (-6.0, 0.1, 0.05)
+    entry = registry.find("toi", "sphere", "capsule", registry.default_method(
+        "toi", "sphere", "capsule"))
+    assert (entry.kind_a, entry.kind_b) == ("sphere", "capsule")  # registered unflipped
+    x, y, mm = a, b, m
+    want = call_rescaled(entry.func, "toi", x, y, (mm,))
+    assert toi_direct(entry.func, x, y, mm) == want
+    assert registry.query("toi", a, b, m).toi == pytest.approx(want.toi, abs=0)
+    # a motion beyond the safe range: not answered directly (call_rescaled scales it)
+    assert toi_direct(entry.func, x, y, (1e200, 0.0, 0.0)) is None
+    assert toi_direct(entry.func, x, y, (1e-200, 0.0, 0.0)) is None
