@@ -421,7 +421,13 @@ class MainWindow(QMainWindow):
                 self.tabifyDockWidget(first, d)
             self.panel_docks.append(d)
         if first is not None:
+            # built after the first frame, the Methods, Fuzz and Precision docks are already
+            # beside Results: put them back after the panels, the order of a window built at once
+            later = [d for d in self.tabifiedDockWidgets(self.results_dock)
+                     if d not in self.panel_docks]
             self.tabifyDockWidget(self.results_dock, first)
+            for d in later:
+                self.tabifyDockWidget(self.results_dock, d)
             self.results_dock.raise_()
         if getattr(self, "_shown_once", False):  # built after the first show (start-up):
             QTimer.singleShot(0, lambda: self.raise_panels_for(self.current_pair()))  # shown

@@ -44,9 +44,42 @@ def test_panels_are_built_after_the_first_frame(qtbot, state_dir):
         w.deleteLater()
 
 
+def _results_tabs(w) -> list[str]:
+    """The titles of the docks tabbed with Results, in tab order."""
+    from PyQt6.QtWidgets import QTabBar
+
+    for bar in w.findChildren(QTabBar):
+        titles = [bar.tabText(i) for i in range(bar.count())]
+        if "Results" in titles:
+            return titles
+    return []
+
+
 def test_the_panels_are_built_at_once_by_default(gui_window):
     w = gui_window(WELCOME, with_panels=True)
     assert len(w.panel_docks) == 6  # in the constructor, before any frame
+    # st-plane right after Results, then the Methods, Fuzz and Precision docks
+    assert _results_tabs(w) == ["Results", "st-plane", "Methods", "Fuzz", "Precision"]
+
+
+def test_panels_built_after_the_first_frame_keep_the_tab_order(qtbot, state_dir):
+    from explorer.model.scenefile import load
+    from explorer.qt.window import PANELS_AFTER_FIRST_FRAME, MainWindow
+
+    w = MainWindow(load(WELCOME), WELCOME, with_panels=PANELS_AFTER_FIRST_FRAME,
+                   autosave_ms=0)
+    try:
+        w.resize(1200, 760)
+        w.show()
+        qtbot.waitUntil(lambda: len(w.panel_docks) == 6, timeout=10_000)
+        # the same tabs as a window built at once (the later docks were beside Results first)
+        qtbot.waitUntil(lambda: _results_tabs(w) == ["Results", "st-plane", "Methods", "Fuzz",
+                                                     "Precision"], timeout=5_000)
+    finally:
+        w.dirty = False
+        w.close()
+        w.shutdown()
+        w.deleteLater()
 
 
 def test_the_first_frame_has_no_anti_aliasing_pass_then_the_frame_at_rest(monkeypatch):
