@@ -122,7 +122,18 @@ def _lt_nanlast(a, b):
     return a < b or (b != b and a == a)
 
 
-_HELPERS = ("_mn", "_mx", "_clip01", "_scale4", "_lt_nanlast")
+def _argmax3(v):
+    """np.argmax of a 3-vector: the first nan, else the first maximum."""
+    ax = 0
+    for k in (1, 2):
+        if v[ax] != v[ax]:
+            break
+        if v[k] != v[k] or v[k] > v[ax]:
+            ax = k
+    return ax
+
+
+_HELPERS = ("_mn", "_mx", "_clip01", "_scale4", "_lt_nanlast", "_argmax3")
 
 
 # ----------------------------------------------------------------------------- the loops
@@ -192,12 +203,7 @@ def _linear_aabb(o, d, lo, hi, hi_t, hit_out, t_out, point, normal, careful):
             else:
                 near[k] = _mn(t1, t2)
                 far[k] = _mx(t1, t2)
-        ax = 0
-        for k in (1, 2):
-            if near[ax] != near[ax]:
-                break
-            if near[k] != near[k] or near[k] > near[ax]:
-                ax = k
+        ax = _argmax3(near)
         t_enter = near[ax]
         t_leave = _mn(_mn(far[0], far[1]), far[2])
         hit = inside or (t_enter <= t_leave and t_enter >= 0 and t_enter <= hi_t)
@@ -534,12 +540,7 @@ def _moving_aabbs(smin, smax, mmin, mmax, d, toi, point, normal, careful):
             else:
                 te[k] = _mn(a, b)
                 tl[k] = _mx(a, b)
-        ax = 0
-        for k in (1, 2):
-            if te[ax] != te[ax]:
-                break
-            if te[k] != te[k] or te[k] > te[ax]:
-                ax = k
+        ax = _argmax3(te)
         temax = te[ax]
         t_enter = _mx(temax, 0.0)
         t_leave = _mn(_mn(_mn(tl[0], tl[1]), tl[2]), 1.0)
