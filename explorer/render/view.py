@@ -613,8 +613,16 @@ class SceneView:
     >>> plotter.close()
     """
 
-    def __init__(self, plotter):
+    def __init__(self, plotter, merge_overlays: bool = False):
         self.plotter = plotter
+        #: draw the frame's items with one actor per look (:mod:`explorer.render.batches`):
+        #: the live window does; the exports keep one actor per named item (a block each)
+        self.merge_overlays = merge_overlays
+        #: look key -> :class:`~explorer.render.batches.Batch` (merged mode)
+        self._batches: dict = {}
+        #: item name -> (the item, its batch) of the frame shown (merged mode)
+        self._merged: dict = {}
+        self._marks: Optional[tuple] = None
         self.scene: Optional[Scene] = None
         self.ext = Extent(np.zeros(3), 4.0)
         self.time = 0.0
@@ -870,6 +878,9 @@ class SceneView:
         for name, cur in self._overlays.items():
             if name.startswith(STATIC_ANSWERS) and cur[6]:
                 cur[0].SetVisibility(show)
+        for batch in self._batches.values():
+            if batch.static:
+                batch._show(show and bool(batch.items))
         for name, actor in self._labels.items():
             if name.startswith(STATIC_ANSWERS):
                 actor.SetVisibility(show)
@@ -944,6 +955,14 @@ class SceneView:
 
     def remove_overlay(self, name: str) -> None:
         """Remove the overlays whose name is ``name`` or starts with it (a prefix)."""
+        gone = [k for k in self._merged if k.startswith(name)]
+        if gone:
+            touched = {id(self._merged[k][1]): self._merged[k][1] for k in gone}
+            for k in gone:
+                del self._merged[k]
+            for batch in touched.values():
+                batch.update([it for it in batch.items if not it.name.startswith(name)],
+                             visible=self.time == 0.0 or not batch.static)
         for key in [k for k in self._overlays if k.startswith(name)]:
             self._drawn_items.pop(key, None)
             actor = self._overlays.pop(key)[0]
@@ -960,7 +979,7 @@ class SceneView:
             self._frame_labels.discard(key)
 
     def overlay_names(self) -> list[str]:
-        return sorted(self._overlays) + sorted(self._labels)
+        return sorted(set(self._overlays) | set(self._merged)) + sorted(self._labels)
 
     def label_actors(self) -> dict:
         """``{name: vtkTextActor}`` of every label shown (a copy: the view owns them)."""
@@ -971,12 +990,20 @@ class SceneView:
         return self._label_states.get(name)
 
     def overlay_meshes(self) -> dict:
-        """``{name: mesh}`` of every overlay shown (parked ones excluded)."""
-        return {name: cur[1] for name, cur in self._overlays.items()}
+        """``{name: mesh}`` of every overlay shown (parked ones excluded); a merged item's
+        mesh is a new one holding that item alone."""
+        out = {name: cur[1] for name, cur in self._overlays.items()}
+        for name, (item, _batch) in self._merged.items():
+            out[name] = geom_to_mesh(item.mesh)
+        return out
 
     def overlay_actors(self) -> dict:
-        """``{name: actor}`` of every overlay shown (parked ones excluded)."""
-        return {name: cur[0] for name, cur in self._overlays.items()}
+        """``{name: actor}`` of every overlay shown (parked ones excluded); a merged item's
+        actor is its batch's, shared with the other items of its look."""
+        out = {name: cur[0] for name, cur in self._overlays.items()}
+        for name, (_item, batch) in self._merged.items():
+            out[name] = batch.actor
+        return out
 
     def set_label(self, name: str, position, text: str, color="#202020") -> None:
         """A 2-D text label anchored at a 3-D point, drawn over everything (refilled in place)."""
@@ -1018,7 +1045,10 @@ class SceneView:
         names = set()
         last = self._drawn_items
         drawn = self._overlays
-        for item in frame.items:
+        items = frame.items
+        if self.merge_overlays:
+            items = self._apply_merged(items)
+        for item in items:
             name = item.name
             names.add(name)
             cur = drawn.get(name)
@@ -1062,6 +1092,73 @@ class SceneView:
         self._tints = {k: _rgb(v) for k, v in frame.tints.items() if k in self.actors}
         for obj_id in old.keys() | self._tints.keys():
             self._apply_color(obj_id)
+
+    def _apply_merged(self, items: list) -> list:
+        """Draw the mergeable items of a frame in their batches (one actor per look); returns
+        the others, which keep one actor each."""
+        from explorer.render.batches import Batch, look_key
+
+        rest, groups, merged = [], {}, {}
+        for item in items:
+            look = look_key(item)
+            if look is None:
+                rest.append(item)
+                continue
+            key = (item.name.startswith(STATIC_ANSWERS),) + look
+            groups.setdefault(key, []).append(item)
+        show_static = self.time == 0.0
+        for key, group in groups.items():
+            batch = self._batches.get(key)
+            if batch is None:
+                batch = self._batches[key] = Batch(self.plotter, str(len(self._batches)),
+                                                   group[0].kwargs, key[0])
+            batch.update(group, visible=show_static or not batch.static)
+            for item in group:
+                merged[item.name] = (item, batch)
+                if item.name in self._overlays:  # it had an actor of its own: put away
+                    self._park(item.name)
+                    self._drawn_items.pop(item.name, None)
+                    self._frame_names.discard(item.name)
+        for key, batch in self._batches.items():
+            if key not in groups:
+                batch.update([])
+        self._merged = merged
+        return rest
+
+    def batches(self) -> list:
+        """The batches of merged overlays that draw something (merged mode; else ``[]``)."""
+        return [b for b in self._batches.values() if b.items]
+
+    def answer_mark_points(self, per_mesh: int = 32) -> np.ndarray:
+        """Up to ``per_mesh`` points of each visible small answer overlay (at most 5000
+        points), as an ``(n, 3)`` array: the places a label should not cover. Cached while no
+        overlay changed."""
+        recs = [(cur[0], cur[1]) for cur in self._overlays.values()]
+        sources = [(a, m) for a, m in recs]
+        key = tuple((id(m), m.GetMTime(), a.GetVisibility()) for a, m in recs)
+        merged = [(item, b) for item, b in self._merged.values()]
+        key += tuple((id(item), b.actor is not None and b.actor.GetVisibility())
+                     for item, b in merged)
+        cached = self._marks
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        pts = []
+        for actor, mesh in sources:
+            n = mesh.GetNumberOfPoints()
+            if not n or n > 5000 or not actor.GetVisibility():
+                continue
+            pts.append(numpy_support.vtk_to_numpy(mesh.GetPoints().GetData())
+                       [:: max(1, n // per_mesh)])
+        for item, b in merged:
+            p = item.mesh.points
+            n = len(p)
+            if not n or n > 5000 or b.actor is None or not b.actor.GetVisibility():
+                continue
+            pts.append(np.asarray(p, float)[:: max(1, n // per_mesh)])
+        out = np.vstack(pts) if pts else np.zeros((0, 3))
+        # the items are kept with the key: their ids cannot be reused while cached
+        self._marks = (key, out, sources, merged)
+        return out
 
     def clear_frame(self) -> None:
         from types import SimpleNamespace
