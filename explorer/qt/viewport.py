@@ -427,7 +427,9 @@ class Viewport(QWidget):
 
     def pick_at(self, x: int, y: int) -> Optional[str]:
         """The id of the object drawn at display pixel ``(x, y)``, or ``None``."""
-        if self._picker.PickProp(x, y, self.plotter.renderer):
+        with self.view.objects_in_renderer():  # (the view draws them merged by look)
+            found = self._picker.PickProp(x, y, self.plotter.renderer)
+        if found:
             actor = self._picker.GetViewProp()
             for obj_id, a in self.view.actors.items():
                 if a is actor:

@@ -10,6 +10,7 @@ Unbounded primitives (rays, lines, planes) are drawn clipped to the scene's exte
 
 from __future__ import annotations
 
+import contextlib
 import math
 from dataclasses import dataclass
 from typing import Callable, Optional
@@ -623,6 +624,14 @@ class SceneView:
         #: item name -> (the item, its batch) of the frame shown (merged mode)
         self._merged: dict = {}
         self._marks: Optional[tuple] = None
+        #: merged mode: the objects drawn with one actor per look, synced before each render
+        #: (their own actors stay in :attr:`actors`, out of the renderer)
+        self.object_batches = None
+        if merge_overlays:
+            from explorer.render.batches import ObjectBatches
+
+            self.object_batches = ObjectBatches(self)
+            plotter.renderer.AddObserver("StartEvent", self._sync_objects)
         self.scene: Optional[Scene] = None
         self.ext = Extent(np.zeros(3), 4.0)
         self.time = 0.0
@@ -652,6 +661,36 @@ class SceneView:
         self.on_rebuild: list[Callable] = []
         #: ids of the objects beyond the drawing range (hidden; :meth:`range_note` names them)
         self.beyond: set = set()
+
+    def _sync_objects(self, *_args) -> None:
+        self.sync_objects()
+
+    def sync_objects(self) -> None:
+        """Merged mode: bring the object batches up to date (the renderer does it before each
+        render; the view after a rebuild, so the first camera frames the objects)."""
+        if self.object_batches is not None:
+            self.object_batches.sync()
+
+    @contextlib.contextmanager
+    def objects_in_renderer(self):
+        """Merged mode: the objects' own actors in the renderer (their batches hidden) for the
+        span of the block: what a pick renders."""
+        batches = self.object_batches.actors() if self.object_batches is not None else []
+        if not batches:
+            yield
+            return
+        ren = self.plotter.renderer
+        for actor in self.actors.values():
+            ren.AddViewProp(actor)
+        for b in batches:
+            b.SetVisibility(False)
+        try:
+            yield
+        finally:
+            for actor in self.actors.values():
+                ren.RemoveViewProp(actor)
+            for b in batches:
+                b.SetVisibility(True)
 
     # ------------------------------------------------------------------ scene binding
     def set_scene(self, scene: Scene) -> None:
@@ -710,6 +749,7 @@ class SceneView:
             if (i + 1) % self.REBUILD_CHUNK == 0 and i + 1 < len(objects):
                 yield i + 1
         add_floor(self.plotter, self.ext)
+        self.sync_objects()
         self.pending_rebuild = None
         for cb in self.on_rebuild:
             cb()
@@ -761,6 +801,8 @@ class SceneView:
                                       remove_existing_actor=False, **LOOKS[obj.kind])
         self._set_beyond(obj.id, g.beyond)
         actor.SetVisibility(not obj.hidden and not g.beyond)
+        if self.object_batches is not None:  # drawn by its look's batch (merged mode)
+            self.plotter.renderer.RemoveViewProp(actor)
         # keep the dataset the mapper really draws (add_mesh may have wrapped a copy)
         self.meshes[obj.id] = actor.mapper.dataset
         self.actors[obj.id], self.colors[obj.id] = actor, _rgb(color)
@@ -804,6 +846,7 @@ class SceneView:
 
     def _on_added(self, obj: SceneObject) -> None:
         self._add_object_actor(obj, self.scene.index(obj.id))
+        self.sync_objects()
         self.refresh_extent()
         for cb in self.on_rebuild:
             cb()
@@ -1136,9 +1179,8 @@ class SceneView:
         recs = [(cur[0], cur[1]) for cur in self._overlays.values()]
         sources = [(a, m) for a, m in recs]
         key = tuple((id(m), m.GetMTime(), a.GetVisibility()) for a, m in recs)
-        merged = [(item, b) for item, b in self._merged.values()]
-        key += tuple((id(item), b.actor is not None and b.actor.GetVisibility())
-                     for item, b in merged)
+        key += tuple((id(b), b.version, b.actor is not None and b.actor.GetVisibility())
+                     for b in self._batches.values())
         cached = self._marks
         if cached is not None and cached[0] == key:
             return cached[1]
@@ -1149,15 +1191,17 @@ class SceneView:
                 continue
             pts.append(numpy_support.vtk_to_numpy(mesh.GetPoints().GetData())
                        [:: max(1, n // per_mesh)])
-        for item, b in merged:
-            p = item.mesh.points
-            n = len(p)
-            if not n or n > 5000 or b.actor is None or not b.actor.GetVisibility():
+        for b in self._batches.values():
+            if b.actor is None or not b.actor.GetVisibility():
                 continue
-            pts.append(np.asarray(p, float)[:: max(1, n // per_mesh)])
+            for item in b.items:
+                p = item.mesh.points
+                n = len(p)
+                if n and n <= 5000:
+                    pts.append(np.asarray(p, float)[:: max(1, n // per_mesh)])
         out = np.vstack(pts) if pts else np.zeros((0, 3))
-        # the items are kept with the key: their ids cannot be reused while cached
-        self._marks = (key, out, sources, merged)
+        # the meshes are kept with the key: their ids cannot be reused while cached
+        self._marks = (key, out, sources)
         return out
 
     def clear_frame(self) -> None:

@@ -55,9 +55,15 @@ def test_window_has_an_actor_per_object(gui_window):
     w = gui_window(WELCOME)
     ids = w.scene.ids()
     assert sorted(w.viewport.view.actors) == sorted(ids)
+    # each object keeps its own actor (colour, visibility, picking); the renderer draws the
+    # objects with one actor per look, which hold every shown object (issue 12 part 3)
+    batches = w.viewport.view.object_batches
+    batches.sync()
     names = set(w.viewport.plotter.renderer.actors)
-    for i in ids:
-        assert f"obj:{i}" in names
+    drawn = [i for a in batches.actors() for i in batches.ids_of(a)]
+    assert sorted(drawn) == sorted(ids)
+    assert len(batches.actors()) < len(ids)
+    assert all(n.startswith("objm:") or not n.startswith("obj:") for n in names)
     # the answers of the welcome scene's three queries are drawn
     assert any(n.startswith("ov:closest:seg:ball") for n in w.viewport.view.overlay_names())
     assert any(n.startswith("ov:hits:ray:box") for n in w.viewport.view.overlay_names())

@@ -150,3 +150,68 @@ def test_exports_keep_one_actor_per_item(merged_view):
     view.apply_frame(frame)
     assert view.batches() == []
     assert set(view.overlay_actors()) == {it.name for it in frame.items}
+
+
+# ----------------------------------------------------------------------------- objects
+
+
+def _object_rows(view, batch_actor):
+    """``{object id: (points, rgb rows)}`` of the objects a batch actor draws, by slice."""
+    ob = view.object_batches
+    g = next(g for g in ob.groups.values() if g[0] is batch_actor)
+    data = g[1]  # the mesh the batch's mapper draws
+    pts = np.array(data.GetPoints().GetData(), dtype=float)
+    rgb = np.array(data.GetPointData().GetArray("rgb"))
+    out = {}
+    for obj_id, o in zip(g[2], g[3]):
+        n = view.meshes[obj_id].GetNumberOfPoints()
+        out[obj_id] = (pts[o:o + n], rgb[o:o + n])
+    return out
+
+
+def test_hundred_objects_are_drawn_by_one_actor_per_look(merged_view):
+    scene, view = merged_view("gui_hundred.json")
+    ob = view.object_batches
+    ob.sync()
+    actors = ob.actors()
+    # gui_hundred has 11 kinds; their looks (LOOKS, with or without normals) are at most 8
+    assert 1 <= len(actors) <= 8
+    props = view.plotter.renderer.GetViewProps()
+    in_renderer = {id(props.GetItemAsObject(i)) for i in range(props.GetNumberOfItems())}
+    assert not any(id(a) in in_renderer for a in view.actors.values())
+    assert all(id(a) in in_renderer for a in actors)
+    drawn = {}
+    for a in actors:
+        drawn.update(_object_rows(view, a))
+    shown = [o.id for o in scene.objects if view.actors[o.id].GetVisibility()]
+    assert sorted(drawn) == sorted(shown)
+    for obj_id, (pts, rgb) in drawn.items():
+        np.testing.assert_array_equal(pts, np.array(view.meshes[obj_id].points))
+        color = np.round(np.array(view.actors[obj_id].GetProperty().GetColor()) * 255)
+        assert (rgb == color).all()
+
+
+def test_a_moved_recoloured_or_hidden_object_reaches_its_batch(merged_view):
+    scene, view = merged_view("gui_ten.json")
+    ob = view.object_batches
+    ob.sync()
+    obj = next(o for o in scene.objects if o.kind == "sphere")
+    rebuilds = ob.rebuilds
+    scene.update(obj.id, primitive=obj.primitive.translated((0.5, 0.0, 0.0)))
+    ob.sync()
+    assert ob.rebuilds == rebuilds  # points written in place
+    actor = next(a for a in ob.actors() if obj.id in ob.ids_of(a))
+    pts, _rgb = _object_rows(view, actor)[obj.id]
+    np.testing.assert_array_equal(pts, np.array(view.meshes[obj.id].points))
+    # the sphere's drawn centre (middle of its points' bounds) moved by the 0.5 asked
+    assert np.isclose((pts[:, 0].min() + pts[:, 0].max()) / 2, obj.primitive.center[0] + 0.5)
+    scene.update(obj.id, color="#ff0000")
+    ob.sync()
+    assert (_object_rows(view, actor)[obj.id][1] == [255, 0, 0]).all()
+    assert ob.rebuilds == rebuilds
+    scene.update(obj.id, hidden=True)
+    ob.sync()
+    assert all(obj.id not in ob.ids_of(a) for a in ob.actors())
+    scene.update(obj.id, hidden=False)
+    ob.sync()
+    assert any(obj.id in ob.ids_of(a) for a in ob.actors())
