@@ -505,3 +505,23 @@ def test_editing_one_component_keeps_the_others_exact_and_shows_enough_digits(gu
     panel.spins[("radius", None, None)].setValue(0.7500001)
     assert w.scene["ball"].primitive.radius == 0.7500001
     assert w.scene["ball"].primitive.center == (2.000001, c[1], c[2])
+
+
+def test_a_click_picks_the_object_drawn_there_though_objects_are_drawn_merged(gui_window):
+    # the renderer draws the objects with one actor per look (issue 12 part 3); a pick puts
+    # the objects' own actors back for the pick, so a click still names one object
+    w = gui_window(WELCOME)
+    vp = w.viewport
+    vp.render()
+    ren = vp.plotter.renderer
+    ball = w.scene["ball"].primitive
+    ren.SetWorldPoint(*map(float, ball.center), 1.0)
+    ren.WorldToDisplay()
+    x, y, _z = ren.GetDisplayPoint()
+    assert vp.pick_at(int(round(x)), int(round(y))) == "ball"
+    assert vp.pick_at(2, 2) is None  # the view's corner: the background
+    # afterwards the batches draw again, the objects' own actors are out of the renderer
+    props = ren.GetViewProps()
+    shown = {id(props.GetItemAsObject(i)) for i in range(props.GetNumberOfItems())}
+    assert not any(id(a) in shown for a in vp.view.actors.values())
+    assert all(a.GetVisibility() for a in vp.view.object_batches.actors())
