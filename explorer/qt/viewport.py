@@ -14,7 +14,6 @@ import numpy as np
 from PyQt6.QtCore import QTimer, pyqtSignal
 from PyQt6.QtWidgets import QVBoxLayout, QWidget
 from pyvistaqt import QtInteractor
-from vtkmodules.util.numpy_support import vtk_to_numpy
 from vtkmodules.vtkCommonCore import vtkCommand, vtkObject
 from vtkmodules.vtkInteractionWidgets import vtkSphereWidget
 from vtkmodules.vtkRenderingCore import vtkPropPicker
@@ -120,7 +119,7 @@ class Viewport(QWidget):
         layout.addWidget(self.plotter.interactor)
         self.setMinimumSize(420, 320)  # the docks never squeeze the view away
         self.plotter.add_axes()
-        self.view = SceneView(self.plotter)
+        self.view = SceneView(self.plotter, merge_overlays=True)  # an actor per look
         self.on_drag: Optional[Callable] = None
         self.on_drag_start: Optional[Callable] = None
         self.on_drag_end: Optional[Callable] = None
@@ -397,20 +396,7 @@ class Viewport(QWidget):
     def _overlay_marks(self, w: int, h: int, per_mesh: int = 32) -> "np.ndarray":
         """Display positions of up to ``per_mesh`` points of each small answer overlay (hit
         normals, closest points, interval bars): the places a label should not cover."""
-        recs = [(rec[0], rec[1]) for rec in getattr(self.view, "_overlays", {}).values()]
-        key = tuple((id(m), m.GetMTime(), a.GetVisibility()) for a, m in recs)
-        cached = getattr(self, "_marks_cache", None)
-        if cached is not None and cached[0] == key:
-            p = cached[1]  # the same overlay geometry as last render: only the camera moved
-        else:
-            pts = []
-            for actor, mesh in recs:
-                n = mesh.GetNumberOfPoints()
-                if not n or n > 5000 or not actor.GetVisibility():
-                    continue
-                pts.append(vtk_to_numpy(mesh.GetPoints().GetData())[:: max(1, n // per_mesh)])
-            p = np.vstack(pts) if pts else np.zeros((0, 3))
-            self._marks_cache = (key, p)
+        p = self.view.answer_mark_points(per_mesh)  # cached while no overlay changed
         if not len(p):
             return np.zeros((0, 2))
         ren = self.plotter.renderer
@@ -441,7 +427,9 @@ class Viewport(QWidget):
 
     def pick_at(self, x: int, y: int) -> Optional[str]:
         """The id of the object drawn at display pixel ``(x, y)``, or ``None``."""
-        if self._picker.PickProp(x, y, self.plotter.renderer):
+        with self.view.objects_in_renderer():  # (the view draws them merged by look)
+            found = self._picker.PickProp(x, y, self.plotter.renderer)
+        if found:
             actor = self._picker.GetViewProp()
             for obj_id, a in self.view.actors.items():
                 if a is actor:

@@ -10,6 +10,7 @@ Unbounded primitives (rays, lines, planes) are drawn clipped to the scene's exte
 
 from __future__ import annotations
 
+import contextlib
 import math
 from dataclasses import dataclass
 from typing import Callable, Optional
@@ -613,8 +614,24 @@ class SceneView:
     >>> plotter.close()
     """
 
-    def __init__(self, plotter):
+    def __init__(self, plotter, merge_overlays: bool = False):
         self.plotter = plotter
+        #: draw the frame's items with one actor per look (:mod:`explorer.render.batches`):
+        #: the live window does; the exports keep one actor per named item (a block each)
+        self.merge_overlays = merge_overlays
+        #: look key -> :class:`~explorer.render.batches.Batch` (merged mode)
+        self._batches: dict = {}
+        #: item name -> (the item, its batch) of the frame shown (merged mode)
+        self._merged: dict = {}
+        self._marks: Optional[tuple] = None
+        #: merged mode: the objects drawn with one actor per look, synced before each render
+        #: (their own actors stay in :attr:`actors`, out of the renderer)
+        self.object_batches = None
+        if merge_overlays:
+            from explorer.render.batches import ObjectBatches
+
+            self.object_batches = ObjectBatches(self)
+            plotter.renderer.AddObserver("StartEvent", self._sync_objects)
         self.scene: Optional[Scene] = None
         self.ext = Extent(np.zeros(3), 4.0)
         self.time = 0.0
@@ -644,6 +661,36 @@ class SceneView:
         self.on_rebuild: list[Callable] = []
         #: ids of the objects beyond the drawing range (hidden; :meth:`range_note` names them)
         self.beyond: set = set()
+
+    def _sync_objects(self, *_args) -> None:
+        self.sync_objects()
+
+    def sync_objects(self) -> None:
+        """Merged mode: bring the object batches up to date (the renderer does it before each
+        render; the view after a rebuild, so the first camera frames the objects)."""
+        if self.object_batches is not None:
+            self.object_batches.sync()
+
+    @contextlib.contextmanager
+    def objects_in_renderer(self):
+        """Merged mode: the objects' own actors in the renderer (their batches hidden) for the
+        span of the block: what a pick renders."""
+        batches = self.object_batches.actors() if self.object_batches is not None else []
+        if not batches:
+            yield
+            return
+        ren = self.plotter.renderer
+        for actor in self.actors.values():
+            ren.AddViewProp(actor)
+        for b in batches:
+            b.SetVisibility(False)
+        try:
+            yield
+        finally:
+            for actor in self.actors.values():
+                ren.RemoveViewProp(actor)
+            for b in batches:
+                b.SetVisibility(True)
 
     # ------------------------------------------------------------------ scene binding
     def set_scene(self, scene: Scene) -> None:
@@ -702,6 +749,7 @@ class SceneView:
             if (i + 1) % self.REBUILD_CHUNK == 0 and i + 1 < len(objects):
                 yield i + 1
         add_floor(self.plotter, self.ext)
+        self.sync_objects()
         self.pending_rebuild = None
         for cb in self.on_rebuild:
             cb()
@@ -753,6 +801,8 @@ class SceneView:
                                       remove_existing_actor=False, **LOOKS[obj.kind])
         self._set_beyond(obj.id, g.beyond)
         actor.SetVisibility(not obj.hidden and not g.beyond)
+        if self.object_batches is not None:  # drawn by its look's batch (merged mode)
+            self.plotter.renderer.RemoveViewProp(actor)
         # keep the dataset the mapper really draws (add_mesh may have wrapped a copy)
         self.meshes[obj.id] = actor.mapper.dataset
         self.actors[obj.id], self.colors[obj.id] = actor, _rgb(color)
@@ -796,6 +846,7 @@ class SceneView:
 
     def _on_added(self, obj: SceneObject) -> None:
         self._add_object_actor(obj, self.scene.index(obj.id))
+        self.sync_objects()
         self.refresh_extent()
         for cb in self.on_rebuild:
             cb()
@@ -870,6 +921,9 @@ class SceneView:
         for name, cur in self._overlays.items():
             if name.startswith(STATIC_ANSWERS) and cur[6]:
                 cur[0].SetVisibility(show)
+        for batch in self._batches.values():
+            if batch.static:
+                batch._show(show and bool(batch.items))
         for name, actor in self._labels.items():
             if name.startswith(STATIC_ANSWERS):
                 actor.SetVisibility(show)
@@ -944,6 +998,14 @@ class SceneView:
 
     def remove_overlay(self, name: str) -> None:
         """Remove the overlays whose name is ``name`` or starts with it (a prefix)."""
+        gone = [k for k in self._merged if k.startswith(name)]
+        if gone:
+            touched = {id(self._merged[k][1]): self._merged[k][1] for k in gone}
+            for k in gone:
+                del self._merged[k]
+            for batch in touched.values():
+                batch.update([it for it in batch.items if not it.name.startswith(name)],
+                             visible=self.time == 0.0 or not batch.static)
         for key in [k for k in self._overlays if k.startswith(name)]:
             self._drawn_items.pop(key, None)
             actor = self._overlays.pop(key)[0]
@@ -960,7 +1022,7 @@ class SceneView:
             self._frame_labels.discard(key)
 
     def overlay_names(self) -> list[str]:
-        return sorted(self._overlays) + sorted(self._labels)
+        return sorted(set(self._overlays) | set(self._merged)) + sorted(self._labels)
 
     def label_actors(self) -> dict:
         """``{name: vtkTextActor}`` of every label shown (a copy: the view owns them)."""
@@ -971,12 +1033,20 @@ class SceneView:
         return self._label_states.get(name)
 
     def overlay_meshes(self) -> dict:
-        """``{name: mesh}`` of every overlay shown (parked ones excluded)."""
-        return {name: cur[1] for name, cur in self._overlays.items()}
+        """``{name: mesh}`` of every overlay shown (parked ones excluded); a merged item's
+        mesh is a new one holding that item alone."""
+        out = {name: cur[1] for name, cur in self._overlays.items()}
+        for name, (item, _batch) in self._merged.items():
+            out[name] = geom_to_mesh(item.mesh)
+        return out
 
     def overlay_actors(self) -> dict:
-        """``{name: actor}`` of every overlay shown (parked ones excluded)."""
-        return {name: cur[0] for name, cur in self._overlays.items()}
+        """``{name: actor}`` of every overlay shown (parked ones excluded); a merged item's
+        actor is its batch's, shared with the other items of its look."""
+        out = {name: cur[0] for name, cur in self._overlays.items()}
+        for name, (_item, batch) in self._merged.items():
+            out[name] = batch.actor
+        return out
 
     def set_label(self, name: str, position, text: str, color="#202020") -> None:
         """A 2-D text label anchored at a 3-D point, drawn over everything (refilled in place)."""
@@ -1018,7 +1088,10 @@ class SceneView:
         names = set()
         last = self._drawn_items
         drawn = self._overlays
-        for item in frame.items:
+        items = frame.items
+        if self.merge_overlays:
+            items = self._apply_merged(items)
+        for item in items:
             name = item.name
             names.add(name)
             cur = drawn.get(name)
@@ -1062,6 +1135,74 @@ class SceneView:
         self._tints = {k: _rgb(v) for k, v in frame.tints.items() if k in self.actors}
         for obj_id in old.keys() | self._tints.keys():
             self._apply_color(obj_id)
+
+    def _apply_merged(self, items: list) -> list:
+        """Draw the mergeable items of a frame in their batches (one actor per look); returns
+        the others, which keep one actor each."""
+        from explorer.render.batches import Batch, look_key
+
+        rest, groups, merged = [], {}, {}
+        for item in items:
+            look = look_key(item)
+            if look is None:
+                rest.append(item)
+                continue
+            key = (item.name.startswith(STATIC_ANSWERS),) + look
+            groups.setdefault(key, []).append(item)
+        show_static = self.time == 0.0
+        for key, group in groups.items():
+            batch = self._batches.get(key)
+            if batch is None:
+                batch = self._batches[key] = Batch(self.plotter, str(len(self._batches)),
+                                                   group[0].kwargs, key[0])
+            batch.update(group, visible=show_static or not batch.static)
+            for item in group:
+                merged[item.name] = (item, batch)
+                if item.name in self._overlays:  # it had an actor of its own: put away
+                    self._park(item.name)
+                    self._drawn_items.pop(item.name, None)
+                    self._frame_names.discard(item.name)
+        for key, batch in self._batches.items():
+            if key not in groups:
+                batch.update([])
+        self._merged = merged
+        return rest
+
+    def batches(self) -> list:
+        """The batches of merged overlays that draw something (merged mode; else ``[]``)."""
+        return [b for b in self._batches.values() if b.items]
+
+    def answer_mark_points(self, per_mesh: int = 32) -> np.ndarray:
+        """Up to ``per_mesh`` points of each visible small answer overlay (at most 5000
+        points), as an ``(n, 3)`` array: the places a label should not cover. Cached while no
+        overlay changed."""
+        recs = [(cur[0], cur[1]) for cur in self._overlays.values()]
+        sources = [(a, m) for a, m in recs]
+        key = tuple((id(m), m.GetMTime(), a.GetVisibility()) for a, m in recs)
+        key += tuple((id(b), b.version, b.actor is not None and b.actor.GetVisibility())
+                     for b in self._batches.values())
+        cached = self._marks
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        pts = []
+        for actor, mesh in sources:
+            n = mesh.GetNumberOfPoints()
+            if not n or n > 5000 or not actor.GetVisibility():
+                continue
+            pts.append(numpy_support.vtk_to_numpy(mesh.GetPoints().GetData())
+                       [:: max(1, n // per_mesh)])
+        for b in self._batches.values():
+            if b.actor is None or not b.actor.GetVisibility():
+                continue
+            for item in b.items:
+                p = item.mesh.points
+                n = len(p)
+                if n and n <= 5000:
+                    pts.append(np.asarray(p, float)[:: max(1, n // per_mesh)])
+        out = np.vstack(pts) if pts else np.zeros((0, 3))
+        # the meshes are kept with the key: their ids cannot be reused while cached
+        self._marks = (key, out, sources)
+        return out
 
     def clear_frame(self) -> None:
         from types import SimpleNamespace

@@ -55,9 +55,15 @@ def test_window_has_an_actor_per_object(gui_window):
     w = gui_window(WELCOME)
     ids = w.scene.ids()
     assert sorted(w.viewport.view.actors) == sorted(ids)
+    # each object keeps its own actor (colour, visibility, picking); the renderer draws the
+    # objects with one actor per look, which hold every shown object (issue 12 part 3)
+    batches = w.viewport.view.object_batches
+    batches.sync()
     names = set(w.viewport.plotter.renderer.actors)
-    for i in ids:
-        assert f"obj:{i}" in names
+    drawn = [i for a in batches.actors() for i in batches.ids_of(a)]
+    assert sorted(drawn) == sorted(ids)
+    assert len(batches.actors()) < len(ids)
+    assert all(n.startswith("objm:") or not n.startswith("obj:") for n in names)
     # the answers of the welcome scene's three queries are drawn
     assert any(n.startswith("ov:closest:seg:ball") for n in w.viewport.view.overlay_names())
     assert any(n.startswith("ov:hits:ray:box") for n in w.viewport.view.overlay_names())
@@ -499,3 +505,23 @@ def test_editing_one_component_keeps_the_others_exact_and_shows_enough_digits(gu
     panel.spins[("radius", None, None)].setValue(0.7500001)
     assert w.scene["ball"].primitive.radius == 0.7500001
     assert w.scene["ball"].primitive.center == (2.000001, c[1], c[2])
+
+
+def test_a_click_picks_the_object_drawn_there_though_objects_are_drawn_merged(gui_window):
+    # the renderer draws the objects with one actor per look (issue 12 part 3); a pick puts
+    # the objects' own actors back for the pick, so a click still names one object
+    w = gui_window(WELCOME)
+    vp = w.viewport
+    vp.render()
+    ren = vp.plotter.renderer
+    ball = w.scene["ball"].primitive
+    ren.SetWorldPoint(*map(float, ball.center), 1.0)
+    ren.WorldToDisplay()
+    x, y, _z = ren.GetDisplayPoint()
+    assert vp.pick_at(int(round(x)), int(round(y))) == "ball"
+    assert vp.pick_at(2, 2) is None  # the view's corner: the background
+    # afterwards the batches draw again, the objects' own actors are out of the renderer
+    props = ren.GetViewProps()
+    shown = {id(props.GetItemAsObject(i)) for i in range(props.GetNumberOfItems())}
+    assert not any(id(a) in shown for a in vp.view.actors.values())
+    assert all(a.GetVisibility() for a in vp.view.object_batches.actors())
