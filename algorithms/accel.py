@@ -122,6 +122,17 @@ def _lt_nanlast(a, b):
     return a < b or (b != b and a == a)
 
 
+def _slab(lo, hi, d, inside):
+    """One axis of a slab test: the interval of ``t`` with ``lo <= t d <= hi`` (``lo``, ``hi``
+    relative to the start), everything or nothing when ``d == 0`` (``inside``: the start is
+    in the slab). Woo's slabs (App. A.18) and the moving boxes' per-axis times (App. A.17)."""
+    if d == 0:
+        return (-INF, INF) if inside else (INF, -INF)
+    t1 = lo / d
+    t2 = hi / d
+    return _mn(t1, t2), _mx(t1, t2)
+
+
 def _argmax3(v):
     """np.argmax of a 3-vector: the first nan, else the first maximum."""
     ax = 0
@@ -133,7 +144,7 @@ def _argmax3(v):
     return ax
 
 
-_HELPERS = ("_mn", "_mx", "_clip01", "_scale4", "_lt_nanlast", "_argmax3")
+_HELPERS = ("_mn", "_mx", "_clip01", "_scale4", "_lt_nanlast", "_slab", "_argmax3")
 
 
 # ----------------------------------------------------------------------------- the loops
@@ -192,17 +203,10 @@ def _linear_aabb(o, d, lo, hi, hi_t, hit_out, t_out, point, normal, careful):
         inside = True
         any_par = False
         for k in range(3):
-            t1 = (lo[i, k] - o[i, k]) / d[i, k]
-            t2 = (hi[i, k] - o[i, k]) / d[i, k]
             inslab = lo[i, k] <= o[i, k] and o[i, k] <= hi[i, k]
             inside = inside and inslab
-            if d[i, k] == 0:
-                any_par = True
-                near[k] = -INF if inslab else INF
-                far[k] = INF if inslab else -INF
-            else:
-                near[k] = _mn(t1, t2)
-                far[k] = _mx(t1, t2)
+            any_par = any_par or d[i, k] == 0
+            near[k], far[k] = _slab(lo[i, k] - o[i, k], hi[i, k] - o[i, k], d[i, k], inslab)
         ax = _argmax3(near)
         t_enter = near[ax]
         t_leave = _mn(_mn(far[0], far[1]), far[2])
@@ -531,15 +535,9 @@ def _moving_aabbs(smin, smax, mmin, mmax, d, toi, point, normal, careful):
     tl = np.empty(3)
     for i in range(d.shape[0]):
         for k in range(3):
-            a = (smin[i, k] - mmax[i, k]) / d[i, k]
-            b = (smax[i, k] - mmin[i, k]) / d[i, k]
             overlap = mmin[i, k] <= smax[i, k] and mmax[i, k] >= smin[i, k]
-            if d[i, k] == 0:
-                te[k] = -INF if overlap else INF
-                tl[k] = INF if overlap else -INF
-            else:
-                te[k] = _mn(a, b)
-                tl[k] = _mx(a, b)
+            te[k], tl[k] = _slab(smin[i, k] - mmax[i, k], smax[i, k] - mmin[i, k], d[i, k],
+                                 overlap)
         ax = _argmax3(te)
         temax = te[ax]
         t_enter = _mx(temax, 0.0)
