@@ -140,13 +140,13 @@ class Batch:
         """Draw ``items`` (``[]``: the actor is hidden and kept for the look's return)."""
         old = self.items
         if len(old) == len(items) and all(a is b for a, b in zip(old, items)):
-            self._show(visible and bool(items))
+            self.show(visible and bool(items))
             return  # the very same items as drawn: nothing to write
         self.items = list(items)
         self.names = [it.name for it in items]
         self.version += 1
         if not items:
-            self._show(False)
+            self.show(False)
             return
         topo = tuple((it.mesh.topo or id(it.mesh), len(it.mesh.points)) for it in items)
         if (self.actor is not None and topo == self._topo and self._pts is not None
@@ -167,7 +167,7 @@ class Batch:
             na = vtkDataSet.GetPointData(self.mesh).GetNormals()
             self._nrm = None if na is None else (na, numpy_support.vtk_to_numpy(na))
             self.rebuilds += 1
-        self._show(visible)
+        self.show(visible)
 
     def _write(self, old: list, items: list) -> None:
         """Write the points (and normals) of the items that changed, in their slices."""
@@ -190,7 +190,8 @@ class Batch:
             vtkObject.Modified(self.mesh)
             self.writes += 1
 
-    def _show(self, visible: bool) -> None:
+    def show(self, visible: bool) -> None:
+        """Show or hide the batch's actor (its items stay)."""
         if self.actor is not None and bool(self.actor.GetVisibility()) != bool(visible):
             self.actor.SetVisibility(bool(visible))
 

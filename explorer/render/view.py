@@ -923,7 +923,7 @@ class SceneView:
                 cur[0].SetVisibility(show)
         for batch in self._batches.values():
             if batch.static:
-                batch._show(show and bool(batch.items))
+                batch.show(show and bool(batch.items))
         for name, actor in self._labels.items():
             if name.startswith(STATIC_ANSWERS):
                 actor.SetVisibility(show)
