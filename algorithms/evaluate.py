@@ -105,8 +105,8 @@ def _hollow(ans: PairAnswer, a, b, hollow_a: bool, hollow_b: bool) -> PairAnswer
 
 class Plan:
     """What :func:`evaluate_pair` asks for one ordered pair of kinds, derived from the
-    registry once and kept in :data:`algorithms.registry._CACHE` (so any registration
-    rebuilds it; :func:`plan` also rebuilds one whose entries left the table).
+    registry once and kept in its cache (:func:`algorithms.registry.derived`: any registration
+    rebuilds it, and so does an entry leaving the table).
 
     Each query slot holds the lean dispatch :func:`algorithms.registry.runner` of the
     default method, or ``None`` when the query is not asked for the pair; ``missing`` maps
@@ -164,11 +164,7 @@ def plan(ka: str, kb: str) -> Plan:
     calls), the plan asks every query through the replacement and fuses nothing."""
     if registry.query is not _REGISTRY_QUERY:
         return Plan(ka, kb, through=registry.query)
-    key = ("plan", ka, kb)
-    found = registry._CACHE.get(key)
-    if found is None or not registry.still_current(found.checks):
-        found = registry._CACHE[key] = Plan(ka, kb)
-    return found
+    return registry.derived(("plan", ka, kb), lambda: Plan(ka, kb))
 
 
 def _ask(name, fn, a, b, methods, errors, *args):

@@ -312,6 +312,17 @@ def still_current(checks) -> bool:
     return True
 
 
+def derived(key, build: Callable):
+    """A value derived from the table, kept in :data:`_CACHE` under ``key`` (so a registration
+    drops it) and built again by ``build()`` when missing or when its ``checks`` (triples of
+    :func:`current`) are no longer :func:`still_current`: :func:`algorithms.evaluate.plan`'s
+    per-pair plans."""
+    found = _CACHE.get(key)
+    if found is None or not still_current(found.checks):
+        found = _CACHE[key] = build()
+    return found
+
+
 def runner(name: str, ka: str, kb: str):
     """The lean dispatch of the default method of ``name`` for ``(ka, kb)``: a function
     ``run(a, b)`` that returns exactly what ``query(name, a, b)`` returns, or ``None`` when

@@ -68,7 +68,7 @@ def trace_of(answer: PairAnswer) -> dict:
     return trace
 
 
-def _raw(answer: PairAnswer) -> dict:
+def result_fields(answer: PairAnswer) -> dict:
     """The result object before :func:`to_jsonable` (numpy values, tuples, Fractions)."""
     return {"a": answer.a, "b": answer.b, "pair": answer.pair,
            "intersects": answer.intersects, "distance": answer.distance,
@@ -83,7 +83,7 @@ def _raw(answer: PairAnswer) -> dict:
 
 def result_json(answer: PairAnswer) -> dict:
     """The scene-v1 result object for ``answer`` (JSON-ready: lists, floats, ``None``)."""
-    out = {k: to_jsonable(v) for k, v in _raw(answer).items()}
+    out = {k: to_jsonable(v) for k, v in result_fields(answer).items()}
     out["trace"] = to_jsonable(trace_of(answer))
     if answer.errors:
         out["error"] = answer.error
@@ -102,7 +102,9 @@ def _default(value):
     raise TypeError(type(value).__name__)
 
 
-_FAST = json.JSONEncoder(allow_nan=False, default=_default, check_circular=False).encode
+#: the C encoder :func:`result_text` writes with (``json.dumps``' settings, no NaN); ``bench
+#: eval`` times it apart
+encode = json.JSONEncoder(allow_nan=False, default=_default, check_circular=False).encode
 
 
 def result_text(answer: PairAnswer) -> str:
@@ -113,12 +115,12 @@ def result_text(answer: PairAnswer) -> str:
     (``json`` would also write a ``True`` or ``None`` dict key and a ``str`` subclass value
     unlike :func:`to_jsonable`: answers have neither; ``tests/explorer/test_result_text.py``
     compares the two on every shipped scene.)"""
-    out = _raw(answer)
+    out = result_fields(answer)
     out["trace"] = trace_of(answer)
     if answer.errors:
         out["error"] = answer.error
     try:
-        return _FAST(out)
+        return encode(out)
     except (ValueError, TypeError):  # (to_jsonable(out) is result_json(answer))
         return json.dumps(to_jsonable(out), allow_nan=False)
 

@@ -786,11 +786,11 @@ def eval_phases(path) -> dict:
                 r.trace  # noqa: B018 - reading computes a Deferred trace
         ans.contains, ans.lines, ans.plane2d  # noqa: B018 - the lazy extras
         report.trace_of(ans)
-        report._raw(ans)
+        report.result_fields(ans)
     t3 = time.perf_counter()
     raws = []
     for ans in answers:  # the second builds only
-        out = report._raw(ans)
+        out = report.result_fields(ans)
         out["trace"] = report.trace_of(ans)
         if ans.errors:
             out["error"] = ans.error
@@ -799,7 +799,7 @@ def eval_phases(path) -> dict:
     texts = []
     for out, ans in zip(raws, answers):
         try:
-            texts.append(report._FAST(out))
+            texts.append(report.encode(out))
         except (ValueError, TypeError):
             texts.append(json.dumps(report.result_json(ans), allow_nan=False))
     t5 = time.perf_counter()
