@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from algorithms.results import (ContactResult, Deferred, DistanceResult, HitResult,
+from algorithms.results import (ContactResult, DeferredField, DistanceResult, HitResult,
                                 IntersectionResult, SeparationResult, SideResult)
 
 Vec3 = tuple  # (x, y, z) of floats
@@ -125,27 +125,7 @@ class PairAnswer:
         return (ka, kb)
 
 
-class _LazyField:
-    """A :class:`PairAnswer` field that may hold a :class:`~algorithms.results.Deferred`:
-    computed on first access and kept (``contains``, ``lines``, ``plane2d``: the extras that
-    :func:`~algorithms.evaluate_pair` does not need for the other keys). Reading the field
-    gives the value, as for any field."""
-
-    def __init__(self, name: str):
-        self.name = name
-
-    def __get__(self, obj, owner=None):
-        if obj is None:
-            return None  # the field's default
-        d = obj.__dict__
-        value = d[self.name]
-        if type(value) is Deferred:
-            value = d[self.name] = value()
-        return value
-
-    def __set__(self, obj, value):
-        obj.__dict__[self.name] = value
-
-
 for _name in ("contains", "lines", "plane2d"):
-    setattr(PairAnswer, _name, _LazyField(_name))
+    # computed on first access and kept: the extras evaluate_pair does not need for the
+    # other keys; read on the class, the field's default (None)
+    setattr(PairAnswer, _name, DeferredField(_name, on_class=None))

@@ -65,7 +65,7 @@ def evaluate_pair(
     variants; answered for sphere-aabb pairs, the other pairs report that they treat it as
     solid in ``errors``).
     """
-    # the extras no other key needs are computed when read (answer._LazyField)
+    # the extras no other key needs are computed when read (results.DeferredField)
     token = once.begin()
     try:
         ans = _evaluate(a, b, motion_a, motion_b, id_a, id_b, hollow_a, hollow_b)

@@ -100,18 +100,23 @@ class Deferred(functools.partial):
     __slots__ = ()
 
 
-class _DeferredField:
+class DeferredField:
     """A record field that may hold a :class:`Deferred`: a data descriptor in front of the
     dataclass field that turns it into its value on first access (and keeps it). Anything
-    else is stored and returned as given. ``Result.trace`` (the trace dict) and
-    ``HitResult.hits`` (the hit list a lean cast leaves to be built when read)."""
+    else is stored and returned as given. ``Result.trace`` (the trace dict),
+    ``HitResult.hits`` (the hit list a lean cast leaves to be built when read) and
+    :class:`~algorithms.answer.PairAnswer`'s extras (``contains``, ``lines``, ``plane2d``).
+    Read on the class it gives ``on_class`` (the descriptor itself unless told)."""
 
-    def __init__(self, name: str):
+    _SELF = object()
+
+    def __init__(self, name: str, on_class=_SELF):
         self.name = name
+        self.on_class = on_class
 
     def __get__(self, obj, owner=None):
         if obj is None:
-            return self
+            return self if self.on_class is DeferredField._SELF else self.on_class
         d = obj.__dict__
         value = d[self.name]
         if type(value) is Deferred:
@@ -122,7 +127,7 @@ class _DeferredField:
         obj.__dict__[self.name] = value
 
 
-Result.trace = _DeferredField("trace")
+Result.trace = DeferredField("trace")
 
 
 def make(cls, **fields):
@@ -220,7 +225,7 @@ class HitResult(Result):
         return _with(self, first_t=None, trace=_swapped_trace(self))
 
 
-HitResult.hits = _DeferredField("hits")
+HitResult.hits = DeferredField("hits")
 
 
 @dataclass(frozen=True)
