@@ -37,7 +37,7 @@ from algorithms.core.tolerance import PLAIN_KEY, clearly_apart, plain, reconcile
 from algorithms.extras.containment import contains
 from algorithms.extras.planes import classify_linear_pair, plane2d_of
 from algorithms.kernels.motion import relative_motion, toi_world
-from algorithms.primitives import LINEAR_KINDS, SEPARABLE_KINDS, Primitive
+from algorithms.primitives import LINEAR_KINDS, SEPARABLE_KINDS, GeometryError, Primitive
 from algorithms.queries.sphere_solids import ARVO_HOLLOW, hollow_sphere_aabb
 from algorithms.results import Deferred, IntersectionResult, make_with
 
@@ -174,6 +174,15 @@ def _ask(name, fn, a, b, methods, errors, *args):
         result = fn(a, b, *args)
     except registry.QueryNotAvailable as exc:
         errors.append(str(exc))
+        return None
+    except GeometryError as exc:  # a refusal that says why (BeyondFloatRange): no type name,
+        why = f" failed for {a.kind}-{b.kind}: {exc}"  # and said once for every query it stops
+        for i, said in enumerate(errors):
+            if said.endswith(why):
+                errors[i] = f"{said[:-len(why)]}, {name}{why}"
+                break
+        else:
+            errors.append(name + why)
         return None
     except Exception as exc:  # noqa: BLE001 - reported on the pair, never a crash
         errors.append(f"{name} failed for {a.kind}-{b.kind}: {type(exc).__name__}: {exc}")

@@ -66,6 +66,10 @@ The policy
    it). Lengths below ``2**-1074`` times the pair's scale round to zero (a sphere of radius
    ``1e-300`` at ``1e300`` is a point, as in any floating-point program), and a plane whose
    ``|d| / |n|`` is beyond the float range is refused by :class:`~algorithms.primitives.Plane`.
+   A direction already in the safe range is never rescaled (halving ``(5e-324, 1, 0)`` would
+   drop its subnormal component). Two nearly parallel rays or lines whose closest points lie
+   beyond the float range at the scale they are computed at are refused with a message
+   (:class:`~algorithms.kernels.stplane.BeyondFloatRange`), never answered as parallel.
 
 Zero vectors
 ------------
@@ -280,6 +284,14 @@ def _safe(m: float) -> bool:
     return m == 0 or (2.0 ** -SAFE_EXPONENT <= m <= 2.0 ** SAFE_EXPONENT)
 
 
+def _direction_exponent(v) -> int:
+    """The power of two a direction is divided by: ``0`` when its largest component is in the
+    safe range already (halving ``(5e-324, 1, 0)`` would round its subnormal component to 0
+    and make two crossing lines parallel), else the one putting it in ``[0.5, 1)``."""
+    m = max_abs(v)
+    return 0 if _safe(m) else _exponent(m)
+
+
 def _scale_vec(v, e: int) -> tuple:
     return tuple(math.ldexp(float(c), -e) for c in v)
 
@@ -306,10 +318,10 @@ def _rescaled_copy(p, e: int):
     elif k == "segment":
         q = p._replace(p0=_scale_vec(p.p0, e), p1=_scale_vec(p.p1, e))
     elif k in ("ray", "line"):
-        de = _exponent(max_abs(p.direction))
+        de = _direction_exponent(p.direction)
         q = p._replace(origin=_scale_vec(p.origin, e), direction=_scale_vec(p.direction, de))
     elif k == "plane":
-        de = _exponent(max_abs(p.normal))
+        de = _direction_exponent(p.normal)
         q = p._replace(normal=_scale_vec(p.normal, de), d=math.ldexp(float(p.d), -de - e))
     elif k == "triangle":
         q = p._replace(vertices=tuple(_scale_vec(v, e) for v in p.vertices))
@@ -320,8 +332,8 @@ def _rescaled_copy(p, e: int):
     elif k == "obb":
         q = p._replace(center=_scale_vec(p.center, e), extents=_scale_vec(p.extents, e))
     elif k == "cylinder":
-        q = p._replace(center=_scale_vec(p.center, e), axis=_scale_vec(p.axis, _exponent(
-            max_abs(p.axis))), radius=ls(p.radius), height=ls(p.height))
+        q = p._replace(center=_scale_vec(p.center, e), axis=_scale_vec(p.axis, _direction_exponent(
+            p.axis)), radius=ls(p.radius), height=ls(p.height))
     elif k == "capsule":
         q = p._replace(p0=_scale_vec(p.p0, e), p1=_scale_vec(p.p1, e), radius=ls(p.radius))
     else:

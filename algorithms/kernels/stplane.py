@@ -74,7 +74,7 @@ from dataclasses import dataclass, field
 from algorithms.core import vec as V
 from algorithms.kernels.filters import FALLBACKS
 from algorithms.kernels.filters import STATE as _filters_state
-from algorithms.primitives import Line, Point, Ray, Segment
+from algorithms.primitives import GeometryError, Line, Point, Ray, Segment
 from algorithms.results import Deferred, DistanceResult, make_with
 
 #: parameter domain of each kind: (lo, hi), ``None`` meaning unbounded
@@ -208,6 +208,71 @@ def _finite(x) -> bool:
     return not isinstance(x, float) or math.isfinite(x)
 
 
+#: below this the correctly rounded ``m0 x m1`` may be subnormal, with fewer than 53 bits:
+#: :func:`st_minimize` then takes the exact critical point (:func:`_exact_bar`)
+_SUBNORMAL_CROSS = 2.0 ** -960
+
+
+def _exact_cross(u, v) -> tuple:
+    """``u x v`` in exact rational arithmetic (the floats' binary values)."""
+    from fractions import Fraction
+
+    u, v = [Fraction(x) for x in u], [Fraction(x) for x in v]
+    return (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
+
+
+def _to_float(q) -> float:
+    """A Fraction (or float) rounded to a float, ``+-inf`` beyond the float range."""
+    try:
+        return float(q)
+    except OverflowError:
+        return math.inf if q > 0 else -math.inf
+
+
+def _exact_bar(B0, m0, B1, m1):
+    """``(s_bar, t_bar, n)`` of two non-parallel float directions whose rounded critical point
+    failed (``m0 x m1`` underflowed, or ``s_bar`` overflowed): computed in exact rational
+    arithmetic (the Primer's A.8 formulas), rounded once (``+-inf`` beyond the float range);
+    ``n`` is ``m0 x m1`` scaled by a power of two to floats of order one (its direction is
+    all the lines' distance ``|D.n| / |n|`` needs). The slow path of a rare case."""
+    from fractions import Fraction
+
+    n = _exact_cross(m0, m1)
+    D = [Fraction(p) - Fraction(q) for p, q in zip(B0, B1)]
+    nn = sum(x * x for x in n)
+
+    def bar(m):
+        m = [Fraction(x) for x in m]
+        mxd = (m[1] * D[2] - m[2] * D[1], m[2] * D[0] - m[0] * D[2], m[0] * D[1] - m[1] * D[0])
+        return sum(x * y for x, y in zip(mxd, n)) / nn
+
+    big = max(abs(x) for x in n)
+    k = big.denominator.bit_length() - big.numerator.bit_length()  # 2^k big is of order 1
+    nk = tuple(float(x * Fraction(2) ** k) for x in n)
+    return bar(m1), bar(m0), nk
+
+
+class BeyondFloatRange(GeometryError):
+    """Two nearly parallel linear components come closest beyond the float range: their
+    critical point ``(s_bar, t_bar)`` lies in the domain, but it and the closest points are
+    too far out to be represented (``|coordinate| > 1.8e308`` at the scale the pair is
+    computed at: :func:`algorithms.core.tolerance.call_rescaled` puts a pair of size 1e-300 at
+    unit size, so there a crossing 2e23 out is 1e323 sizes out). A clear refusal instead of the
+    nearest-looking wrong number (treating them as parallel gave 1.22e-12 for lines 7.07e-13
+    apart). Field ``closest``; ``value`` is ``(s_bar, t_bar)`` rounded (``+-inf``), in the
+    query's own units (the registry may have rescaled the pair); ``crossing``: whether they
+    meet there."""
+
+    def __init__(self, s_bar, t_bar, distance):
+        self.crossing = distance == 0
+        where = "cross" if self.crossing else "come closest"
+        super().__init__("closest", f"nearly parallel: they {where} beyond the float range "
+                                    f"(more than 1.8e308 out at the scale the pair is computed "
+                                    f"at), so neither the closest points nor the distance can "
+                                    f"be given",
+                         (_to_float(s_bar), _to_float(t_bar)))
+
+
 @dataclass
 class STSolution:
     """The minimiser of ``Q`` over the domain: parameters, squared distance, closest points.
@@ -308,7 +373,15 @@ def st_minimize(kind0, B0, m0, kind1, B1, m1, end0=None, end1=None) -> STSolutio
     s_bar = t_bar = None
     region = None
     parallel = all(x == 0 for x in n)
-    if not parallel:
+    beyond = None  # the float path's exact critical point, when the rounded one failed
+    if (floats and a != 0 and c != 0 and max(abs(x) for x in n) < _SUBNORMAL_CROSS
+            and (not parallel or _exact_cross(m0, m1) != (0, 0, 0))):
+        # m0 x m1 underflowed to 0 or to subnormals, whose few bits make s_bar noise
+        # (directions 1e-320 rad apart: a subnormal component), yet the directions are not
+        # parallel: decide with the exact critical point
+        beyond = _exact_bar(B0, m0, B1, m1)
+        parallel = False
+    if not parallel and beyond is None:
         # s_bar = (m1 x D).n / n.n is of degree -1 in n: a tiny or huge float n (an angle of
         # 1e-180) is first scaled by an exact power of two 2^k, then s_bar = 2^k (...)/(...)
         k = 0
@@ -323,10 +396,14 @@ def st_minimize(kind0, B0, m0, kind1, B1, m1, end0=None, end1=None) -> STSolutio
         if k:
             s_bar, t_bar = _ldexp(s_bar, k), _ldexp(t_bar, k)
         if not (_finite(s_bar) and _finite(t_bar)):
-            s_bar = t_bar = None  # det underflowed: handled as parallel by the edges
-            parallel = True
+            beyond = _exact_bar(B0, m0, B1, m1)  # det underflowed or s_bar overflowed
+    if beyond is not None:
+        exact_s, exact_t, nk = beyond
+        s_bar, t_bar = _to_float(exact_s), _to_float(exact_t)
     if not parallel:
         region = _REGION[(classify(s_bar, lo0, hi0), classify(t_bar, lo1, hi1))]
+        if region == 0 and not (math.isfinite(s_bar) and math.isfinite(t_bar)):
+            raise BeyondFloatRange(exact_s, exact_t, abs(dot(D, nk)) / math.hypot(*nk))
         if region == 0:
             # in floats the critical point's Q is the lines' distance |D.n|/|n| (Primer A.8),
             # accurate even where (s_bar, t_bar) are too large to evaluate L0 - L1 at
@@ -572,6 +649,8 @@ def minimize(prim0, prim1) -> STSolution:
                 tr[key] = _ldexp(tr[key], g)
         sol.s = _ldexp(sol.s, g0)
         sol.t = _ldexp(sol.t, g1)
+    if G and not all(math.isfinite(x) for p in sol.closest for x in p):
+        raise BeyondFloatRange(sol.s, sol.t, sol.distance)
     return sol
 
 

@@ -20,6 +20,7 @@ import math
 import os
 from fractions import Fraction
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -134,6 +135,31 @@ def nearly_parallel(draw):
     return build(k0, o0, u), build(k1, o1, v)
 
 
+FLOAT_MAX = Fraction(1.7976931348623157e308)
+
+
+def closest_beyond_float_range(a, b) -> bool:
+    """Whether the exact minimiser is unique (the binary directions are not parallel) and one of
+    its closest points has a coordinate beyond the float range (the oracle's own test of when
+    the answer must be a refusal)."""
+    k0, B0, m0 = exact_parts(a)
+    k1, B1, m1 = exact_parts(b)
+    cross = (m0[1] * m1[2] - m0[2] * m1[1], m0[2] * m1[0] - m0[0] * m1[2],
+             m0[0] * m1[1] - m0[1] * m1[0])
+    if not any(cross):
+        return False
+    _, s, t = brute_force(k0, B0, m0, k1, B1, m1)
+    points = [o + s * m for o, m in zip(B0, m0)] + [o + t * m for o, m in zip(B1, m1)]
+    return any(abs(x) > FLOAT_MAX for x in points)
+
+
+def _refused(out) -> bool:
+    # one message for the queries it stops (evaluate._ask), the contract's "error" key
+    return (out.get("distance") is None and out.get("closest") is None
+            and out.get("error", "").startswith("distance, intersects, hits failed for ")
+            and "beyond the float range" in out["error"])
+
+
 def _on(point, prim) -> float:
     """Exact distance (rounded) from a float point to a shape."""
     return exact_distance(Point(point), prim)
@@ -148,10 +174,16 @@ def test_nearly_parallel_pairs_against_the_exact_oracle(pair):
     # and the rounding of the st-plane distance (8 eps of the inputs' scale, linear_linear)
     band = TOUCH_REL * scale
     rounding = 8 * EPS * scale
+    if closest_beyond_float_range(a, b):
+        # a subnormal direction component: they come closest ~1e311 out (issue 12 session's
+        # defect: answered as parallel, 1.22e-12 for lines 7.07e-13 apart): a clear refusal
+        for x, y in ((a, b), (b, a)):
+            assert _refused(evaluate_json(x, y)), (x, y)
+        return
     ex = exact_distance(a, b)
     for x, y in ((a, b), (b, a)):
         out = evaluate_json(x, y)
-        assert "error" not in out
+        assert "error" not in out, out["error"]
         d = out["distance"]
         assert (d == 0) == out["intersects"]
         if out["intersects"]:
@@ -170,3 +202,92 @@ def test_nearly_parallel_pairs_against_the_exact_oracle(pair):
         assert _on(P, x) <= slack and _on(Q, y) <= slack
         assert _on(P, y) <= ex + slack and _on(Q, x) <= ex + slack
         assert abs(math.dist(P, Q) - d) <= slack
+
+
+# ----------------------------------------------------------------------------- beyond the floats
+
+
+def test_crossing_beyond_the_float_range_is_refused():
+    # A: (0,0,0) + s (0,1,0), B: (1,0,0) + t (1e-310, 1, 0). The binary directions are not
+    # parallel (1e-310 is a subnormal, nonzero): B's x = 1 + 1e-310 t is 0 at t = -1e310 and
+    # y agrees there (s = t), so the lines cross at (0, -1e310, 0): beyond 1.8e308. The
+    # rounded cross product m0 x m1 = (0, 0, -1e-310) squares to 0 (det underflows); before,
+    # that read as parallel and the answer was distance 1.0, closest (0,0,0)-(1,0,0).
+    a, b = Line((0, 0, 0), (0, 1, 0)), Line((1, 0, 0), (1e-310, 1, 0))
+    assert closest_beyond_float_range(a, b)
+    q, s, t = brute_force(*exact_parts(a), *exact_parts(b))
+    assert q == 0 and s == t == -1 / Fraction(1e-310)
+    for x, y in ((a, b), (b, a)):
+        out = evaluate_json(x, y)
+        assert _refused(out) and out["intersects"] is None
+        assert "nearly parallel: they cross beyond the float range" in out["error"]
+
+
+def test_closest_beyond_the_float_range_is_refused():
+    # the kind of case hypothesis found: u = (0, 0.1, 0.1), v = (5e-324, 0.1, 0.1) (a
+    # subnormal x), B's origin (1e-12, 0, 1e-12). n = u x v = (0, 0.1 * 5e-324, -0.1 * 5e-324)
+    # (it rounds to 0 in floats), so the lines are |D.n| / |n| = 1e-12 / sqrt(2) = 7.07e-13
+    # apart, where B's x = 1e-12 + 5e-324 t reaches A's plane x = 0 ... only at t ~ -2e311:
+    # beyond the floats. Treated as parallel they gave 1e-12 (the parallel distance).
+    u, v = (0.0, 0.1, 0.1), (5e-324, 0.1, 0.1)
+    a, b = Line((0, 0, 0), u), Line((1e-12, 0, 1e-12), v)
+    assert closest_beyond_float_range(a, b)
+    q = brute_force(*exact_parts(a), *exact_parts(b))[0]
+    assert math.sqrt(float(q)) == pytest.approx(1e-12 / math.sqrt(2), rel=1e-12)
+    for x, y in ((a, b), (b, a)):
+        out = evaluate_json(x, y)
+        assert _refused(out)
+        assert "nearly parallel: they come closest beyond the float range" in out["error"]
+
+
+def test_rays_whose_lines_meet_behind_them_are_answered():
+    # the same directions as the crossing case, as rays: the lines' crossing t = -1e310 is
+    # behind both origins (region 6: s_bar, t_bar < 0), so the minimum is on the edges s = 0,
+    # t = 0: A's origin (0,0,0) to B's origin (1,0,0), distance 1 (exact: brute force)
+    a, b = Ray((0, 0, 0), (0, 1, 0)), Ray((1, 0, 0), (1e-310, 1, 0))
+    assert not closest_beyond_float_range(a, b)
+    assert brute_force(*exact_parts(a), *exact_parts(b))[0] == 1
+    for x, y in ((a, b), (b, a)):
+        out = evaluate_json(x, y)
+        assert "error" not in out and out["distance"] == 1.0 and out["intersects"] is False
+        assert sorted(map(tuple, out["closest"])) == [(0.0, 0.0, 0.0), (1.0, 0.0, 0.0)]
+    r = linear_distance(a, b)
+    assert r.trace["region"] == 6 and r.trace["s_bar"] == -math.inf
+
+
+def test_an_underflowed_cross_product_with_a_reachable_crossing():
+    # m0 x m1 underflows (u = (0, 1, 0), v = (5e-324, 1, 0): n = (0, 0, -5e-324), n.n = 0),
+    # but the lines cross well inside the floats: B's x = 1e-300 + 5e-324 t is 0 at
+    # t = -1e-300 / 5e-324 ~ -2.0e23, where A (y = 5 + s) has s = t - 5: the point
+    # (0, -2.0e23, 0). Answered from the exact critical point: distance 0 there.
+    a, b = Line((0, 5, 0), (0, 1, 0)), Line((1e-300, 0, 0), (5e-324, 1, 0))
+    q, s, t = brute_force(*exact_parts(a), *exact_parts(b))
+    assert q == 0 and s == t - 5 and -2.1e23 < t < -1.9e23
+    for x, y in ((a, b), (b, a)):
+        out = evaluate_json(x, y)
+        assert "error" not in out and out["intersects"] is True and out["distance"] == 0
+        for p in out["closest"]:
+            assert p[1] == pytest.approx(float(t), rel=1e-12) and abs(p[0]) <= 1e-300
+
+
+def test_the_same_crossing_at_a_pair_size_of_1e300_is_refused():
+    # the same lines with A's origin at 0: the pair's size is now B's 1e-300, which the
+    # registry scales to unit size (tolerance.call_rescaled), so the crossing 2e23 out is
+    # 2e23 / 1e-300 = 2e323 sizes out: beyond the floats at that scale. A refusal, saying so
+    a, b = Line((0, 0, 0), (0, 1, 0)), Line((1e-300, 0, 0), (5e-324, 1, 0))
+    for x, y in ((a, b), (b, a)):
+        out = evaluate_json(x, y)
+        assert out["distance"] is None and "they cross beyond the float range" in out["error"]
+        assert "at the scale the pair is computed at" in out["error"]
+
+
+def test_rescaling_keeps_a_subnormal_direction_component():
+    # the registry rescales a pair of size 1e-300, but leaves a direction whose largest
+    # component is in the safe range as it is: halving (5e-324, 1, 0) (what it did) rounds
+    # 5e-324 / 2 to 0, and the crossing lines above read as parallel, 1e-300 apart
+    _, b = (Line((0, 0, 0), (0, 1, 0)), Line((1e-300, 0, 0), (5e-324, 1, 0)))
+    from algorithms.core.tolerance import _rescale_prim
+
+    scaled = _rescale_prim(b, -996)[0]
+    assert scaled.direction == (5e-324, 1.0, 0.0)
+    assert scaled.origin[0] == math.ldexp(1e-300, 996)
