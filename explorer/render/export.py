@@ -279,7 +279,8 @@ def _write_html(plotter, out: Path, scene=None, results=(), panel: bool = True) 
 #: characters the labels use beyond ASCII
 _ASCII = {"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u00a7": "S", "\u00b2": "^2",
           "\u00b3": "^3", "\u00b7": "*", "\u00d7": "x", "\u2264": "<=", "\u2265": ">=",
-          "\u2192": "->", "\u221a": "sqrt", "\u2248": "~", "\u2009": " ", "\u00a0": " "}
+          "\u2192": "->", "\u221a": "sqrt", "\u2248": "~", "\u2009": " ", "\u00a0": " ",
+          "\u01c0": "|"}  # the view's stand-in for "|" (view.BAR): the bar itself again
 
 
 def ascii_text(text: str) -> str:
@@ -296,8 +297,10 @@ def ascii_text(text: str) -> str:
 
 
 @contextlib.contextmanager
-def _ascii_labels(plotter):
-    """Every 2-D text of the plotter in ASCII for the duration (restored after)."""
+def _ascii_labels(plotter, convert=None):
+    """Every 2-D text of the plotter in ASCII for the duration (restored after);
+    ``convert``: another rewrite of each text instead."""
+    convert = convert or ascii_text
     from vtkmodules.vtkRenderingAnnotation import vtkCornerAnnotation
     from vtkmodules.vtkRenderingCore import vtkTextActor
 
@@ -307,13 +310,13 @@ def _ascii_labels(plotter):
         for actor in [props.GetItemAsObject(i) for i in range(props.GetNumberOfItems())]:
             if isinstance(actor, vtkTextActor):
                 old = actor.GetInput() or ""
-                actor.SetInput(ascii_text(old))
+                actor.SetInput(convert(old))
                 undo.append(lambda a=actor, t=old: a.SetInput(t))
             elif isinstance(actor, vtkCornerAnnotation):
                 for i in range(8):
                     old = actor.GetText(i) or ""
                     if old:
-                        actor.SetText(i, ascii_text(old))
+                        actor.SetText(i, convert(old))
                         undo.append(lambda a=actor, i=i, t=old: a.SetText(i, t))
     try:
         yield
@@ -326,8 +329,11 @@ def _write_vector(plotter, out: Path) -> None:
     if out.suffix.lower() == ".pdf":
         with _ascii_labels(plotter):
             plotter.save_graphic(str(out), title=out.stem, raster=False, painter=True)
-    else:  # SVG text is UTF-8 and shows every character
-        plotter.save_graphic(str(out), title=out.stem, raster=False, painter=True)
+    else:  # SVG text is UTF-8 and shows every character; the bars are bars again
+        from explorer.render.view import BAR
+
+        with _ascii_labels(plotter, lambda t: t.replace(BAR, "|")):
+            plotter.save_graphic(str(out), title=out.stem, raster=False, painter=True)
 
 
 # ----------------------------------------------------------------------------- animations

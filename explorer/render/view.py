@@ -11,6 +11,7 @@ Unbounded primitives (rays, lines, planes) are drawn clipped to the scene's exte
 from __future__ import annotations
 
 import contextlib
+import os
 import math
 from dataclasses import dataclass
 from typing import Callable, Optional
@@ -18,7 +19,7 @@ from typing import Callable, Optional
 import numpy as np
 import pyvista as pv
 from vtkmodules.util import numpy_support
-from vtkmodules.vtkCommonCore import vtkObject
+from vtkmodules.vtkCommonCore import VTK_FONT_FILE, vtkObject
 from vtkmodules.vtkCommonDataModel import vtkDataSet, vtkPointSet
 from vtkmodules.vtkRenderingCore import vtkActor
 
@@ -468,6 +469,44 @@ def add_object(plotter, obj: SceneObject, index: int, ext: Extent, highlight: bo
                                  name=f"obj:{obj.id}", pickable=True, **look)
     actor.SetVisibility(not obj.hidden)
     return actor
+
+
+#: what a label draws for "|": VTK's text renderer drops the ASCII bar (``"|v|"`` showed as
+#: ``"v"``) and its built-in fonts have no look-alike; U+01C0 in DejaVu Sans looks the same
+BAR = "\u01c0"
+
+
+def _font_file() -> Optional[str]:
+    """DejaVu Sans, which matplotlib (a dependency of pyvista) always ships; ``None`` if not."""
+    global _FONT
+    if _FONT is None:
+        try:
+            import matplotlib
+
+            path = os.path.join(matplotlib.get_data_path(), "fonts", "ttf", "DejaVuSans.ttf")
+            _FONT = path if os.path.exists(path) else ""
+        except Exception:  # noqa: BLE001 - no font file: the bar is drawn as "I"
+            _FONT = ""
+    return _FONT or None
+
+
+_FONT: Optional[str] = None
+
+
+def drawable_text(text: str, prop) -> str:
+    """``text`` as a VTK text actor with text property ``prop`` can draw it: a ``"|"`` (a
+    user's label ``"|AB|"``, a norm) becomes :data:`BAR` in DejaVu Sans, and the property goes
+    back to the view's usual font for text without one."""
+    if "|" not in text:
+        if prop.GetFontFamily() == VTK_FONT_FILE:
+            prop.SetFontFamilyToArial()
+        return text
+    font = _font_file()
+    if font is None:
+        return text.replace("|", "I")
+    prop.SetFontFamily(VTK_FONT_FILE)
+    prop.SetFontFile(font)
+    return text.replace("|", BAR)
 
 
 def nice_step(span: float, cells: int = 12) -> float:
@@ -1076,7 +1115,7 @@ class SceneView:
             return  # unchanged since the last frame
         self._label_states[name] = state
         if old is None or old[0] != text:
-            actor.SetInput(text)
+            actor.SetInput(drawable_text(text, parts[1]))
         if old is None or old[2] != color:
             parts[1].SetColor(*_rgb(color))
         parts[2].SetValue(*state[1])
