@@ -18,7 +18,10 @@ focus (View > Minkowski Shape), in A's frame at ``t = 0``:
   impact is where the centre's signed distance first reaches ``+-r``.
 
 Of two spheres or two boxes the still one (A when both move) is held still, so the shape is
-drawn where that object is.
+drawn where that object is. When the held object moves too, the whole picture moves with it
+on the time line (:meth:`Frame.follow <explorer.render.overlays.Frame.follow>`): at time ``t``
+it is drawn in that object's frame, where the object is then, and the moving reference point
+lies on the relative path at ``t``.
 
 No Qt; the shapes are :class:`~explorer.render.view.Geom` point sets built with numpy.
 """
@@ -155,6 +158,14 @@ def draw_minkowski(r, ctx, frame) -> None:
     if info is None:
         return
     base = f"ov:minkowski:{r.a}:{r.b}"
+    held = r.b if info["who"] == r.a else r.a
+    if ctx.scene[held].motion is not None:
+        # both move: the picture is in the held object's frame, so at the view's time t it
+        # is drawn where that object is then (shifted by t d_held); the relative path then
+        # passes through the moving point's position at t, and reaches the entry at t = toi
+        for part in ("shape", "path", "start", "entry"):
+            frame.follow(f"{base}:{part}", held)
+        frame.follow(base, held)
     if info["kind"] == "rounded_box":
         geom = rounded_box_geom(info["lo"], info["hi"], info["r"])
     elif info["kind"] == "slab":

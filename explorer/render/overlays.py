@@ -102,6 +102,14 @@ class Frame:
     focused: bool = True
     #: names of the visuals left out: beyond the drawing range (:mod:`explorer.model.drawrange`)
     skipped: list = field(default_factory=list)
+    #: item or label name -> the id of the object it moves with: at the view's time ``t`` the
+    #: view draws it shifted by ``t * motion`` of that object (a Minkowski shape drawn in a
+    #: moving object's frame stays on it while the time line plays)
+    follows: dict = field(default_factory=dict)
+
+    def follow(self, name: str, obj_id: str) -> None:
+        """Draw item or label ``name`` in the frame of object ``obj_id`` (:attr:`follows`)."""
+        self.follows[name] = obj_id
 
     def add(self, name: str, mesh, **kwargs) -> None:
         pts = getattr(mesh, "points", None)
@@ -520,6 +528,7 @@ def _build(scene, results, ctx, enabled, focus, cache) -> Frame:
     labels: list = []
     tints: dict = {}
     skipped: list = []
+    follows: dict = {}
     on_key = frozenset(on)
     ext_key = id(ctx.ext)
     # the draw functions of the kinds switched on, for pairs in focus and for the others
@@ -552,6 +561,8 @@ def _build(scene, results, ctx, enabled, focus, cache) -> Frame:
         skipped += part.skipped
         if part.tints:
             tints.update(part.tints)
+        if part.follows:
+            follows.update(part.follows)
     for kind, draw in OBJECT_OVERLAYS.items():
         if kind not in on:
             continue
@@ -577,7 +588,7 @@ def _build(scene, results, ctx, enabled, focus, cache) -> Frame:
     if cache is not None:
         cache.clear()
         cache.update(fresh)
-    return Frame(items, labels, tints, skipped=skipped)
+    return Frame(items, labels, tints, skipped=skipped, follows=follows)
 
 
 def frame_for_view(scene: Scene, results: list[PairAnswer], view) -> Frame:

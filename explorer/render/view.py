@@ -912,6 +912,34 @@ class SceneView:
         if "hidden" in fields:
             self.actors[obj.id].SetVisibility(not obj.hidden and obj.id not in self.beyond)
 
+    #: the frame's :attr:`~explorer.render.overlays.Frame.follows` (item name -> object id)
+    _follows: dict = {}
+
+    def _follow_offset(self, name: str):
+        """How far item ``name`` is shifted at the view's time (``None``: not at all)."""
+        obj_id = self._follows.get(name)
+        if obj_id is None or not self.time or self.scene is None or obj_id not in self.scene:
+            return None
+        motion = self.scene[obj_id].motion
+        if motion is None:
+            return None
+        return self.time * np.asarray(motion, dtype=float)
+
+    def _followed(self, name: str, position):
+        off = self._follow_offset(name)
+        return position if off is None else tuple(np.asarray(position, dtype=float) + off)
+
+    def _place_followers(self) -> None:
+        """Shift the items and labels that follow a moving object to the view's time."""
+        for name in self._follows:
+            cur = self._overlays.get(name)
+            if cur is not None:
+                off = self._follow_offset(name)
+                cur[0].SetPosition(*(off if off is not None else (0.0, 0.0, 0.0)))
+            lab = self._drawn_labels.get(name)
+            if lab is not None:
+                self.set_label(name, self._followed(name, lab.position), lab.text, lab.color)
+
     def set_time(self, t: float) -> None:
         """Draw moving objects at ``t * motion`` (``0``: as in the file).
 
@@ -926,6 +954,8 @@ class SceneView:
             if obj.motion is not None:
                 self._refill(obj)
         self._sync_static_answers()
+        if self._follows:
+            self._place_followers()
 
     #: what the view says while a time other than 0 is shown (issue 10: say why answers vanish)
     TIME_NOTE = ("t = {t:.3g}: the answers about t = 0 (closest points, hits, separating axes, "
@@ -1128,8 +1158,18 @@ class SceneView:
         last = self._drawn_items
         drawn = self._overlays
         items = frame.items
+        follows = getattr(frame, "follows", None) or {}
+        for gone in set(self._follows) - set(follows):  # follows no more: back in place
+            cur = self._overlays.get(gone) or self._parked.get(gone)
+            if cur is not None:
+                cur[0].SetPosition(0.0, 0.0, 0.0)
+        self._follows = follows
         if self.merge_overlays:
-            items = self._apply_merged(items)
+            if self._follows:  # shifted on their own at the view's time: their own actors
+                items = ([i for i in items if i.name in self._follows]
+                         + self._apply_merged([i for i in items if i.name not in self._follows]))
+            else:
+                items = self._apply_merged(items)
         for item in items:
             name = item.name
             names.add(name)
@@ -1157,7 +1197,8 @@ class SceneView:
         drawn = self._drawn_labels
         for lab in frame.labels:
             if drawn.get(lab.name) is not lab:  # the same Label object: already shown
-                self.set_label(lab.name, lab.position, lab.text, lab.color)
+                self.set_label(lab.name, self._followed(lab.name, lab.position), lab.text,
+                               lab.color)
                 drawn[lab.name] = lab
             labels.add(lab.name)
         for stale in self._frame_labels - labels:
@@ -1170,6 +1211,8 @@ class SceneView:
         self._frame_labels = labels
         if self.time != 0.0:
             self._sync_static_answers()
+        if self._follows:
+            self._place_followers()
         old = self._tints
         self._tints = {k: _rgb(v) for k, v in frame.tints.items() if k in self.actors}
         for obj_id in old.keys() | self._tints.keys():
@@ -1246,7 +1289,7 @@ class SceneView:
     def clear_frame(self) -> None:
         from types import SimpleNamespace
 
-        self.apply_frame(SimpleNamespace(items=[], labels=[], tints={}))
+        self.apply_frame(SimpleNamespace(items=[], labels=[], tints={}, follows={}))
         self._unpark_all()
 
     def _apply_color(self, obj_id: str) -> None:

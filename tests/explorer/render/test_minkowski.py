@@ -170,3 +170,47 @@ def test_sphere_against_plane_the_slab_of_half_thickness_r():
     # moving parallel to the plane, 2 above it: never inside
     scene = scene_of(("s", Sphere((0, 0, 2), 0.5), (3, 0, 0)), ("p", Plane((0, 0, 1), 0.0), None))
     assert inside_interval(minkowski_shape(scene["s"], scene["p"])) is None
+
+
+def test_when_both_move_the_picture_moves_with_the_held_sphere():
+    # A: r 1 at the origin moving (+2, 0, 0); B: r 0.5 at x = 5 moving (-8, 0, 0). Relative
+    # motion -10 as in the test above, so the ball of radius 1.5 around A is entered at
+    # t = 0.35. At the view's time t the picture is drawn where A is then: shifted by
+    # t * (2, 0, 0); at t = toi = 0.35 the entry point is (1.5 + 0.7, 0, 0) = (2.2, 0, 0), and
+    # B's centre is there too: 5 - 8 * 0.35 = 2.2 (the path passes through B at every t)
+    import pyvista as pv
+
+    from explorer.render.view import SceneView
+
+    scene = scene_of(("A", Sphere((0, 0, 0), 1.0), (2, 0, 0)),
+                     ("B", Sphere((5, 0, 0), 0.5), (-8, 0, 0)))
+    assert scene.answer("A", "B").toi == pytest.approx(0.35)
+    frame = frame_of(scene)
+    base = "ov:minkowski:A:B"
+    assert frame.follows == {f"{base}:{p}": "A" for p in ("shape", "path", "start", "entry")} | {
+        base: "A"}
+    plotter = pv.Plotter(off_screen=True)
+    try:
+        view = SceneView(plotter)
+        view.set_scene(scene)
+        view.apply_frame(frame)
+        entry = view.overlay_actors()[f"{base}:entry"]
+        assert entry.GetPosition() == (0.0, 0.0, 0.0)
+        view.set_time(0.35)
+        assert entry.GetPosition() == pytest.approx((0.7, 0.0, 0.0))
+        at = np.asarray(item(frame, ":entry").mesh.points[0]) + entry.GetPosition()
+        b_centre = np.asarray(scene["B"].at_time(0.35).center)
+        assert at == pytest.approx((2.2, 0, 0)) and at == pytest.approx(b_centre)
+        label = view.label_actors()[base].GetPositionCoordinate().GetValue()
+        assert label[0] == pytest.approx(frame_label(frame, base)[0] + 0.7)
+        view.set_time(0.0)
+        assert entry.GetPosition() == (0.0, 0.0, 0.0)
+    finally:
+        plotter.close()
+    # only B moving: nothing follows (the picture is A's, and A stays put)
+    still = scene_of(("A", Sphere((0, 0, 0), 1.0), None), ("B", Sphere((5, 0, 0), 0.5), (-10, 0, 0)))
+    assert frame_of(still).follows == {}
+
+
+def frame_label(frame, name):
+    return next(lab.position for lab in frame.labels if lab.name == name)
