@@ -110,7 +110,12 @@ def check_certificate(a, b, r, rel=1e-9):
     # the distance is >= 0, so max(lower, 0) bounds it too (near-touching pairs: the normal
     # from two closest points 1e-11 apart is noise and `lower` alone says little)
     lower = max(lower, 0.0)
-    allowed = 1e-9 * scale
+    # the normal n comes from closest points rounded to ~eps * scale each, so it is off by up
+    # to ~2 eps scale / distance rad, and a flat shape's support along it (a segment of half
+    # length ~scale lying across n) moves the bound by that angle times ~2 scale: a limit of
+    # the certificate, not of GJK (two near-crossing segments 2.5e-8 apart, found with
+    # hypothesis seed 4242: GJK equals the st-plane distance, the bound is 1.1e-8 short)
+    allowed = 1e-9 * scale + 8 * 2.0 ** -52 * scale * scale / r.distance
     if "cylinder" in (a.kind, b.kind) and lower == 0.0:
         # known limit: a contact tangent to a cylinder's rim (a segment or a flat box edge
         # touching a disk's circle) leaves GJK up to ~1e-7 short of 0 (module notes)
@@ -520,3 +525,31 @@ def test_measure_accuracy_and_iterations():
     for k, it in sorted(iters.items()):
         print(f"  iterations {k[0]}-{k[1]}: mean {np.mean(it):.1f} max {max(it)}")
     assert not failures
+
+
+def test_two_flat_boxes_crossing_2_5e_8_apart():
+    # hypothesis seed 4242: OBBs with two zero extents are segments (A: half length 1 along
+    # (0.246, 0.969, 0) at (0, 0, 1); B: half length 3 along ~(0.8, -0.6, 9.5e-8) at
+    # (0, 1, 1)) crossing 2.5e-8 apart. GJK's distance is the st-plane distance of the two
+    # segments (an independent kernel) to 1e-9 relative, and the certificate holds with its
+    # rounding allowance (the normal from points 2.5e-8 apart is off by ~1e-8 rad)
+    from algorithms import Segment
+    from algorithms.queries.linear_linear import linear_distance
+
+    a = OBB((0.0, 0.0, 1.0), ((0.9692307692307692, -0.2461538461538462, 0.0),
+                              (0.2461538461538462, 0.9692307692307692, 0.0), (0.0, 0.0, 1.0)),
+            (0.0, 1.0, 0.0))
+    b = OBB((0.0, 1.0, 1.0), ((0.5999999999999817, 0.799999999999991, 1.9073486335999787e-07),
+                              (0.799999999999991, -0.6000000000000048, 9.536743167999893e-08),
+                              (1.9073486335999787e-07, 9.536743167999893e-08,
+                               -0.9999999999999776)), (0.0, 3.0, 0.0))
+
+    def segment(box):
+        c, u = np.asarray(box.center), np.asarray(box.axes[1]) * box.extents[1]
+        return Segment(tuple(c - u), tuple(c + u))
+
+    want = linear_distance(segment(a), segment(b)).distance
+    assert 2.5e-8 < want < 2.6e-8
+    r = gjk_distance(a, b)
+    assert r.distance == pytest.approx(want, rel=1e-9)
+    check_certificate(a, b, r)
