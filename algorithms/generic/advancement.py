@@ -74,7 +74,7 @@ from algorithms.kernels import filters, toi_fast
 from algorithms.kernels.motion import a6_trace
 from algorithms.primitives import TYPES, Segment
 from algorithms.registry import register
-from algorithms.results import ContactResult
+from algorithms.results import ContactResult, Deferred, make
 
 TOL_REL = 1e-9
 
@@ -330,9 +330,17 @@ def _fast_advancement(a, b, motion, max_iter, record=False) -> Optional[ContactR
     if out is None:
         return None
     toi, point, normal, part = out
-    trace = {"A.6": a6_trace(motion), **part, "path": FAST_PATH}
-    return ContactResult(method=METHOD_CA, trace=trace, toi=toi, point=point,
-                         normal=normal if toi is not None else None)
+    # the record as the filtered kernels make theirs (results.make, the trace built when read:
+    # the same dict, key for key); the motion as the floats a6_trace takes of it, now
+    d = (float(motion[0]), float(motion[1]), float(motion[2])) if len(motion) == 3 else \
+        tuple(float(c) for c in motion)
+    return make(ContactResult, method=METHOD_CA, trace=Deferred(_fast_trace, d, part), toi=toi,
+                point=point, normal=normal if toi is not None else None)
+
+
+def _fast_trace(d, part):
+    """The fast path's trace: the A.6 entry, the loop's keys, ``"path"``."""
+    return {"A.6": a6_trace(d), **part, "path": FAST_PATH}
 
 
 def convex_search(a, b, motion, *, distance: Optional[Callable] = None,

@@ -68,6 +68,7 @@ the pair is solved scaled by a power of two, which is exact, and the answer scal
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -248,13 +249,20 @@ def _ericson_triangle(a, b, c):
         return _ericson_triangle_at(a, b, c)
     if l_b >= l_c:
         idx, lam, v = _ericson_triangle_at(b, a, c)
-        return tuple(_ORDER_B[i] for i in idx), lam, v
+        return _ORDER_B[idx], lam, v
     idx, lam, v = _ericson_triangle_at(c, a, b)
-    return tuple(_ORDER_C[i] for i in idx), lam, v
+    return _ORDER_C[idx], lam, v
 
 
-_ORDER_B = (1, 0, 2)
-_ORDER_C = (2, 0, 1)
+def _renamed(order):
+    """Every face ``idx`` (in any order) of a triangle based at ``order[0]`` (indices into ``order``) mapped
+    to the indices of the caller's triangle: a table lookup, no per-call tuple built."""
+    return {idx: tuple(order[i] for i in idx)
+            for k in (1, 2, 3) for idx in itertools.permutations((0, 1, 2), k)}
+
+
+_ORDER_B = _renamed((1, 0, 2))
+_ORDER_C = _renamed((2, 0, 1))
 
 
 def _ericson_triangle_at(a, b, c):
@@ -311,6 +319,8 @@ def _ericson_triangle_at(a, b, c):
 
 
 _TETRA_FACES = ((0, 1, 2, 3), (0, 2, 3, 1), (0, 3, 1, 2), (1, 3, 2, 0))
+#: per face ``(i, j, k)``, a face of it (indices into the triangle) as indices of the simplex
+_TETRA_RENAME = {f[:3]: _renamed(f[:3]) for f in _TETRA_FACES}
 
 
 def _ericson_tetrahedron(Y):
@@ -339,8 +349,7 @@ def _ericson_tetrahedron(Y):
             idx, lam, v = _ericson_triangle(a, b, c)
             vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
             if best is None or vv < best_vv:
-                face = (i, j, k)
-                best = (tuple(face[x] for x in idx), lam, v)
+                best = (_TETRA_RENAME[i, j, k][idx], lam, v)
                 best_vv = vv
     if not outside_any:
         # inside: the barycentrics by Cramer's rule (kernels.gjk._face for k = 4)
@@ -696,6 +705,15 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
         pts2 = pts + [(p, q)]
         if idx == _IN_ORDER[len(Y2)]:  # the whole simplex, in its order
             pts, Y = pts2, Y2
+        elif len(idx) == 1:  # (the faces picked without a comprehension: the hot path)
+            i = idx[0]
+            pts, Y = [pts2[i]], [Y2[i]]
+        elif len(idx) == 2:
+            i, j = idx
+            pts, Y = [pts2[i], pts2[j]], [Y2[i], Y2[j]]
+        elif len(idx) == 3:
+            i, j, k = idx
+            pts, Y = [pts2[i], pts2[j], pts2[k]], [Y2[i], Y2[j], Y2[k]]
         else:
             pts = [pts2[i] for i in idx]
             Y = [Y2[i] for i in idx]

@@ -248,6 +248,9 @@ def shape(prim):
 # ----------------------------------------------------------------------------- GJK
 
 
+_IN_ORDER = {k: tuple(range(k)) for k in (1, 2, 3, 4)}
+
+
 def _barycentric_points(pts, lam, ox, oy, oz):
     """The points ``sum lam_i a_i`` on A and ``sum lam_i b_i + (ox, oy, oz)`` on B of the
     simplex ``pts`` of support pairs ``(a_i, b_i)`` (B's taken at t = 0, moved by the offset)."""
@@ -311,14 +314,19 @@ class Pair:
         self.closest = closest_on_simplex_fast
         self.gjk_iterations = 0
         self.stalls = 0
-        if self.closed:  # (at, without its dispatch)
-            self.at = self._closed
+        #: the static queries asked (the trace's "static_queries")
+        self.queries = 0
+        #: ``gap(t, eps_abs, rel)``: the step's f(t) of :func:`_advance` (the shapes' gap,
+        #: counted): the closed forms answer it themselves, GJK through :meth:`at`
+        self.gap = None
+        if self.closed:
+            self.gap = self._closed
             p1x, p1y, p1z = pa_[0]
             q1 = pa_[-1]
             d1x, d1y, d1z = q1[0] - p1x, q1[1] - p1y, q1[2] - p1z
             self.still = (p1x, p1y, p1z, d1x, d1y, d1z, d1x * d1x + d1y * d1y + d1z * d1z)
         elif self.cyl is not None:
-            self.at = self._point_cylinder
+            self.gap = self._point_cylinder
 
     def at(self, t, eps_abs, rel):
         """The core pair at time ``t``: ``(upper, lower, u, pa, pb)`` with ``upper >= |v|``
@@ -326,17 +334,17 @@ class Pair:
         core towards A's, ``u . x >= lower`` over ``core(A) - core(B)``), ``pa, pb`` the
         core points. Stops when ``upper - lower <= max(eps_abs, rel (lower - R))``: the
         gap between the shapes known to ``rel`` of itself, or to ``eps_abs``."""
-        if self.closed:
-            return self._closed(t, eps_abs, rel)
-        if self.cyl is not None:
-            return self._point_cylinder(t, eps_abs, rel)
-        ox, oy, oz = t * self.m[0], t * self.m[1], t * self.m[2]
+        m0, m1, m2 = self.m
+        ox, oy, oz = t * m0, t * m1, t * m2
         pts = self.simplex
-        Y = [(p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz) for p, q in pts]
+        Y = []
+        for p, q in pts:  # (B's support points moved with B: van den Bergen §4.3)
+            Y.append((p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz))
         if len(Y) > 1:
             idx, lam, v = self.closest(Y)
-            pts = [pts[i] for i in idx]
-            Y = [Y[i] for i in idx]
+            if idx != _IN_ORDER[len(Y)]:
+                pts = [pts[i] for i in idx]
+                Y = [Y[i] for i in idx]
         else:
             lam, v = (1.0,), Y[0]
         R = self.R
@@ -394,8 +402,11 @@ class Pair:
     def _point_cylinder(self, t, eps_abs=0.0, rel=0.0):
         """A point core against a solid cylinder: the axial coordinate clamped to the height and
         the radial part to the radius (the cylinder is a disk times an interval in orthogonal
-        coordinates, so the nearest point splits the same way; GTCG §10.9); :meth:`at` for
-        that pair (the answer is exact: no gap)."""
+        coordinates, so the nearest point splits the same way; GTCG §10.9); :attr:`gap` for
+        that pair: :meth:`at`'s values less ``R`` (the answer is exact: no gap), counted."""
+        self.queries += 1
+        if self.queries > MAX_QUERIES:
+            raise Unsure("too many steps")
         m = self.m
         ox, oy, oz = t * m[0], t * m[1], t * m[2]
         cyl_is_a, p, (c, w, rad, hh) = self.cyl
@@ -415,15 +426,21 @@ class Pair:
         dist = math.sqrt(ex * ex + ey * ey + ez * ez)
         pa, pb = (q, p) if cyl_is_a else (p, q)
         if not dist > 8 * _EPS * self.size:
-            return 0.0, 0.0, None, pa, pb  # the point is in the cylinder
+            g = 0.0 - self.R
+            return g, g, None, pa, pb  # the point is in the cylinder
         u = (pa[0] - pb[0]) / dist, (pa[1] - pb[1]) / dist, (pa[2] - pb[2]) / dist
-        return dist, dist, u, pa, pb
+        g = dist - self.R
+        return g, g, u, pa, pb
 
     def _closed(self, t, eps_abs=0.0, rel=0.0):
         """Point/segment cores: Ericson RTCD §5.1.9 in plain floats (exact zero tests);
-        :meth:`at` for those pairs (the answer is exact: no gap)."""
-        m = self.m
-        ox, oy, oz = t * m[0], t * m[1], t * m[2]
+        :attr:`gap` for those pairs: :meth:`at`'s values less ``R`` (the answer is exact: no
+        gap), counted."""
+        self.queries += 1
+        if self.queries > MAX_QUERIES:
+            raise Unsure("too many steps")
+        m0, m1, m2 = self.m
+        ox, oy, oz = t * m0, t * m1, t * m2
         p1x, p1y, p1z, d1x, d1y, d1z, a = self.still  # A's segment: the same at every t
         B = self.cores[1]
         b0, q2 = B[0], B[-1]
@@ -468,8 +485,10 @@ class Pair:
         dist = math.sqrt(dx * dx + dy * dy + dz * dz)
         self.gjk_iterations += 1
         if not dist > 8 * _EPS * self.size:
-            return 0.0, 0.0, None, c1, c2  # the cores touch
-        return dist, dist, (dx / dist, dy / dist, dz / dist), c1, c2
+            g = 0.0 - self.R
+            return g, g, None, c1, c2  # the cores touch
+        g = dist - self.R
+        return g, g, (dx / dist, dy / dist, dz / dist), c1, c2
 
 
 # ----------------------------------------------------------------------------- advancement
@@ -512,14 +531,12 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
     if not (math.isfinite(m[0]) and math.isfinite(m[1]) and math.isfinite(m[2])) \
             or not 0 < P.size < 1e150:
         raise Unsure("range")
-    calls = 0
     tol_now = -math.inf  # tol, once known
     at = P.at
 
     def F(t, eps, rel):  # noqa: N802 - the f(t) of the careful path
-        nonlocal calls
-        calls += 1
-        if calls > MAX_QUERIES:
+        P.queries += 1
+        if P.queries > MAX_QUERIES:
             raise Unsure("too many steps")
         try:
             up, lo, u, pa, pb = at(t, eps, rel)
@@ -546,6 +563,9 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
                 raise Unsure("GJK stalled") from None
             return _careful(careful, t, P)
         return up - R, lo - R, u, pa, pb
+
+    if P.gap is not None:
+        F = P.gap  # noqa: N806 - the closed forms: no GJK, no stall, counted themselves
 
     # the first distance to FIRST_REL of itself (it is the trace's distance at t = 0 and sets
     # tol); then a step needs the gap to STEP_REL of itself, or to 1e-4 tol near the contact
@@ -587,7 +607,7 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
         if closing <= 0:
             # u separates (low > 0): the shapes only part along it from here on
             return _miss(trace, "closing speed <= 0: d(t) is non-decreasing from here (convex)",
-                         calls)
+                         P.queries)
         t_new = t + (low - tol / 2) / closing
         if t_new > 1:
             f1 = F(1.0, fine, STEP_REL)
@@ -595,7 +615,7 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
                 if steps is not None:
                     record("end", 1.0, f1[0], f1[3], f1[4])
                 return _miss(trace, "the advancement bound passes t = 1: no contact in [0, 1]",
-                             calls)
+                             P.queries)
             t_new = 1.0
         if not t_new > t:
             raise Unsure("no progress")
@@ -636,7 +656,7 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
     # at distance 0 the careful path keeps the last direction of the closest points
     normal = (0.0 - u[0], 0.0 - u[1], 0.0 - u[2]) if f == 0 else _normal(pa, pb, u)
     trace.update({"case": "d(t) reached tol", "toi": t, "distance_at_toi": f,
-                  "static_queries": calls})
+                  "static_queries": P.queries})
     if steps is not None:
         record("toi", t, f, pa, pb)
     return t, point, normal, trace
