@@ -238,7 +238,9 @@ def _ericson_triangle(a, b, c):
 
     Based at the vertex opposite the longest edge (as :func:`_face`):
     on a sliver (two support points of one rim, one far corner) the edges from the sharp
-    vertex are nearly parallel and the projection loses the slow progress GJK makes there."""
+    vertex are nearly parallel and the projection loses the slow progress GJK makes there.
+    (The triangle is renamed so that ``a`` is that vertex, and the faces found named back by
+    a table: one function, no call per triangle.)"""
     ax, ay, az = a
     bx, by, bz = b
     cx, cy, cz = c
@@ -246,66 +248,52 @@ def _ericson_triangle(a, b, c):
     l_b = (ax - cx) ** 2 + (ay - cy) ** 2 + (az - cz) ** 2
     l_c = (ax - bx) ** 2 + (ay - by) ** 2 + (az - bz) ** 2
     if l_a >= l_b and l_a >= l_c:
-        return _ericson_triangle_at(a, b, c)
-    if l_b >= l_c:
-        idx, lam, v = _ericson_triangle_at(b, a, c)
-        return _ORDER_B[idx], lam, v
-    idx, lam, v = _ericson_triangle_at(c, a, b)
-    return _ORDER_C[idx], lam, v
-
-
-def _renamed(order):
-    """Every face ``idx`` (in any order) of a triangle based at ``order[0]`` (indices into ``order``) mapped
-    to the indices of the caller's triangle: a table lookup, no per-call tuple built."""
-    return {idx: tuple(order[i] for i in idx)
-            for k in (1, 2, 3) for idx in itertools.permutations((0, 1, 2), k)}
-
-
-_ORDER_B = _renamed((1, 0, 2))
-_ORDER_C = _renamed((2, 0, 1))
-
-
-def _ericson_triangle_at(a, b, c):
-    """:func:`_ericson_triangle` with the edges based at ``a``."""
-    ax, ay, az = a
-    bx, by, bz = b
-    cx, cy, cz = c
+        ren = _ORDER_A
+    elif l_b >= l_c:  # based at b: (b, a, c)
+        ren = _ORDER_B
+        a, b = b, a
+        ax, ay, az, bx, by, bz = bx, by, bz, ax, ay, az
+    else:  # based at c: (c, a, b)
+        ren = _ORDER_C
+        a, b, c = c, a, b
+        ax, ay, az, bx, by, bz, cx, cy, cz = cx, cy, cz, ax, ay, az, bx, by, bz
     abx, aby, abz = bx - ax, by - ay, bz - az
     acx, acy, acz = cx - ax, cy - ay, cz - az
     # ap = -a
     d1 = -(abx * ax + aby * ay + abz * az)
     d2 = -(acx * ax + acy * ay + acz * az)
     if d1 <= 0 and d2 <= 0:
-        return (0,), (1.0,), a
+        return ren[(0,)], (1.0,), a
     d3 = -(abx * bx + aby * by + abz * bz)
     d4 = -(acx * bx + acy * by + acz * bz)
     if d3 >= 0 and d4 <= d3:
-        return (1,), (1.0,), b
+        return ren[(1,)], (1.0,), b
     vc = d1 * d4 - d3 * d2
     if vc <= 0 and d1 >= 0 and d3 <= 0:
         den = d1 - d3
         if not den > 0:
             raise _Degenerate("degenerate edge")
         v = d1 / den
-        return (0, 1), (1.0 - v, v), (ax + v * abx, ay + v * aby, az + v * abz)
+        return ren[(0, 1)], (1.0 - v, v), (ax + v * abx, ay + v * aby, az + v * abz)
     d5 = -(abx * cx + aby * cy + abz * cz)
     d6 = -(acx * cx + acy * cy + acz * cz)
     if d6 >= 0 and d5 <= d6:
-        return (2,), (1.0,), c
+        return ren[(2,)], (1.0,), c
     vb = d5 * d2 - d1 * d6
     if vb <= 0 and d2 >= 0 and d6 <= 0:
         den = d2 - d6
         if not den > 0:
             raise _Degenerate("degenerate edge")
         w = d2 / den
-        return (0, 2), (1.0 - w, w), (ax + w * acx, ay + w * acy, az + w * acz)
+        return ren[(0, 2)], (1.0 - w, w), (ax + w * acx, ay + w * acy, az + w * acz)
     va = d3 * d6 - d5 * d4
     if va <= 0 and (d4 - d3) >= 0 and (d5 - d6) >= 0:
         den = (d4 - d3) + (d5 - d6)
         if not den > 0:
             raise _Degenerate("degenerate edge")
         w = (d4 - d3) / den
-        return (1, 2), (1.0 - w, w), (bx + w * (cx - bx), by + w * (cy - by), bz + w * (cz - bz))
+        return ren[(1, 2)], (1.0 - w, w), (bx + w * (cx - bx), by + w * (cy - by),
+                                           bz + w * (cz - bz))
     den = va + vb + vc
     # a sliver whose Gram determinant is lost in rounding: the careful sub-algorithm decides
     nab = abx * abx + aby * aby + abz * abz
@@ -314,8 +302,22 @@ def _ericson_triangle_at(a, b, c):
         raise _Degenerate("degenerate triangle")
     v = vb / den
     w = vc / den
-    return (0, 1, 2), (1.0 - v - w, v, w), (ax + abx * v + acx * w, ay + aby * v + acy * w,
-                                            az + abz * v + acz * w)
+    return ren[(0, 1, 2)], (1.0 - v - w, v, w), (ax + abx * v + acx * w,
+                                                 ay + aby * v + acy * w,
+                                                 az + abz * v + acz * w)
+
+
+def _renamed(order):
+    """Every face ``idx`` (in any order) of a triangle based at ``order[0]`` (indices into
+    ``order``) mapped to the indices of the caller's triangle: a table lookup, no per-call
+    tuple built."""
+    return {idx: tuple(order[i] for i in idx)
+            for k in (1, 2, 3) for idx in itertools.permutations((0, 1, 2), k)}
+
+
+_ORDER_A = _renamed((0, 1, 2))
+_ORDER_B = _renamed((1, 0, 2))
+_ORDER_C = _renamed((2, 0, 1))
 
 
 _TETRA_FACES = ((0, 1, 2, 3), (0, 2, 3, 1), (0, 3, 1, 2), (1, 3, 2, 0))

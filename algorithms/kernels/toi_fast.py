@@ -253,7 +253,30 @@ _IN_ORDER = {k: tuple(range(k)) for k in (1, 2, 3, 4)}
 
 def _barycentric_points(pts, lam, ox, oy, oz):
     """The points ``sum lam_i a_i`` on A and ``sum lam_i b_i + (ox, oy, oz)`` on B of the
-    simplex ``pts`` of support pairs ``(a_i, b_i)`` (B's taken at t = 0, moved by the offset)."""
+    simplex ``pts`` of support pairs ``(a_i, b_i)`` (B's taken at t = 0, moved by the offset).
+    Summed from ``0.0`` in the simplex's order (written out for one to three points)."""
+    n = len(pts)
+    if n == 1:
+        (p, q), = pts
+        l0 = lam[0]
+        return ((0.0 + l0 * p[0], 0.0 + l0 * p[1], 0.0 + l0 * p[2]),
+                (0.0 + l0 * q[0] + ox, 0.0 + l0 * q[1] + oy, 0.0 + l0 * q[2] + oz))
+    if n == 2:
+        (p, q), (p1, q1) = pts
+        l0, l1 = lam
+        return ((0.0 + l0 * p[0] + l1 * p1[0], 0.0 + l0 * p[1] + l1 * p1[1],
+                 0.0 + l0 * p[2] + l1 * p1[2]),
+                (0.0 + l0 * q[0] + l1 * q1[0] + ox, 0.0 + l0 * q[1] + l1 * q1[1] + oy,
+                 0.0 + l0 * q[2] + l1 * q1[2] + oz))
+    if n == 3:
+        (p, q), (p1, q1), (p2, q2) = pts
+        l0, l1, l2 = lam
+        return ((0.0 + l0 * p[0] + l1 * p1[0] + l2 * p2[0],
+                 0.0 + l0 * p[1] + l1 * p1[1] + l2 * p2[1],
+                 0.0 + l0 * p[2] + l1 * p1[2] + l2 * p2[2]),
+                (0.0 + l0 * q[0] + l1 * q1[0] + l2 * q2[0] + ox,
+                 0.0 + l0 * q[1] + l1 * q1[1] + l2 * q2[1] + oy,
+                 0.0 + l0 * q[2] + l1 * q1[2] + l2 * q2[2] + oz))
     ax = ay = az = bx = by = bz = 0.0
     for l_, (p, q) in zip(lam, pts):
         ax += l_ * p[0]
@@ -269,9 +292,14 @@ class Pair:
     """core(A) and core(B) + ``t m`` with a simplex kept between times (warm start)."""
 
     def __init__(self, a, b, motion):
-        m = self.m = _t3(motion)
+        m = self.m = (float(motion[0]), float(motion[1]), float(motion[2]))  # (_t3)
         size_m = max(abs(m[0]), abs(m[1]), abs(m[2]))
         ka, kb = a.kind, b.kind
+        self.queries = 0  # the static queries asked (the trace's "static_queries")
+        self.gjk_iterations = 0
+        if ka in _ROUND and kb in _ROUND:
+            self._closed_pair(a, b, ka, kb, size_m)
+            return
         self.cyl = None
         self.sa = self.sb = None
         if ka in _ROUND and (kb in _ROUND or kb == "cylinder"):
@@ -312,21 +340,29 @@ class Pair:
         self.start = (ca, cb)
         self.simplex = [self.start]
         self.closest = closest_on_simplex_fast
-        self.gjk_iterations = 0
         self.stalls = 0
-        #: the static queries asked (the trace's "static_queries")
-        self.queries = 0
         #: ``gap(t, eps_abs, rel)``: the step's f(t) of :func:`_advance` (the shapes' gap,
         #: counted): the closed forms answer it themselves, GJK through :meth:`at`
-        self.gap = None
-        if self.closed:
-            self.gap = self._closed
-            p1x, p1y, p1z = pa_[0]
-            q1 = pa_[-1]
-            d1x, d1y, d1z = q1[0] - p1x, q1[1] - p1y, q1[2] - p1z
-            self.still = (p1x, p1y, p1z, d1x, d1y, d1z, d1x * d1x + d1y * d1y + d1z * d1z)
-        elif self.cyl is not None:
-            self.gap = self._point_cylinder
+        self.gap = self._point_cylinder if self.cyl is not None else None
+
+    def _closed_pair(self, a, b, ka, kb, size_m):
+        """:meth:`__init__` for point/segment cores (the closed form, no GJK)."""
+        ka, pa_, ra, ca, sza = _round_core(a, ka)
+        kb, pb_, rb, cb, szb = _round_core(b, kb)
+        self.ra, self.rb, self.R = ra, rb, ra + rb
+        self.closed, self.cyl, self.curved = True, None, False
+        self.cores = (pa_, pb_)
+        self.sa = self.sb = None
+        self.size = max(sza, szb, size_m)
+        self.start = (ca, cb)
+        self.simplex = [self.start]
+        self.closest = closest_on_simplex_fast
+        self.stalls = 0
+        self.gap = self._closed
+        p1x, p1y, p1z = pa_[0]
+        q1 = pa_[-1]
+        d1x, d1y, d1z = q1[0] - p1x, q1[1] - p1y, q1[2] - p1z
+        self.still = (p1x, p1y, p1z, d1x, d1y, d1z, d1x * d1x + d1y * d1y + d1z * d1z)
 
     def at(self, t, eps_abs, rel):
         """The core pair at time ``t``: ``(upper, lower, u, pa, pb)`` with ``upper >= |v|``
