@@ -72,6 +72,7 @@ MAX_GJK = 128
 #: distance evaluations per time of impact before giving up
 MAX_QUERIES = 200
 _EPS = 2.0 ** -52
+_sqrt = math.sqrt
 #: relative accuracy of the gap at t = 0 (what the trace shows) and at each step
 FIRST_REL = 1e-13
 STEP_REL = 1e-2
@@ -363,6 +364,9 @@ class Pair:
         q1 = pa_[-1]
         d1x, d1y, d1z = q1[0] - p1x, q1[1] - p1y, q1[2] - p1z
         self.still = (p1x, p1y, p1z, d1x, d1y, d1z, d1x * d1x + d1y * d1y + d1z * d1z)
+        b0, q2 = pb_[0], pb_[-1]
+        self.moving = (b0[0], b0[1], b0[2], q2[0], q2[1], q2[2])
+        self.floor = 8 * _EPS * self.size  # (touching: |core distance| at rounding level)
 
     def at(self, t, eps_abs, rel):
         """The core pair at time ``t``: ``(upper, lower, u, pa, pb)`` with ``upper >= |v|``
@@ -478,10 +482,9 @@ class Pair:
         m0, m1, m2 = self.m
         ox, oy, oz = t * m0, t * m1, t * m2
         p1x, p1y, p1z, d1x, d1y, d1z, a = self.still  # A's segment: the same at every t
-        B = self.cores[1]
-        b0, q2 = B[0], B[-1]
-        p2x, p2y, p2z = b0[0] + ox, b0[1] + oy, b0[2] + oz
-        d2x, d2y, d2z = q2[0] + ox - p2x, q2[1] + oy - p2y, q2[2] + oz - p2z
+        b0x, b0y, b0z, q2x, q2y, q2z = self.moving  # B's core at t = 0 (first, last point)
+        p2x, p2y, p2z = b0x + ox, b0y + oy, b0z + oz
+        d2x, d2y, d2z = q2x + ox - p2x, q2y + oy - p2y, q2z + oz - p2z
         rx, ry, rz = p1x - p2x, p1y - p2y, p1z - p2z
         e = d2x * d2x + d2y * d2y + d2z * d2z
         f = d2x * rx + d2y * ry + d2z * rz
@@ -515,16 +518,15 @@ class Pair:
                     t = 1.0
                     s = (b - c) / a
                     s = 0.0 if s < 0.0 else (1.0 if s > 1.0 else s)
-        c1 = (p1x + d1x * s, p1y + d1y * s, p1z + d1z * s)
-        c2 = (p2x + d2x * t, p2y + d2y * t, p2z + d2z * t)
-        dx, dy, dz = c1[0] - c2[0], c1[1] - c2[1], c1[2] - c2[2]
-        dist = math.sqrt(dx * dx + dy * dy + dz * dz)
-        self.gjk_iterations += 1
-        if not dist > 8 * _EPS * self.size:
+        c1x, c1y, c1z = p1x + d1x * s, p1y + d1y * s, p1z + d1z * s
+        c2x, c2y, c2z = p2x + d2x * t, p2y + d2y * t, p2z + d2z * t
+        dx, dy, dz = c1x - c2x, c1y - c2y, c1z - c2z
+        dist = _sqrt(dx * dx + dy * dy + dz * dz)
+        if not dist > self.floor:
             g = 0.0 - self.R
-            return g, g, None, c1, c2  # the cores touch
+            return g, g, None, (c1x, c1y, c1z), (c2x, c2y, c2z)  # the cores touch
         g = dist - self.R
-        return g, g, (dx / dist, dy / dist, dz / dist), c1, c2
+        return g, g, (dx / dist, dy / dist, dz / dist), (c1x, c1y, c1z), (c2x, c2y, c2z)
 
 
 # ----------------------------------------------------------------------------- advancement
@@ -738,7 +740,13 @@ def _surface(pa, pb, P):
     ``pb - r_B n`` (van den Bergen §4.3.4)."""
     if P.R == 0:
         return pa, pb
-    n = _normal(pa, pb, (0.0, 0.0, 0.0))
+    # n = _normal(pa, pb, (0, 0, 0)), written out
+    dx, dy, dz = pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]
+    n = _sqrt(dx * dx + dy * dy + dz * dz)
+    if 0 < n < math.inf:
+        nx, ny, nz = dx / n, dy / n, dz / n
+    else:
+        nx = ny = nz = 0.0
     ra, rb = P.ra, P.rb
-    return ((pa[0] + ra * n[0], pa[1] + ra * n[1], pa[2] + ra * n[2]),
-            (pb[0] - rb * n[0], pb[1] - rb * n[1], pb[2] - rb * n[2]))
+    return ((pa[0] + ra * nx, pa[1] + ra * ny, pa[2] + ra * nz),
+            (pb[0] - rb * nx, pb[1] - rb * ny, pb[2] - rb * nz))
