@@ -343,9 +343,10 @@ def _ericson_tetrahedron(Y):
         ny = e1z * e2x - e1x * e2z
         nz = e1x * e2y - e1y * e2x
         so = -(ax * nx + ay * ny + az * nz)
-        sd = (dx - ax) * nx + (dy - ay) * ny + (dz - az) * nz
+        dx, dy, dz = dx - ax, dy - ay, dz - az  # the edge to the opposite vertex
+        sd = dx * nx + dy * ny + dz * nz
         nn = nx * nx + ny * ny + nz * nz
-        ed = (dx - ax) ** 2 + (dy - ay) ** 2 + (dz - az) ** 2
+        ed = dx ** 2 + dy ** 2 + dz ** 2
         if not sd * sd > 1e-16 * nn * ed or so * sd < 0:  # flat, or the origin outside
             outside_any = True
             idx, lam, v = _ericson_triangle(a, b, c)
@@ -673,7 +674,18 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
             idx = None
         else:
             Y2 = Y + [w]
-            idx, lam2, v2 = closest(Y2, (lam, vv))
+            if closest is closest_on_simplex_fast:  # (its dispatch, written out: the hot path)
+                try:
+                    if len(Y2) == 2:
+                        idx, lam2, v2 = _ericson_segment(Y2[0], w)
+                    elif len(Y2) == 3:
+                        idx, lam2, v2 = _ericson_triangle(Y2[0], Y2[1], w)
+                    else:
+                        idx, lam2, v2 = _ericson_tetrahedron(Y2)
+                except _Degenerate:
+                    idx, lam2, v2 = closest_on_simplex(Y2)
+            else:
+                idx, lam2, v2 = closest(Y2, (lam, vv))
             if len(idx) != 4:
                 vv2 = v2[0] * v2[0] + v2[1] * v2[1] + v2[2] * v2[2]
                 if vv2 < vv:

@@ -202,12 +202,13 @@ def shape(prim):
 
         def obb(d):
             x, y, z = d
-            px, py, pz = cx, cy, cz
             h = a00 * x + a01 * y + a02 * z
             if h > 0:
-                px, py, pz = px + s00, py + s01, pz + s02
+                px, py, pz = cx + s00, cy + s01, cz + s02
             elif h < 0:
-                px, py, pz = px - s00, py - s01, pz - s02
+                px, py, pz = cx - s00, cy - s01, cz - s02
+            else:
+                px, py, pz = cx, cy, cz
             h = a10 * x + a11 * y + a12 * z
             if h > 0:
                 px, py, pz = px + s10, py + s11, pz + s12
