@@ -244,12 +244,29 @@ def _ericson_triangle(a, b, c):
     ax, ay, az = a
     bx, by, bz = b
     cx, cy, cz = c
-    l_a = (bx - cx) ** 2 + (by - cy) ** 2 + (bz - cz) ** 2
-    l_b = (ax - cx) ** 2 + (ay - cy) ** 2 + (az - cz) ** 2
-    l_c = (ax - bx) ** 2 + (ay - by) ** 2 + (az - bz) ** 2
-    if l_a >= l_b and l_a >= l_c:
+    # The longest edge, filtered: the squared lengths by products decide where no two are
+    # within 1e-9 of each other (``x ** 2``, libm's pow, may differ from ``x * x`` by an ulp
+    # of the length, never by 1e-9), the lengths by ``** 2`` (the choice as ever) otherwise.
+    x, y, z = bx - cx, by - cy, bz - cz
+    m_a = x * x + y * y + z * z
+    x, y, z = ax - cx, ay - cy, az - cz
+    m_b = x * x + y * y + z * z
+    x, y, z = ax - bx, ay - by, az - bz
+    m_c = x * x + y * y + z * z
+    base = 0
+    if 1e-200 < m_a < 1e200 and 1e-200 < m_b < 1e200 and 1e-200 < m_c < 1e200:
+        if m_a > _SEP * m_b and m_a > _SEP * m_c:
+            base = 1
+        elif m_b > _SEP * m_a or m_c > _SEP * m_a:  # a's edge is not the longest
+            base = 2 if m_b > _SEP * m_c else (3 if m_c > _SEP * m_b else 0)
+    if base == 0:
+        l_a = (bx - cx) ** 2 + (by - cy) ** 2 + (bz - cz) ** 2
+        l_b = (ax - cx) ** 2 + (ay - cy) ** 2 + (az - cz) ** 2
+        l_c = (ax - bx) ** 2 + (ay - by) ** 2 + (az - bz) ** 2
+        base = 1 if l_a >= l_b and l_a >= l_c else (2 if l_b >= l_c else 3)
+    if base == 1:
         ren = _ORDER_A
-    elif l_b >= l_c:  # based at b: (b, a, c)
+    elif base == 2:  # based at b: (b, a, c)
         ren = _ORDER_B
         a, b = b, a
         ax, ay, az, bx, by, bz = bx, by, bz, ax, ay, az
@@ -316,6 +333,8 @@ def _renamed(order):
 
 
 _ORDER_A = _renamed((0, 1, 2))
+#: the separation at which products order squared lengths as ``** 2`` does (module notes)
+_SEP = 1.0 + 1e-9
 _ORDER_B = _renamed((1, 0, 2))
 _ORDER_C = _renamed((2, 0, 1))
 
