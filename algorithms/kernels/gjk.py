@@ -632,9 +632,11 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
     if plain:
         eps_abs, rel, R = stop
     sqrt = math.sqrt
+    vv_next = None  # |v|^2 of the v the sub-algorithm gave, computed there already
     while iterations < max_iterations:
         vx, vy, vz = v
-        vv = vx * vx + vy * vy + vz * vz
+        vv = vx * vx + vy * vy + vz * vz if vv_next is None else vv_next
+        vv_next = None
         vn = sqrt(vv)
         if (vn <= touch) if plain else (vv <= touch_rel2 * max_w2 or vv <= touch2):
             termination = "overlap (v = 0)"
@@ -659,7 +661,8 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
         # direction actually queried it is not fooled by the noise cleaned out of v.
         if plain:
             wx, wy, wz = w = (p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz)
-            qn = sqrt(qx * qx + qy * qy + qz * qz)
+            # |q| is |v| when nothing was cleaned (the same sum of the same squares)
+            qn = vn if qx is vx and qy is vy and qz is vz else sqrt(qx * qx + qy * qy + qz * qz)
             ux, uy, uz = qx / qn, qy / qn, qz / qn
             lower = ux * wx + uy * wy + uz * wz
             if lower > best_lower:
@@ -708,12 +711,13 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
             if len(idx) != 4:
                 vv2 = v2[0] * v2[0] + v2[1] * v2[1] + v2[2] * v2[2]
                 if vv2 < vv:
-                    pass
+                    vv_next = vv2
                 elif vv2 <= vv * (1 + 4 * 2.0 ** -52) and flat_steps < 8 and v2 != v:
                     # |v|^2 cannot register the progress (near a curved contact a tilt of
                     # 1e-8 changes |v|^2 by 1e-16 relative): accept a level step, a few
                     # times, so the direction of v, and the closest points, keep converging
                     flat_steps += 1
+                    vv_next = vv2
                 else:
                     idx = None
         if idx is None:
