@@ -335,6 +335,7 @@ def _renamed(order):
 _ORDER_A = _renamed((0, 1, 2))
 #: the separation at which products order squared lengths as ``** 2`` does (module notes)
 _SEP = 1.0 + 1e-9
+_SEP_LO = 1.0 - 1e-9
 _ORDER_B = _renamed((1, 0, 2))
 _ORDER_C = _renamed((2, 0, 1))
 
@@ -365,8 +366,15 @@ def _ericson_tetrahedron(Y):
         dx, dy, dz = dx - ax, dy - ay, dz - az  # the edge to the opposite vertex
         sd = dx * nx + dy * ny + dz * nz
         nn = nx * nx + ny * ny + nz * nz
-        ed = dx ** 2 + dy ** 2 + dz ** 2
-        if not sd * sd > 1e-16 * nn * ed or so * sd < 0:  # flat, or the origin outside
+        # flat: not sd^2 > 1e-16 nn |d - a|^2, the length by ``** 2`` (as ever) only where
+        # the products' length is within 1e-9 of deciding it (as the triangle's longest edge)
+        s2, k16 = sd * sd, 1e-16 * nn
+        lim = k16 * (dx * dx + dy * dy + dz * dz)
+        if 1e-290 < lim < 1e290 and not _SEP_LO * lim <= s2 <= _SEP * lim:
+            flat = s2 < lim
+        else:
+            flat = not s2 > k16 * (dx ** 2 + dy ** 2 + dz ** 2)
+        if flat or so * sd < 0:  # flat, or the origin outside
             outside_any = True
             idx, lam, v = _ericson_triangle(a, b, c)
             vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
