@@ -656,9 +656,10 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
         # direction never breaks correctness.
         if not plain:
             floor = 8 * 2.0 ** -52 * max(size, math.sqrt(max_w2))
-        qx = 0.0 if abs(vx) <= floor else vx
-        qy = 0.0 if abs(vy) <= floor else vy
-        qz = 0.0 if abs(vz) <= floor else vz
+        nfloor = -floor  # (|x| <= floor as -floor <= x <= floor: no call; NaN: False as ever)
+        qx = 0.0 if nfloor <= vx <= floor else vx
+        qy = 0.0 if nfloor <= vy <= floor else vy
+        qz = 0.0 if nfloor <= vz <= floor else vz
         if qx == 0.0 and qy == 0.0 and qz == 0.0:
             qx, qy, qz = vx, vy, vz
         p = support_a((-qx, -qy, -qz))
