@@ -113,13 +113,14 @@ def _t3(v):
     return (float(v[0]), float(v[1]), float(v[2]))
 
 
-# A float primitive's points are tuples of floats already (algorithms.primitives coerces every
-# field on construction, translated copies included): the shapes below use them as they are.
+# A float primitive's points are tuples of floats already and its lengths floats
+# (algorithms.primitives coerces every field on construction, translated copies included): the
+# shapes below use them as they are (float(x) of a float is x: no call needed).
 
 
 def _cylinder_frame(cyl):
     """``(centre, unit axis, radius, half height)`` of a cylinder in plain floats."""
-    return cyl.center, unit(cyl.axis), float(cyl.radius), float(cyl.height) / 2
+    return cyl.center, unit(cyl.axis), cyl.radius, cyl.height / 2
 
 
 #: the kinds whose core is a point or a segment (a radius around it)
@@ -131,10 +132,10 @@ def _round_core(prim, k):
     capsule (:func:`shape` without the support function)."""
     if k == "point" or k == "sphere":
         p = prim.position if k == "point" else prim.center
-        r = 0.0 if k == "point" else float(prim.radius)
+        r = 0.0 if k == "point" else prim.radius
         return "point", (p,), r, p, max(abs(p[0]), abs(p[1]), abs(p[2]), r)
     p0, p1 = prim.p0, prim.p1
-    r = 0.0 if k == "segment" else float(prim.radius)
+    r = 0.0 if k == "segment" else prim.radius
     c = ((p0[0] + p1[0]) / 2, (p0[1] + p1[1]) / 2, (p0[2] + p1[2]) / 2)
     return "segment", (p0, p1), r, c, max(abs(p0[0]), abs(p0[1]), abs(p0[2]),
                                           abs(p1[0]), abs(p1[1]), abs(p1[2]), r)
@@ -192,10 +193,9 @@ def shape(prim):
         c = cx, cy, cz = prim.center
         ax, ay, az = prim.axes
         e0, e1, e2 = prim.extents
-        e0, e1, e2 = float(e0), float(e1), float(e2)
-        a00, a01, a02 = float(ax[0]), float(ax[1]), float(ax[2])
-        a10, a11, a12 = float(ay[0]), float(ay[1]), float(ay[2])
-        a20, a21, a22 = float(az[0]), float(az[1]), float(az[2])
+        a00, a01, a02 = ax
+        a10, a11, a12 = ay
+        a20, a21, a22 = az
         s00, s01, s02 = a00 * e0, a01 * e0, a02 * e0
         s10, s11, s12 = a10 * e1, a11 * e1, a12 * e1
         s20, s21, s22 = a20 * e2, a21 * e2, a22 * e2
@@ -224,7 +224,7 @@ def shape(prim):
     if k == "cylinder":
         c = prim.center
         w = unit(prim.axis)  # the values of prim.unit_axis, without numpy
-        rad, hh = float(prim.radius), float(prim.height) / 2
+        rad, hh = prim.radius, prim.height / 2
         top = (c[0] + hh * w[0], c[1] + hh * w[1], c[2] + hh * w[2])
         bot = (c[0] - hh * w[0], c[1] - hh * w[1], c[2] - hh * w[2])
 
@@ -420,18 +420,19 @@ class Pair:
                 self.gjk_iterations += 1  # (the iteration that found it, as counted before)
             return self._touch(pts, lam, ox, oy, oz)
         best_lower, best_u = s["lower"], s["lower_direction"]
-        vx, vy, vz = s["v"]
-        vn = math.sqrt(vx * vx + vy * vy + vz * vz)
         self.simplex = pts
         pa, pb = _barycentric_points(pts, lam, ox, oy, oz)
         dx, dy, dz = pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2]
-        upper = math.sqrt(dx * dx + dy * dy + dz * dz)
+        upper = _sqrt(dx * dx + dy * dy + dz * dz)
         # a repeated support point: |v| is the distance up to rounding, as the careful GJK ends
         # (a step may use it with the tol / 2 margin, as the careful path does); else (also on
         # a stall, where a curved rim can leave |v| well above the distance) the plane's bound
         if settled == "stall" and not self.curved:
             settled = "repeat"  # polytopes: rounding, |v| is the distance (the careful GJK's
             # "converged (no progress)")
+        if settled == "stall":
+            vx, vy, vz = s["v"]
+            vn = _sqrt(vx * vx + vy * vy + vz * vz)  # (only a stall needs |v|)
         if settled == "stall" and not (vn - best_lower <= eps_abs
                                        or vn - best_lower <= rel * (best_lower - R)):
             # far from the contact a plane that proves a tenth of the gap still makes a
