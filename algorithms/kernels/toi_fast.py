@@ -577,13 +577,16 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
     P = Pair(a, b, motion)
     R = P.R
     m = P.m
-    if not (math.isfinite(m[0]) and math.isfinite(m[1]) and math.isfinite(m[2])) \
+    m0, m1, m2 = m
+    inf = math.inf
+    if not (-inf < m0 < inf and -inf < m1 < inf and -inf < m2 < inf) \
             or not 0 < P.size < 1e150:
         raise Unsure("range")
     tol_now = -math.inf  # tol, once known
     at = P.at
+    F = P.gap  # noqa: N806 - the closed forms: no GJK, no stall, counted themselves
 
-    def F(t, eps, rel):  # noqa: N802 - the f(t) of the careful path
+    def gjk_f(t, eps, rel):  # the f(t) of the careful path, by GJK
         P.queries += 1
         if P.queries > MAX_QUERIES:
             raise Unsure("too many steps")
@@ -613,8 +616,8 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
             return _careful(careful, t, P)
         return up - R, lo - R, u, pa, pb
 
-    if P.gap is not None:
-        F = P.gap  # noqa: N806 - the closed forms: no GJK, no stall, counted themselves
+    if F is None:
+        F = gjk_f  # noqa: N806
 
     # the first distance to FIRST_REL of itself (it is the trace's distance at t = 0 and sets
     # tol); then a step needs the gap to STEP_REL of itself, or to 1e-4 tol near the contact
@@ -630,8 +633,8 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
     trace = {"tol": tol, "iterations": iterations}
     steps = None if recorder is None else recorder(trace)
 
-    def record(phase, t, f, pa, pb, **more):
-        if steps is not None:
+    if steps is not None:
+        def record(phase, t, f, pa, pb, **more):
             sa, sb = _surface(pa, pb, P)
             steps.row(phase, t, f, sa, sb, **more)
 
@@ -646,7 +649,7 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
                 break
             if not low > tol / 2:
                 raise Unsure("GJK stopped short of the gap")
-        closing = u[0] * m[0] + u[1] * m[1] + u[2] * m[2]
+        closing = u[0] * m0 + u[1] * m1 + u[2] * m2
         iterations.append({"t": t, "distance": f, "closing_speed": closing})
         if steps is not None:  # the step this loop takes: from the plane's bound low
             dt = (low - tol / 2) / closing if closing > 0 else None
@@ -683,7 +686,7 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
     done = 0
     floor = 1e-3 * tol
     while done < polish_steps and f > 0:
-        closing = u[0] * m[0] + u[1] * m[1] + u[2] * m[2]
+        closing = u[0] * m0 + u[1] * m1 + u[2] * m2
         if closing <= 0 or low <= 0:
             break
         t2 = min(1.0, t + low / closing)
