@@ -362,13 +362,8 @@ class Pair:
         kb, pb_, rb, cb, szb = _round_core(b, kb)
         self.ra, self.rb, self.R = ra, rb, ra + rb
         self.closed, self.cyl, self.curved = True, None, False
-        self.cores = (pa_, pb_)
-        self.sa = self.sb = None
+        self.cores = (pa_, pb_)  # (no GJK state: no support functions, simplex, start)
         self.size = max(sza, szb, size_m)
-        self.start = (ca, cb)
-        self.simplex = [self.start]
-        self.closest = closest_on_simplex_fast
-        self.stalls = 0
         self.gap = self._closed
         p1x, p1y, p1z = pa_[0]
         q1 = pa_[-1]
