@@ -200,26 +200,40 @@ def shape(prim):
         s10, s11, s12 = a10 * e1, a11 * e1, a12 * e1
         s20, s21, s22 = a20 * e2, a21 * e2, a22 * e2
 
+        def corner(k0, k1, k2):
+            """The support point for the signs ``k`` of ``h`` along the axes (1: h > 0, 2:
+            h < 0, 0: neither), summed as ever: the centre, then the axes in order."""
+            px, py, pz = cx, cy, cz
+            if k0 == 1:
+                px, py, pz = px + s00, py + s01, pz + s02
+            elif k0 == 2:
+                px, py, pz = px - s00, py - s01, pz - s02
+            if k1 == 1:
+                px, py, pz = px + s10, py + s11, pz + s12
+            elif k1 == 2:
+                px, py, pz = px - s10, py - s11, pz - s12
+            if k2 == 1:
+                px, py, pz = px + s20, py + s21, pz + s22
+            elif k2 == 2:
+                px, py, pz = px - s20, py - s21, pz - s22
+            return (px, py, pz)
+
+        # the corners met so far, by their signs (a query meets a few of the 27 again and
+        # again: a table lookup instead of nine additions)
+        corners = [None] * 27
+
         def obb(d):
             x, y, z = d
             h = a00 * x + a01 * y + a02 * z
-            if h > 0:
-                px, py, pz = cx + s00, cy + s01, cz + s02
-            elif h < 0:
-                px, py, pz = cx - s00, cy - s01, cz - s02
-            else:
-                px, py, pz = cx, cy, cz
+            k0 = 1 if h > 0 else (2 if h < 0 else 0)
             h = a10 * x + a11 * y + a12 * z
-            if h > 0:
-                px, py, pz = px + s10, py + s11, pz + s12
-            elif h < 0:
-                px, py, pz = px - s10, py - s11, pz - s12
+            k1 = 1 if h > 0 else (2 if h < 0 else 0)
             h = a20 * x + a21 * y + a22 * z
-            if h > 0:
-                px, py, pz = px + s20, py + s21, pz + s22
-            elif h < 0:
-                px, py, pz = px - s20, py - s21, pz - s22
-            return (px, py, pz)
+            i = 9 * k0 + 3 * k1 + (1 if h > 0 else (2 if h < 0 else 0))
+            p = corners[i]
+            if p is None:
+                p = corners[i] = corner(k0, k1, i % 3)
+            return p
         return "obb", None, obb, 0.0, c, max(abs(cx), abs(cy), abs(cz), e0, e1, e2)
     if k == "cylinder":
         c = prim.center
