@@ -641,6 +641,7 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
         eps_abs, rel, R = stop
     sqrt = math.sqrt
     vv_next = None  # |v|^2 of the v the sub-algorithm gave, computed there already
+    regions = closest is closest_on_simplex_fast
     while iterations < max_iterations:
         vx, vy, vz = v
         vv = vx * vx + vy * vy + vz * vz if vv_next is None else vv_next
@@ -705,7 +706,7 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
             idx = None
         else:
             Y2 = Y + [w]
-            if closest is closest_on_simplex_fast:  # (its dispatch, written out: the hot path)
+            if regions:  # closest_on_simplex_fast, its dispatch written out (the hot path)
                 try:
                     if len(Y2) == 2:
                         idx, lam2, v2 = _ericson_segment(Y2[0], w)
