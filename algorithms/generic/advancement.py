@@ -35,9 +35,9 @@ GJK whose separating planes bound the steps, closed forms for point/segment core
 cannot vouch for an answer (touching at ``t = 0``, a step into contact, a GJK stall it cannot
 settle) the careful path below answers. :func:`algorithms.kernels.toi_fast.off` and
 :func:`algorithms.kernels.filters.careful_only` run the careful path alone (issue 12 asks
-10x; ``explorer bench kernels``'s moving pairs measured 8-18x on 2026-12-02, CPU time on a
-loaded 2-core machine: capsule, cylinder-cylinder, triangle-cylinder 14-18x, the box and
-sphere pairs 8-10x, of which about 12 us a query is the registry's dispatch).
+10x; ``explorer bench kernels``'s moving pairs measured 9.0-21x on 2026-12-02, CPU time on
+a loaded 2-core machine: the cylinder pairs 11-21x, capsule-capsule 12-13x, the box and
+sphere pairs 10-11x, aabb-triangle 9.0-9.6x).
 
 A moving point against X is a segment ray cast (A.6: "a ray can be seen as a moving point"):
 ``moving_point_ray_cast`` (priority -5) asks the ``"hits"`` query of the segment ``p -+ motion``
