@@ -412,9 +412,16 @@ class Pair:
             Y.append((p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz))
         if len(Y) > 1:
             idx, lam, v = self.closest(Y)
-            if idx != _IN_ORDER[len(Y)]:
-                pts = [pts[i] for i in idx]
-                Y = [Y[i] for i in idx]
+            if idx != _IN_ORDER[len(Y)]:  # (the face picked without a comprehension)
+                if len(idx) == 1:
+                    i = idx[0]
+                    pts, Y = [pts[i]], [Y[i]]
+                elif len(idx) == 2:
+                    i, j = idx
+                    pts, Y = [pts[i], pts[j]], [Y[i], Y[j]]
+                else:
+                    pts = [pts[i] for i in idx]
+                    Y = [Y[i] for i in idx]
         else:
             lam, v = (1.0,), Y[0]
         R = self.R
