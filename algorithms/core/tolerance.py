@@ -367,7 +367,22 @@ def toi_direct(func, a, b, motion):
     primitives :func:`plain` and the motion's largest coordinate 0 or in the safe range, so
     :func:`needs_rescaling` is false), without its checks; ``None`` for any other pair (the
     caller then takes :func:`call_rescaled`). The lean dispatch of a moving pair."""
-    if plain(a) and plain(b) and _safe(max_abs(motion)):
+    if not (plain(a) and plain(b)):
+        return None
+    if type(motion) is tuple and len(motion) == 3:
+        x, y, z = motion  # max_abs(motion), written out for three floats
+        if type(x) is float and type(y) is float and type(z) is float:
+            x, y, z = abs(x), abs(y), abs(z)
+            if not (x <= _SAFE_HI and y <= _SAFE_HI and z <= _SAFE_HI):
+                return None  # too large, or NaN (max_abs: inf)
+            if (x >= _SAFE_LO or y >= _SAFE_LO or z >= _SAFE_LO) or x == y == z == 0:
+                r = func(a, b, motion)
+                t = r.toi
+                if t is None or (type(t) is float and 0.0 <= t <= 1.0):
+                    return r  # (_settle leaves a time in [0, 1] as it is)
+                return _settle("toi", r)
+            return None
+    if _safe(max_abs(motion)):
         return _settle("toi", func(a, b, motion))
     return None
 

@@ -35,9 +35,9 @@ GJK whose separating planes bound the steps, closed forms for point/segment core
 cannot vouch for an answer (touching at ``t = 0``, a step into contact, a GJK stall it cannot
 settle) the careful path below answers. :func:`algorithms.kernels.toi_fast.off` and
 :func:`algorithms.kernels.filters.careful_only` run the careful path alone (issue 12 asks
-10x; ``explorer bench kernels``'s moving pairs measured 8-18x on 2026-12-02, CPU time on a
-loaded 2-core machine: capsule, cylinder-cylinder, triangle-cylinder 14-18x, the box and
-sphere pairs 8-10x, of which about 12 us a query is the registry's dispatch).
+10x; ``explorer bench kernels``'s moving pairs measured 9.0-21x on 2026-12-02, CPU time on
+a loaded 2-core machine: the cylinder pairs 11-21x, capsule-capsule 12-13x, the box and
+sphere pairs 10-11x, aabb-triangle 9.0-9.6x).
 
 A moving point against X is a segment ray cast (A.6: "a ray can be seen as a moving point"):
 ``moving_point_ray_cast`` (priority -5) asks the ``"hits"`` query of the segment ``p -+ motion``
@@ -74,7 +74,7 @@ from algorithms.kernels import filters, toi_fast
 from algorithms.kernels.motion import a6_trace
 from algorithms.primitives import TYPES, Segment
 from algorithms.registry import register
-from algorithms.results import ContactResult
+from algorithms.results import ContactResult, Deferred, make
 
 TOL_REL = 1e-9
 
@@ -330,9 +330,17 @@ def _fast_advancement(a, b, motion, max_iter, record=False) -> Optional[ContactR
     if out is None:
         return None
     toi, point, normal, part = out
-    trace = {"A.6": a6_trace(motion), **part, "path": FAST_PATH}
-    return ContactResult(method=METHOD_CA, trace=trace, toi=toi, point=point,
-                         normal=normal if toi is not None else None)
+    # the record as the filtered kernels make theirs (results.make, the trace built when read:
+    # the same dict, key for key); the motion as the floats a6_trace takes of it, now
+    d = (float(motion[0]), float(motion[1]), float(motion[2])) if len(motion) == 3 else \
+        tuple(float(c) for c in motion)
+    return make(ContactResult, method=METHOD_CA, trace=Deferred(_fast_trace, d, part), toi=toi,
+                point=point, normal=normal if toi is not None else None)
+
+
+def _fast_trace(d, part):
+    """The fast path's trace: the A.6 entry, the loop's keys, ``"path"``."""
+    return {"A.6": a6_trace(d), **part, "path": FAST_PATH}
 
 
 def convex_search(a, b, motion, *, distance: Optional[Callable] = None,

@@ -68,6 +68,7 @@ the pair is solved scaled by a power of two, which is exact, and the answer scal
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -237,67 +238,79 @@ def _ericson_triangle(a, b, c):
 
     Based at the vertex opposite the longest edge (as :func:`_face`):
     on a sliver (two support points of one rim, one far corner) the edges from the sharp
-    vertex are nearly parallel and the projection loses the slow progress GJK makes there."""
+    vertex are nearly parallel and the projection loses the slow progress GJK makes there.
+    (The triangle is renamed so that ``a`` is that vertex, and the faces found named back by
+    a table: one function, no call per triangle.)"""
     ax, ay, az = a
     bx, by, bz = b
     cx, cy, cz = c
-    l_a = (bx - cx) ** 2 + (by - cy) ** 2 + (bz - cz) ** 2
-    l_b = (ax - cx) ** 2 + (ay - cy) ** 2 + (az - cz) ** 2
-    l_c = (ax - bx) ** 2 + (ay - by) ** 2 + (az - bz) ** 2
-    if l_a >= l_b and l_a >= l_c:
-        return _ericson_triangle_at(a, b, c)
-    if l_b >= l_c:
-        idx, lam, v = _ericson_triangle_at(b, a, c)
-        return tuple(_ORDER_B[i] for i in idx), lam, v
-    idx, lam, v = _ericson_triangle_at(c, a, b)
-    return tuple(_ORDER_C[i] for i in idx), lam, v
-
-
-_ORDER_B = (1, 0, 2)
-_ORDER_C = (2, 0, 1)
-
-
-def _ericson_triangle_at(a, b, c):
-    """:func:`_ericson_triangle` with the edges based at ``a``."""
-    ax, ay, az = a
-    bx, by, bz = b
-    cx, cy, cz = c
+    # The longest edge, filtered: the squared lengths by products decide where no two are
+    # within 1e-9 of each other (``x ** 2``, libm's pow, may differ from ``x * x`` by an ulp
+    # of the length, never by 1e-9), the lengths by ``** 2`` (the choice as ever) otherwise.
+    x, y, z = bx - cx, by - cy, bz - cz
+    m_a = x * x + y * y + z * z
+    x, y, z = ax - cx, ay - cy, az - cz
+    m_b = x * x + y * y + z * z
+    x, y, z = ax - bx, ay - by, az - bz
+    m_c = x * x + y * y + z * z
+    base = 0
+    if 1e-200 < m_a < 1e200 and 1e-200 < m_b < 1e200 and 1e-200 < m_c < 1e200:
+        if m_a > _SEP * m_b and m_a > _SEP * m_c:
+            base = 1
+        elif m_b > _SEP * m_a or m_c > _SEP * m_a:  # a's edge is not the longest
+            base = 2 if m_b > _SEP * m_c else (3 if m_c > _SEP * m_b else 0)
+    if base == 0:
+        l_a = (bx - cx) ** 2 + (by - cy) ** 2 + (bz - cz) ** 2
+        l_b = (ax - cx) ** 2 + (ay - cy) ** 2 + (az - cz) ** 2
+        l_c = (ax - bx) ** 2 + (ay - by) ** 2 + (az - bz) ** 2
+        base = 1 if l_a >= l_b and l_a >= l_c else (2 if l_b >= l_c else 3)
+    if base == 1:
+        ren = _ORDER_A
+    elif base == 2:  # based at b: (b, a, c)
+        ren = _ORDER_B
+        a, b = b, a
+        ax, ay, az, bx, by, bz = bx, by, bz, ax, ay, az
+    else:  # based at c: (c, a, b)
+        ren = _ORDER_C
+        a, b, c = c, a, b
+        ax, ay, az, bx, by, bz, cx, cy, cz = cx, cy, cz, ax, ay, az, bx, by, bz
     abx, aby, abz = bx - ax, by - ay, bz - az
     acx, acy, acz = cx - ax, cy - ay, cz - az
     # ap = -a
     d1 = -(abx * ax + aby * ay + abz * az)
     d2 = -(acx * ax + acy * ay + acz * az)
     if d1 <= 0 and d2 <= 0:
-        return (0,), (1.0,), a
+        return ren[(0,)], (1.0,), a
     d3 = -(abx * bx + aby * by + abz * bz)
     d4 = -(acx * bx + acy * by + acz * bz)
     if d3 >= 0 and d4 <= d3:
-        return (1,), (1.0,), b
+        return ren[(1,)], (1.0,), b
     vc = d1 * d4 - d3 * d2
     if vc <= 0 and d1 >= 0 and d3 <= 0:
         den = d1 - d3
         if not den > 0:
             raise _Degenerate("degenerate edge")
         v = d1 / den
-        return (0, 1), (1.0 - v, v), (ax + v * abx, ay + v * aby, az + v * abz)
+        return ren[(0, 1)], (1.0 - v, v), (ax + v * abx, ay + v * aby, az + v * abz)
     d5 = -(abx * cx + aby * cy + abz * cz)
     d6 = -(acx * cx + acy * cy + acz * cz)
     if d6 >= 0 and d5 <= d6:
-        return (2,), (1.0,), c
+        return ren[(2,)], (1.0,), c
     vb = d5 * d2 - d1 * d6
     if vb <= 0 and d2 >= 0 and d6 <= 0:
         den = d2 - d6
         if not den > 0:
             raise _Degenerate("degenerate edge")
         w = d2 / den
-        return (0, 2), (1.0 - w, w), (ax + w * acx, ay + w * acy, az + w * acz)
+        return ren[(0, 2)], (1.0 - w, w), (ax + w * acx, ay + w * acy, az + w * acz)
     va = d3 * d6 - d5 * d4
     if va <= 0 and (d4 - d3) >= 0 and (d5 - d6) >= 0:
         den = (d4 - d3) + (d5 - d6)
         if not den > 0:
             raise _Degenerate("degenerate edge")
         w = (d4 - d3) / den
-        return (1, 2), (1.0 - w, w), (bx + w * (cx - bx), by + w * (cy - by), bz + w * (cz - bz))
+        return ren[(1, 2)], (1.0 - w, w), (bx + w * (cx - bx), by + w * (cy - by),
+                                           bz + w * (cz - bz))
     den = va + vb + vc
     # a sliver whose Gram determinant is lost in rounding: the careful sub-algorithm decides
     nab = abx * abx + aby * aby + abz * abz
@@ -306,11 +319,30 @@ def _ericson_triangle_at(a, b, c):
         raise _Degenerate("degenerate triangle")
     v = vb / den
     w = vc / den
-    return (0, 1, 2), (1.0 - v - w, v, w), (ax + abx * v + acx * w, ay + aby * v + acy * w,
-                                            az + abz * v + acz * w)
+    return ren[(0, 1, 2)], (1.0 - v - w, v, w), (ax + abx * v + acx * w,
+                                                 ay + aby * v + acy * w,
+                                                 az + abz * v + acz * w)
+
+
+def _renamed(order):
+    """Every face ``idx`` (in any order) of a triangle based at ``order[0]`` (indices into
+    ``order``) mapped to the indices of the caller's triangle: a table lookup, no per-call
+    tuple built."""
+    return {idx: tuple(order[i] for i in idx)
+            for k in (1, 2, 3) for idx in itertools.permutations((0, 1, 2), k)}
+
+
+_ORDER_A = _renamed((0, 1, 2))
+#: the separation at which products order squared lengths as ``** 2`` does (module notes)
+_SEP = 1.0 + 1e-9
+_SEP_LO = 1.0 - 1e-9
+_ORDER_B = _renamed((1, 0, 2))
+_ORDER_C = _renamed((2, 0, 1))
 
 
 _TETRA_FACES = ((0, 1, 2, 3), (0, 2, 3, 1), (0, 3, 1, 2), (1, 3, 2, 0))
+#: per face ``(i, j, k)``, a face of it (indices into the triangle) as indices of the simplex
+_TETRA_RENAME = {f[:3]: _renamed(f[:3]) for f in _TETRA_FACES}
 
 
 def _ericson_tetrahedron(Y):
@@ -331,16 +363,23 @@ def _ericson_tetrahedron(Y):
         ny = e1z * e2x - e1x * e2z
         nz = e1x * e2y - e1y * e2x
         so = -(ax * nx + ay * ny + az * nz)
-        sd = (dx - ax) * nx + (dy - ay) * ny + (dz - az) * nz
+        dx, dy, dz = dx - ax, dy - ay, dz - az  # the edge to the opposite vertex
+        sd = dx * nx + dy * ny + dz * nz
         nn = nx * nx + ny * ny + nz * nz
-        ed = (dx - ax) ** 2 + (dy - ay) ** 2 + (dz - az) ** 2
-        if not sd * sd > 1e-16 * nn * ed or so * sd < 0:  # flat, or the origin outside
+        # flat: not sd^2 > 1e-16 nn |d - a|^2, the length by ``** 2`` (as ever) only where
+        # the products' length is within 1e-9 of deciding it (as the triangle's longest edge)
+        s2, k16 = sd * sd, 1e-16 * nn
+        lim = k16 * (dx * dx + dy * dy + dz * dz)
+        if 1e-290 < lim < 1e290 and not _SEP_LO * lim <= s2 <= _SEP * lim:
+            flat = s2 < lim
+        else:
+            flat = not s2 > k16 * (dx ** 2 + dy ** 2 + dz ** 2)
+        if flat or so * sd < 0:  # flat, or the origin outside
             outside_any = True
             idx, lam, v = _ericson_triangle(a, b, c)
             vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
             if best is None or vv < best_vv:
-                face = (i, j, k)
-                best = (tuple(face[x] for x in idx), lam, v)
+                best = (_TETRA_RENAME[i, j, k][idx], lam, v)
                 best_vv = vv
     if not outside_any:
         # inside: the barycentrics by Cramer's rule (kernels.gjk._face for k = 4)
@@ -601,9 +640,12 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
     if plain:
         eps_abs, rel, R = stop
     sqrt = math.sqrt
+    vv_next = None  # |v|^2 of the v the sub-algorithm gave, computed there already
+    regions = closest is closest_on_simplex_fast
     while iterations < max_iterations:
         vx, vy, vz = v
-        vv = vx * vx + vy * vy + vz * vz
+        vv = vx * vx + vy * vy + vz * vz if vv_next is None else vv_next
+        vv_next = None
         vn = sqrt(vv)
         if (vn <= touch) if plain else (vv <= touch_rel2 * max_w2 or vv <= touch2):
             termination = "overlap (v = 0)"
@@ -615,9 +657,10 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
         # direction never breaks correctness.
         if not plain:
             floor = 8 * 2.0 ** -52 * max(size, math.sqrt(max_w2))
-        qx = 0.0 if abs(vx) <= floor else vx
-        qy = 0.0 if abs(vy) <= floor else vy
-        qz = 0.0 if abs(vz) <= floor else vz
+        nfloor = -floor  # (|x| <= floor as -floor <= x <= floor: no call; NaN: False as ever)
+        qx = 0.0 if nfloor <= vx <= floor else vx
+        qy = 0.0 if nfloor <= vy <= floor else vy
+        qz = 0.0 if nfloor <= vz <= floor else vz
         if qx == 0.0 and qy == 0.0 and qz == 0.0:
             qx, qy, qz = vx, vy, vz
         p = support_a((-qx, -qy, -qz))
@@ -628,7 +671,8 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
         # direction actually queried it is not fooled by the noise cleaned out of v.
         if plain:
             wx, wy, wz = w = (p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz)
-            qn = sqrt(qx * qx + qy * qy + qz * qz)
+            # |q| is |v| when nothing was cleaned (the same sum of the same squares)
+            qn = vn if qx is vx and qy is vy and qz is vz else sqrt(qx * qx + qy * qy + qz * qz)
             ux, uy, uz = qx / qn, qy / qn, qz / qn
             lower = ux * wx + uy * wy + uz * wz
             if lower > best_lower:
@@ -662,16 +706,28 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
             idx = None
         else:
             Y2 = Y + [w]
-            idx, lam2, v2 = closest(Y2, (lam, vv))
+            if regions:  # closest_on_simplex_fast, its dispatch written out (the hot path)
+                try:
+                    if len(Y2) == 2:
+                        idx, lam2, v2 = _ericson_segment(Y2[0], w)
+                    elif len(Y2) == 3:
+                        idx, lam2, v2 = _ericson_triangle(Y2[0], Y2[1], w)
+                    else:
+                        idx, lam2, v2 = _ericson_tetrahedron(Y2)
+                except _Degenerate:
+                    idx, lam2, v2 = closest_on_simplex(Y2)
+            else:
+                idx, lam2, v2 = closest(Y2, (lam, vv))
             if len(idx) != 4:
                 vv2 = v2[0] * v2[0] + v2[1] * v2[1] + v2[2] * v2[2]
                 if vv2 < vv:
-                    pass
+                    vv_next = vv2
                 elif vv2 <= vv * (1 + 4 * 2.0 ** -52) and flat_steps < 8 and v2 != v:
                     # |v|^2 cannot register the progress (near a curved contact a tilt of
                     # 1e-8 changes |v|^2 by 1e-16 relative): accept a level step, a few
                     # times, so the direction of v, and the closest points, keep converging
                     flat_steps += 1
+                    vv_next = vv2
                 else:
                     idx = None
         if idx is None:
@@ -696,6 +752,15 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
         pts2 = pts + [(p, q)]
         if idx == _IN_ORDER[len(Y2)]:  # the whole simplex, in its order
             pts, Y = pts2, Y2
+        elif len(idx) == 1:  # (the faces picked without a comprehension: the hot path)
+            i = idx[0]
+            pts, Y = [pts2[i]], [Y2[i]]
+        elif len(idx) == 2:
+            i, j = idx
+            pts, Y = [pts2[i], pts2[j]], [Y2[i], Y2[j]]
+        elif len(idx) == 3:
+            i, j, k = idx
+            pts, Y = [pts2[i], pts2[j], pts2[k]], [Y2[i], Y2[j], Y2[k]]
         else:
             pts = [pts2[i] for i in idx]
             Y = [Y2[i] for i in idx]

@@ -55,6 +55,17 @@ before the careful contact, never after it. Whenever it meets what the careful p
 with more care (touching within ``tol`` at ``t = 0``, a step that lands in contact, a GJK that
 does not settle), :func:`fast_advancement` returns ``None`` and the caller runs the careful
 path. :func:`off` and :func:`algorithms.kernels.filters.careful_only` switch it off.
+
+*Cost* (issue 12: 10x the careful path per pair). Python pays per operation and per call, so
+the loop keeps the arithmetic and drops the rest: the closed forms are the step's ``f(t)``
+themselves (no wrapper), a closed-form pair builds no GJK state, the shapes take the
+primitive's coerced floats as they are, the box keeps the corners its support met, the
+barycentric points and GJK's simplex picks are written out, the result is made with
+:func:`algorithms.results.make` and its trace built when read. Where ``x ** 2`` (libm's pow,
+which can differ from ``x * x`` by an ulp) or a square root only *decides* a comparison, the
+products decide it when they do so with ``1e-9`` to spare and the original expression
+otherwise (Ericson's longest edge and flatness test in :mod:`algorithms.kernels.gjk`, the
+cylinder's "off the axis" test here): the same answers, bit for bit, as before these changes.
 """
 
 from __future__ import annotations
@@ -72,6 +83,7 @@ MAX_GJK = 128
 #: distance evaluations per time of impact before giving up
 MAX_QUERIES = 200
 _EPS = 2.0 ** -52
+_sqrt = math.sqrt
 #: relative accuracy of the gap at t = 0 (what the trace shows) and at each step
 FIRST_REL = 1e-13
 STEP_REL = 1e-2
@@ -112,13 +124,14 @@ def _t3(v):
     return (float(v[0]), float(v[1]), float(v[2]))
 
 
-# A float primitive's points are tuples of floats already (algorithms.primitives coerces every
-# field on construction, translated copies included): the shapes below use them as they are.
+# A float primitive's points are tuples of floats already and its lengths floats
+# (algorithms.primitives coerces every field on construction, translated copies included): the
+# shapes below use them as they are (float(x) of a float is x: no call needed).
 
 
 def _cylinder_frame(cyl):
     """``(centre, unit axis, radius, half height)`` of a cylinder in plain floats."""
-    return cyl.center, unit(cyl.axis), float(cyl.radius), float(cyl.height) / 2
+    return cyl.center, unit(cyl.axis), cyl.radius, cyl.height / 2
 
 
 #: the kinds whose core is a point or a segment (a radius around it)
@@ -130,10 +143,10 @@ def _round_core(prim, k):
     capsule (:func:`shape` without the support function)."""
     if k == "point" or k == "sphere":
         p = prim.position if k == "point" else prim.center
-        r = 0.0 if k == "point" else float(prim.radius)
+        r = 0.0 if k == "point" else prim.radius
         return "point", (p,), r, p, max(abs(p[0]), abs(p[1]), abs(p[2]), r)
     p0, p1 = prim.p0, prim.p1
-    r = 0.0 if k == "segment" else float(prim.radius)
+    r = 0.0 if k == "segment" else prim.radius
     c = ((p0[0] + p1[0]) / 2, (p0[1] + p1[1]) / 2, (p0[2] + p1[2]) / 2)
     return "segment", (p0, p1), r, c, max(abs(p0[0]), abs(p0[1]), abs(p0[2]),
                                           abs(p1[0]), abs(p1[1]), abs(p1[2]), r)
@@ -191,43 +204,58 @@ def shape(prim):
         c = cx, cy, cz = prim.center
         ax, ay, az = prim.axes
         e0, e1, e2 = prim.extents
-        e0, e1, e2 = float(e0), float(e1), float(e2)
-        a00, a01, a02 = float(ax[0]), float(ax[1]), float(ax[2])
-        a10, a11, a12 = float(ay[0]), float(ay[1]), float(ay[2])
-        a20, a21, a22 = float(az[0]), float(az[1]), float(az[2])
+        a00, a01, a02 = ax
+        a10, a11, a12 = ay
+        a20, a21, a22 = az
         s00, s01, s02 = a00 * e0, a01 * e0, a02 * e0
         s10, s11, s12 = a10 * e1, a11 * e1, a12 * e1
         s20, s21, s22 = a20 * e2, a21 * e2, a22 * e2
 
-        def obb(d):
-            x, y, z = d
+        def corner(k0, k1, k2):
+            """The support point for the signs ``k`` of ``h`` along the axes (1: h > 0, 2:
+            h < 0, 0: neither), summed as ever: the centre, then the axes in order."""
             px, py, pz = cx, cy, cz
-            h = a00 * x + a01 * y + a02 * z
-            if h > 0:
+            if k0 == 1:
                 px, py, pz = px + s00, py + s01, pz + s02
-            elif h < 0:
+            elif k0 == 2:
                 px, py, pz = px - s00, py - s01, pz - s02
-            h = a10 * x + a11 * y + a12 * z
-            if h > 0:
+            if k1 == 1:
                 px, py, pz = px + s10, py + s11, pz + s12
-            elif h < 0:
+            elif k1 == 2:
                 px, py, pz = px - s10, py - s11, pz - s12
-            h = a20 * x + a21 * y + a22 * z
-            if h > 0:
+            if k2 == 1:
                 px, py, pz = px + s20, py + s21, pz + s22
-            elif h < 0:
+            elif k2 == 2:
                 px, py, pz = px - s20, py - s21, pz - s22
             return (px, py, pz)
+
+        # the corners met so far, by their signs (a query meets a few of the 27 again and
+        # again: a table lookup instead of nine additions)
+        corners = [None] * 27
+
+        def obb(d):
+            x, y, z = d
+            h = a00 * x + a01 * y + a02 * z
+            k0 = 1 if h > 0 else (2 if h < 0 else 0)
+            h = a10 * x + a11 * y + a12 * z
+            k1 = 1 if h > 0 else (2 if h < 0 else 0)
+            h = a20 * x + a21 * y + a22 * z
+            i = 9 * k0 + 3 * k1 + (1 if h > 0 else (2 if h < 0 else 0))
+            p = corners[i]
+            if p is None:
+                p = corners[i] = corner(k0, k1, i % 3)
+            return p
         return "obb", None, obb, 0.0, c, max(abs(cx), abs(cy), abs(cz), e0, e1, e2)
     if k == "cylinder":
         c = prim.center
         w = unit(prim.axis)  # the values of prim.unit_axis, without numpy
-        rad, hh = float(prim.radius), float(prim.height) / 2
+        rad, hh = prim.radius, prim.height / 2
         top = (c[0] + hh * w[0], c[1] + hh * w[1], c[2] + hh * w[2])
         bot = (c[0] - hh * w[0], c[1] - hh * w[1], c[2] - hh * w[2])
 
         w0, w1, w2 = w
         sqrt = math.sqrt
+        PS2, PS2_LO, PS2_HI = PARALLEL_SIN * PARALLEL_SIN, 1.0 - 1e-9, 1.0 + 1e-9  # noqa: N806
 
         def cyl(d):  # support._cylinder_rim in plain floats
             x, y, z = d
@@ -236,8 +264,16 @@ def shape(prim):
             px, py, pz = x - dw * w0, y - dw * w1, z - dw * w2
             q = px * w0 + py * w1 + pz * w2
             px, py, pz = px - q * w0, py - q * w1, pz - q * w2
-            pn = sqrt(px * px + py * py + pz * pz)
-            if rad > 0 and pn > PARALLEL_SIN * sqrt(x * x + y * y + z * z):
+            pp = px * px + py * py + pz * pz
+            pn = sqrt(pp)
+            # pn > PARALLEL_SIN |d| (d not along the axis), by the squares where they decide
+            # it with 1e-9 to spare, else as written (one sqrt less on nearly every call)
+            lim = PS2 * (x * x + y * y + z * z)
+            if 1e-290 < lim < 1e290 and not PS2_LO * lim <= pp <= PS2_HI * lim:
+                off_axis = pp > lim
+            else:
+                off_axis = pn > PARALLEL_SIN * sqrt(x * x + y * y + z * z)
+            if rad > 0 and off_axis:
                 f = rad / pn
                 return (p[0] + f * px, p[1] + f * py, p[2] + f * pz)
             return p
@@ -248,9 +284,35 @@ def shape(prim):
 # ----------------------------------------------------------------------------- GJK
 
 
+_IN_ORDER = {k: tuple(range(k)) for k in (1, 2, 3, 4)}
+
+
 def _barycentric_points(pts, lam, ox, oy, oz):
     """The points ``sum lam_i a_i`` on A and ``sum lam_i b_i + (ox, oy, oz)`` on B of the
-    simplex ``pts`` of support pairs ``(a_i, b_i)`` (B's taken at t = 0, moved by the offset)."""
+    simplex ``pts`` of support pairs ``(a_i, b_i)`` (B's taken at t = 0, moved by the offset).
+    Summed from ``0.0`` in the simplex's order (written out for one to three points)."""
+    n = len(pts)
+    if n == 1:
+        (p, q), = pts
+        l0 = lam[0]
+        return ((0.0 + l0 * p[0], 0.0 + l0 * p[1], 0.0 + l0 * p[2]),
+                (0.0 + l0 * q[0] + ox, 0.0 + l0 * q[1] + oy, 0.0 + l0 * q[2] + oz))
+    if n == 2:
+        (p, q), (p1, q1) = pts
+        l0, l1 = lam
+        return ((0.0 + l0 * p[0] + l1 * p1[0], 0.0 + l0 * p[1] + l1 * p1[1],
+                 0.0 + l0 * p[2] + l1 * p1[2]),
+                (0.0 + l0 * q[0] + l1 * q1[0] + ox, 0.0 + l0 * q[1] + l1 * q1[1] + oy,
+                 0.0 + l0 * q[2] + l1 * q1[2] + oz))
+    if n == 3:
+        (p, q), (p1, q1), (p2, q2) = pts
+        l0, l1, l2 = lam
+        return ((0.0 + l0 * p[0] + l1 * p1[0] + l2 * p2[0],
+                 0.0 + l0 * p[1] + l1 * p1[1] + l2 * p2[1],
+                 0.0 + l0 * p[2] + l1 * p1[2] + l2 * p2[2]),
+                (0.0 + l0 * q[0] + l1 * q1[0] + l2 * q2[0] + ox,
+                 0.0 + l0 * q[1] + l1 * q1[1] + l2 * q2[1] + oy,
+                 0.0 + l0 * q[2] + l1 * q1[2] + l2 * q2[2] + oz))
     ax = ay = az = bx = by = bz = 0.0
     for l_, (p, q) in zip(lam, pts):
         ax += l_ * p[0]
@@ -266,9 +328,14 @@ class Pair:
     """core(A) and core(B) + ``t m`` with a simplex kept between times (warm start)."""
 
     def __init__(self, a, b, motion):
-        m = self.m = _t3(motion)
+        m = self.m = (float(motion[0]), float(motion[1]), float(motion[2]))  # (_t3)
         size_m = max(abs(m[0]), abs(m[1]), abs(m[2]))
         ka, kb = a.kind, b.kind
+        self.queries = 0  # the static queries asked (the trace's "static_queries")
+        self.gjk_iterations = 0
+        if ka in _ROUND and kb in _ROUND:
+            self._closed_pair(a, b, ka, kb, size_m)
+            return
         self.cyl = None
         self.sa = self.sb = None
         if ka in _ROUND and (kb in _ROUND or kb == "cylinder"):
@@ -309,16 +376,27 @@ class Pair:
         self.start = (ca, cb)
         self.simplex = [self.start]
         self.closest = closest_on_simplex_fast
-        self.gjk_iterations = 0
         self.stalls = 0
-        if self.closed:  # (at, without its dispatch)
-            self.at = self._closed
-            p1x, p1y, p1z = pa_[0]
-            q1 = pa_[-1]
-            d1x, d1y, d1z = q1[0] - p1x, q1[1] - p1y, q1[2] - p1z
-            self.still = (p1x, p1y, p1z, d1x, d1y, d1z, d1x * d1x + d1y * d1y + d1z * d1z)
-        elif self.cyl is not None:
-            self.at = self._point_cylinder
+        #: ``gap(t, eps_abs, rel)``: the step's f(t) of :func:`_advance` (the shapes' gap,
+        #: counted): the closed forms answer it themselves, GJK through :meth:`at`
+        self.gap = self._point_cylinder if self.cyl is not None else None
+
+    def _closed_pair(self, a, b, ka, kb, size_m):
+        """:meth:`__init__` for point/segment cores (the closed form, no GJK)."""
+        ka, pa_, ra, ca, sza = _round_core(a, ka)
+        kb, pb_, rb, cb, szb = _round_core(b, kb)
+        self.ra, self.rb, self.R = ra, rb, ra + rb
+        self.closed, self.cyl, self.curved = True, None, False
+        self.cores = (pa_, pb_)  # (no GJK state: no support functions, simplex, start)
+        self.size = max(sza, szb, size_m)
+        self.gap = self._closed
+        p1x, p1y, p1z = pa_[0]
+        q1 = pa_[-1]
+        d1x, d1y, d1z = q1[0] - p1x, q1[1] - p1y, q1[2] - p1z
+        self.still = (p1x, p1y, p1z, d1x, d1y, d1z, d1x * d1x + d1y * d1y + d1z * d1z)
+        b0, q2 = pb_[0], pb_[-1]
+        self.moving = (b0[0], b0[1], b0[2], q2[0], q2[1], q2[2])
+        self.floor = 8 * _EPS * self.size  # (touching: |core distance| at rounding level)
 
     def at(self, t, eps_abs, rel):
         """The core pair at time ``t``: ``(upper, lower, u, pa, pb)`` with ``upper >= |v|``
@@ -326,17 +404,24 @@ class Pair:
         core towards A's, ``u . x >= lower`` over ``core(A) - core(B)``), ``pa, pb`` the
         core points. Stops when ``upper - lower <= max(eps_abs, rel (lower - R))``: the
         gap between the shapes known to ``rel`` of itself, or to ``eps_abs``."""
-        if self.closed:
-            return self._closed(t, eps_abs, rel)
-        if self.cyl is not None:
-            return self._point_cylinder(t, eps_abs, rel)
-        ox, oy, oz = t * self.m[0], t * self.m[1], t * self.m[2]
+        m0, m1, m2 = self.m
+        ox, oy, oz = t * m0, t * m1, t * m2
         pts = self.simplex
-        Y = [(p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz) for p, q in pts]
+        Y = []
+        for p, q in pts:  # (B's support points moved with B: van den Bergen §4.3)
+            Y.append((p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz))
         if len(Y) > 1:
             idx, lam, v = self.closest(Y)
-            pts = [pts[i] for i in idx]
-            Y = [Y[i] for i in idx]
+            if idx != _IN_ORDER[len(Y)]:  # (the face picked without a comprehension)
+                if len(idx) == 1:
+                    i = idx[0]
+                    pts, Y = [pts[i]], [Y[i]]
+                elif len(idx) == 2:
+                    i, j = idx
+                    pts, Y = [pts[i], pts[j]], [Y[i], Y[j]]
+                else:
+                    pts = [pts[i] for i in idx]
+                    Y = [Y[i] for i in idx]
         else:
             lam, v = (1.0,), Y[0]
         R = self.R
@@ -362,18 +447,19 @@ class Pair:
                 self.gjk_iterations += 1  # (the iteration that found it, as counted before)
             return self._touch(pts, lam, ox, oy, oz)
         best_lower, best_u = s["lower"], s["lower_direction"]
-        vx, vy, vz = s["v"]
-        vn = math.sqrt(vx * vx + vy * vy + vz * vz)
         self.simplex = pts
         pa, pb = _barycentric_points(pts, lam, ox, oy, oz)
         dx, dy, dz = pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2]
-        upper = math.sqrt(dx * dx + dy * dy + dz * dz)
+        upper = _sqrt(dx * dx + dy * dy + dz * dz)
         # a repeated support point: |v| is the distance up to rounding, as the careful GJK ends
         # (a step may use it with the tol / 2 margin, as the careful path does); else (also on
         # a stall, where a curved rim can leave |v| well above the distance) the plane's bound
         if settled == "stall" and not self.curved:
             settled = "repeat"  # polytopes: rounding, |v| is the distance (the careful GJK's
             # "converged (no progress)")
+        if settled == "stall":
+            vx, vy, vz = s["v"]
+            vn = _sqrt(vx * vx + vy * vy + vz * vz)  # (only a stall needs |v|)
         if settled == "stall" and not (vn - best_lower <= eps_abs
                                        or vn - best_lower <= rel * (best_lower - R)):
             # far from the contact a plane that proves a tenth of the gap still makes a
@@ -394,8 +480,11 @@ class Pair:
     def _point_cylinder(self, t, eps_abs=0.0, rel=0.0):
         """A point core against a solid cylinder: the axial coordinate clamped to the height and
         the radial part to the radius (the cylinder is a disk times an interval in orthogonal
-        coordinates, so the nearest point splits the same way; GTCG §10.9); :meth:`at` for
-        that pair (the answer is exact: no gap)."""
+        coordinates, so the nearest point splits the same way; GTCG §10.9); :attr:`gap` for
+        that pair: :meth:`at`'s values less ``R`` (the answer is exact: no gap), counted."""
+        self.queries += 1
+        if self.queries > MAX_QUERIES:
+            raise Unsure("too many steps")
         m = self.m
         ox, oy, oz = t * m[0], t * m[1], t * m[2]
         cyl_is_a, p, (c, w, rad, hh) = self.cyl
@@ -415,20 +504,25 @@ class Pair:
         dist = math.sqrt(ex * ex + ey * ey + ez * ez)
         pa, pb = (q, p) if cyl_is_a else (p, q)
         if not dist > 8 * _EPS * self.size:
-            return 0.0, 0.0, None, pa, pb  # the point is in the cylinder
+            g = 0.0 - self.R
+            return g, g, None, pa, pb  # the point is in the cylinder
         u = (pa[0] - pb[0]) / dist, (pa[1] - pb[1]) / dist, (pa[2] - pb[2]) / dist
-        return dist, dist, u, pa, pb
+        g = dist - self.R
+        return g, g, u, pa, pb
 
     def _closed(self, t, eps_abs=0.0, rel=0.0):
         """Point/segment cores: Ericson RTCD §5.1.9 in plain floats (exact zero tests);
-        :meth:`at` for those pairs (the answer is exact: no gap)."""
-        m = self.m
-        ox, oy, oz = t * m[0], t * m[1], t * m[2]
+        :attr:`gap` for those pairs: :meth:`at`'s values less ``R`` (the answer is exact: no
+        gap), counted."""
+        self.queries += 1
+        if self.queries > MAX_QUERIES:
+            raise Unsure("too many steps")
+        m0, m1, m2 = self.m
+        ox, oy, oz = t * m0, t * m1, t * m2
         p1x, p1y, p1z, d1x, d1y, d1z, a = self.still  # A's segment: the same at every t
-        B = self.cores[1]
-        b0, q2 = B[0], B[-1]
-        p2x, p2y, p2z = b0[0] + ox, b0[1] + oy, b0[2] + oz
-        d2x, d2y, d2z = q2[0] + ox - p2x, q2[1] + oy - p2y, q2[2] + oz - p2z
+        b0x, b0y, b0z, q2x, q2y, q2z = self.moving  # B's core at t = 0 (first, last point)
+        p2x, p2y, p2z = b0x + ox, b0y + oy, b0z + oz
+        d2x, d2y, d2z = q2x + ox - p2x, q2y + oy - p2y, q2z + oz - p2z
         rx, ry, rz = p1x - p2x, p1y - p2y, p1z - p2z
         e = d2x * d2x + d2y * d2y + d2z * d2z
         f = d2x * rx + d2y * ry + d2z * rz
@@ -462,14 +556,15 @@ class Pair:
                     t = 1.0
                     s = (b - c) / a
                     s = 0.0 if s < 0.0 else (1.0 if s > 1.0 else s)
-        c1 = (p1x + d1x * s, p1y + d1y * s, p1z + d1z * s)
-        c2 = (p2x + d2x * t, p2y + d2y * t, p2z + d2z * t)
-        dx, dy, dz = c1[0] - c2[0], c1[1] - c2[1], c1[2] - c2[2]
-        dist = math.sqrt(dx * dx + dy * dy + dz * dz)
-        self.gjk_iterations += 1
-        if not dist > 8 * _EPS * self.size:
-            return 0.0, 0.0, None, c1, c2  # the cores touch
-        return dist, dist, (dx / dist, dy / dist, dz / dist), c1, c2
+        c1x, c1y, c1z = p1x + d1x * s, p1y + d1y * s, p1z + d1z * s
+        c2x, c2y, c2z = p2x + d2x * t, p2y + d2y * t, p2z + d2z * t
+        dx, dy, dz = c1x - c2x, c1y - c2y, c1z - c2z
+        dist = _sqrt(dx * dx + dy * dy + dz * dz)
+        if not dist > self.floor:
+            g = 0.0 - self.R
+            return g, g, None, (c1x, c1y, c1z), (c2x, c2y, c2z)  # the cores touch
+        g = dist - self.R
+        return g, g, (dx / dist, dy / dist, dz / dist), (c1x, c1y, c1z), (c2x, c2y, c2z)
 
 
 # ----------------------------------------------------------------------------- advancement
@@ -509,17 +604,18 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
     P = Pair(a, b, motion)
     R = P.R
     m = P.m
-    if not (math.isfinite(m[0]) and math.isfinite(m[1]) and math.isfinite(m[2])) \
+    m0, m1, m2 = m
+    inf = math.inf
+    if not (-inf < m0 < inf and -inf < m1 < inf and -inf < m2 < inf) \
             or not 0 < P.size < 1e150:
         raise Unsure("range")
-    calls = 0
     tol_now = -math.inf  # tol, once known
     at = P.at
+    F = P.gap  # noqa: N806 - the closed forms: no GJK, no stall, counted themselves
 
-    def F(t, eps, rel):  # noqa: N802 - the f(t) of the careful path
-        nonlocal calls
-        calls += 1
-        if calls > MAX_QUERIES:
+    def gjk_f(t, eps, rel):  # the f(t) of the careful path, by GJK
+        P.queries += 1
+        if P.queries > MAX_QUERIES:
             raise Unsure("too many steps")
         try:
             up, lo, u, pa, pb = at(t, eps, rel)
@@ -547,6 +643,9 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
             return _careful(careful, t, P)
         return up - R, lo - R, u, pa, pb
 
+    if F is None:
+        F = gjk_f  # noqa: N806
+
     # the first distance to FIRST_REL of itself (it is the trace's distance at t = 0 and sets
     # tol); then a step needs the gap to STEP_REL of itself, or to 1e-4 tol near the contact
     f, low, u, pa, pb = F(0.0, 1e-4 * tol_rel * P.size, FIRST_REL)
@@ -561,8 +660,8 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
     trace = {"tol": tol, "iterations": iterations}
     steps = None if recorder is None else recorder(trace)
 
-    def record(phase, t, f, pa, pb, **more):
-        if steps is not None:
+    if steps is not None:
+        def record(phase, t, f, pa, pb, **more):
             sa, sb = _surface(pa, pb, P)
             steps.row(phase, t, f, sa, sb, **more)
 
@@ -577,7 +676,7 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
                 break
             if not low > tol / 2:
                 raise Unsure("GJK stopped short of the gap")
-        closing = u[0] * m[0] + u[1] * m[1] + u[2] * m[2]
+        closing = u[0] * m0 + u[1] * m1 + u[2] * m2
         iterations.append({"t": t, "distance": f, "closing_speed": closing})
         if steps is not None:  # the step this loop takes: from the plane's bound low
             dt = (low - tol / 2) / closing if closing > 0 else None
@@ -587,7 +686,7 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
         if closing <= 0:
             # u separates (low > 0): the shapes only part along it from here on
             return _miss(trace, "closing speed <= 0: d(t) is non-decreasing from here (convex)",
-                         calls)
+                         P.queries)
         t_new = t + (low - tol / 2) / closing
         if t_new > 1:
             f1 = F(1.0, fine, STEP_REL)
@@ -595,7 +694,7 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
                 if steps is not None:
                     record("end", 1.0, f1[0], f1[3], f1[4])
                 return _miss(trace, "the advancement bound passes t = 1: no contact in [0, 1]",
-                             calls)
+                             P.queries)
             t_new = 1.0
         if not t_new > t:
             raise Unsure("no progress")
@@ -614,7 +713,7 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
     done = 0
     floor = 1e-3 * tol
     while done < polish_steps and f > 0:
-        closing = u[0] * m[0] + u[1] * m[1] + u[2] * m[2]
+        closing = u[0] * m0 + u[1] * m1 + u[2] * m2
         if closing <= 0 or low <= 0:
             break
         t2 = min(1.0, t + low / closing)
@@ -636,7 +735,7 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
     # at distance 0 the careful path keeps the last direction of the closest points
     normal = (0.0 - u[0], 0.0 - u[1], 0.0 - u[2]) if f == 0 else _normal(pa, pb, u)
     trace.update({"case": "d(t) reached tol", "toi": t, "distance_at_toi": f,
-                  "static_queries": calls})
+                  "static_queries": P.queries})
     if steps is not None:
         record("toi", t, f, pa, pb)
     return t, point, normal, trace
@@ -682,7 +781,13 @@ def _surface(pa, pb, P):
     ``pb - r_B n`` (van den Bergen §4.3.4)."""
     if P.R == 0:
         return pa, pb
-    n = _normal(pa, pb, (0.0, 0.0, 0.0))
+    # n = _normal(pa, pb, (0, 0, 0)), written out
+    dx, dy, dz = pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]
+    n = _sqrt(dx * dx + dy * dy + dz * dz)
+    if 0 < n < math.inf:
+        nx, ny, nz = dx / n, dy / n, dz / n
+    else:
+        nx = ny = nz = 0.0
     ra, rb = P.ra, P.rb
-    return ((pa[0] + ra * n[0], pa[1] + ra * n[1], pa[2] + ra * n[2]),
-            (pb[0] - rb * n[0], pb[1] - rb * n[1], pb[2] - rb * n[2]))
+    return ((pa[0] + ra * nx, pa[1] + ra * ny, pa[2] + ra * nz),
+            (pb[0] - rb * nx, pb[1] - rb * ny, pb[2] - rb * nz))
