@@ -1,13 +1,17 @@
 """The render settings of the window's 3-D view, shared with ``explorer bench drag`` so the
 bench measures what a user sees (issue 12).
 
-Multisampling doubles the cost of a frame on software OpenGL (Mesa llvmpipe: 45-50 ms instead
-of 23.5 ms for the 10-object drag scene); FXAA, one screen-space pass over the finished frame,
-smooths edges for much less but softens the answer labels' text. So by default
+On software OpenGL (Mesa llvmpipe, most of a frame is the rasteriser's fragment work) every
+full-screen pass shows in a drag frame: multisampling doubles the frame of the 10-object drag
+scene (45-50 ms instead of 23.5 ms), and FXAA, one screen-space pass over the finished frame,
+costs a third of it too (measured on ``scenes/gui_ten.json``, 489x699 pixels, CPU time of the
+process per frame: 66 ms with FXAA, 42 ms without; its search iterations do not matter, the
+pass itself does), besides softening the answer labels' text. So by default
 (``ANTI_ALIASING = "adaptive"``) the view renders **while anything moves** (a drag, the
-camera, an edit) with FXAA and no multisampling, and once the view has been still for
-:data:`IDLE_MS` it renders the same frame **once more with multisampling** (FXAA off): crisp
-labels and smooth edges at rest, the cheap frame while dragging
+camera, an edit) with neither multisampling nor FXAA, and once the view has been still for
+:data:`IDLE_MS` it renders the same frame **once more with multisampling**: crisp labels and
+smooth edges at rest, the cheapest frame while dragging (the edges of a moving picture are
+stepped; nothing else in it changes: same lights, translucency and line widths)
 (:class:`explorer.qt.viewport.Viewport` switches the render window between the two).
 (pyvista's ``enable_anti_aliasing("fxaa")`` switches to the far costlier SSAA when VTK is built
 with EGL, which it is here, although the window itself is an X window where FXAA works: the
@@ -32,7 +36,7 @@ def moving() -> tuple[int, bool]:
     """``(multisamples, fxaa)`` of the frames rendered while something moves."""
     if ANTI_ALIASING == "msaa":
         return MSAA_SAMPLES, False
-    return 0, ANTI_ALIASING in ("adaptive", "fxaa")
+    return 0, ANTI_ALIASING == "fxaa"
 
 
 def idle() -> tuple[int, bool]:
@@ -43,11 +47,9 @@ def idle() -> tuple[int, bool]:
 
 
 def first() -> tuple[int, bool]:
-    """``(multisamples, fxaa)`` of the view's very first frame: with ``"adaptive"`` neither
-    (the frame at rest, multisampled, follows :data:`IDLE_MS` later anyway, so the start-up
-    does not build the FXAA pass for a frame shown a fifth of a second), else :func:`moving`."""
-    if ANTI_ALIASING == "adaptive":
-        return 0, False
+    """``(multisamples, fxaa)`` of the view's very first frame: that of a moving frame,
+    :func:`moving` (with ``"adaptive"`` neither: the frame at rest, multisampled, follows
+    :data:`IDLE_MS` later anyway)."""
     return moving()
 
 
