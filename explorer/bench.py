@@ -15,7 +15,7 @@ It prints the median and the 95th percentile of both and of their sum per step (
 "update_p95_ms": ..., "render_median_ms": ..., "render_p95_ms": ...}``.
 
 The window renders with its own settings (:mod:`explorer.render.quality`: neither FXAA nor
-multisampling while anything moves, one multisampled frame once the view is still: the bench
+multisampling nor the two back lights while anything moves, one multisampled frame once the view is still: the bench
 times the drag's frames, then that frame at rest apart); ``--anti-aliasing fxaa``, ``msaa``
 (the old 8 samples) or ``none`` measures the others.
 
@@ -80,7 +80,7 @@ def _legs(scene, panels: bool) -> list:
 
 def describe_quality(viewport) -> str:
     """The render settings in words: ``"fxaa"``, ``"msaa"``, ``"none"`` or, for the window's
-    default, ``"adaptive: no anti-aliasing while moving, 4x MSAA at rest"``."""
+    default, ``"adaptive: no anti-aliasing, no back lights while moving, 4x MSAA at rest"``."""
     from explorer.render import quality
 
     if not quality.adaptive():
@@ -88,6 +88,8 @@ def describe_quality(viewport) -> str:
     samples = viewport.plotter.render_window.GetMultiSamples() if \
         viewport.render_settings == quality.idle() else quality.idle()[0]
     moving = "FXAA" if quality.moving()[1] else "no anti-aliasing"
+    if not quality.moving()[2]:
+        moving += ", no back lights"
     return f"adaptive: {moving} while moving, {samples}x MSAA at rest"
 
 

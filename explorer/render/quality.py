@@ -11,7 +11,8 @@ pass itself does), besides softening the answer labels' text. So by default
 camera, an edit) with neither multisampling nor FXAA, and once the view has been still for
 :data:`IDLE_MS` it renders the same frame **once more with multisampling**: crisp labels and
 smooth edges at rest, the cheapest frame while dragging (the edges of a moving picture are
-stepped; nothing else in it changes: same lights, translucency and line widths)
+stepped, and the light kit's two back lights are off: :func:`moving`; translucency, line
+widths, tubes and spheres stay: measured, they cost nothing worth a change of look)
 (:class:`explorer.qt.viewport.Viewport` switches the render window between the two).
 (pyvista's ``enable_anti_aliasing("fxaa")`` switches to the far costlier SSAA when VTK is built
 with EGL, which it is here, although the window itself is an X window where FXAA works: the
@@ -32,23 +33,31 @@ IDLE_MS = 200
 MODES = ("adaptive", "fxaa", "msaa", "none")
 
 
-def moving() -> tuple[int, bool]:
-    """``(multisamples, fxaa)`` of the frames rendered while something moves."""
+def moving() -> tuple[int, bool, bool]:
+    """``(multisamples, fxaa, back_lights)`` of the frames rendered while something moves.
+
+    With ``"adaptive"`` the light kit's two back lights (see :func:`back_lights`) are off
+    while moving: on software OpenGL every light is fragment work on every lit pixel, and
+    these two light the sides turned away from the camera, so the moving frame hardly
+    changes (``scenes/gui_ten.json``: 0.7% of its pixels differ by more than 30 of 765 in
+    the sum of R, G and B; the mean difference is 1.6) while it costs a ninth less (render
+    CPU time of a drag frame 50 ms with all five lights, 45 ms with three, interleaved)."""
     if ANTI_ALIASING == "msaa":
-        return MSAA_SAMPLES, False
-    return 0, ANTI_ALIASING == "fxaa"
+        return MSAA_SAMPLES, False, True
+    return 0, ANTI_ALIASING == "fxaa", ANTI_ALIASING != "adaptive"
 
 
-def idle() -> tuple[int, bool]:
-    """``(multisamples, fxaa)`` of the frame rendered once the view is still."""
+def idle() -> tuple[int, bool, bool]:
+    """``(multisamples, fxaa, back_lights)`` of the frame rendered once the view is still:
+    with ``"adaptive"`` the full look (multisampled, every light)."""
     if ANTI_ALIASING == "adaptive":
-        return MSAA_SAMPLES, False
+        return MSAA_SAMPLES, False, True
     return moving()
 
 
-def first() -> tuple[int, bool]:
-    """``(multisamples, fxaa)`` of the view's very first frame: that of a moving frame,
-    :func:`moving` (with ``"adaptive"`` neither: the frame at rest, multisampled, follows
+def first() -> tuple[int, bool, bool]:
+    """``(multisamples, fxaa, back_lights)`` of the view's very first frame: that of a moving
+    frame, :func:`moving` (with ``"adaptive"`` the frame at rest, in full, follows
     :data:`IDLE_MS` later anyway)."""
     return moving()
 
@@ -63,19 +72,38 @@ def multi_samples() -> int:
     return moving()[0]
 
 
-def apply(renderer, settings: tuple[int, bool] | None = None) -> None:
+def back_lights(renderer) -> list:
+    """The lights of ``renderer`` behind the scene as the camera sees it: its camera lights
+    placed behind the focal point (a light kit's two back lights, at azimuth +-110 degrees;
+    its key, fill and head lights are in front)."""
+    lights = renderer.GetLights()
+    found = []
+    for i in range(lights.GetNumberOfItems()):
+        light = lights.GetItemAsObject(i)
+        if light.LightTypeIsCameraLight() and light.GetPosition()[2] < 0.0:
+            found.append(light)
+    return found
+
+
+def apply(renderer, settings: tuple | None = None) -> None:
     """Set ``settings`` (default: :func:`moving`) on the VTK ``renderer`` and its render
     window: multisamples on the window (VTK rebuilds its framebuffers at the next frame; the
-    driver may give fewer samples than asked), FXAA on the renderer."""
-    samples, fxaa = moving() if settings is None else settings
+    driver may give fewer samples than asked), FXAA on the renderer, its back lights on or
+    off."""
+    samples, fxaa, backs = moving() if settings is None else settings
     window = renderer.GetRenderWindow()
     if window is not None:
         window.SetMultiSamples(samples)
     renderer.SetUseFXAA(fxaa)
+    for light in back_lights(renderer):
+        light.SetSwitch(backs)
     renderer.Modified()
 
 
-def current(renderer) -> tuple[int, bool]:
-    """``(multisamples, fxaa)`` the renderer renders with now (the samples the driver gave)."""
+def current(renderer) -> tuple[int, bool, bool]:
+    """``(multisamples, fxaa, back_lights)`` the renderer renders with now (the samples the
+    driver gave; whether any back light is on)."""
     window = renderer.GetRenderWindow()
-    return (0 if window is None else window.GetMultiSamples()), bool(renderer.GetUseFXAA())
+    backs = any(light.GetSwitch() for light in back_lights(renderer))
+    return (0 if window is None else window.GetMultiSamples()), bool(renderer.GetUseFXAA()), \
+        backs
