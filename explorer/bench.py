@@ -15,8 +15,9 @@ It prints the median and the 95th percentile of both and of their sum per step (
 "update_p95_ms": ..., "render_median_ms": ..., "render_p95_ms": ...}``.
 
 The window renders with its own settings (:mod:`explorer.render.quality`: neither FXAA nor
-multisampling nor the two back lights while anything moves, one multisampled frame once the view is still: the bench
-times the drag's frames, then that frame at rest apart); ``--anti-aliasing fxaa``, ``msaa``
+multisampling nor the two back lights while anything moves, one multisampled frame with every
+light once the view is still: the bench times the drag's frames, then that frame at rest
+apart); ``--anti-aliasing fxaa``, ``msaa``
 (the old 8 samples) or ``none`` measures the others.
 
 With ``--panels`` every algorithm panel is open (each dock floated, so none hides behind a tab)

@@ -101,8 +101,9 @@ class Viewport(QWidget):
         self.plotter = FreshInteractor(self, auto_update=False,
                                     multi_samples=quality.multi_samples())
         #: the (multisamples, FXAA, back lights) the view renders with: quality.moving() from
-        #: the press of a mouse button (a grip's drag, the camera) to its release, quality.idle() from
-        #: quality.IDLE_MS later (one frame renders then); the first frame quality.first()
+        #: the press of a mouse button (a grip's drag, the camera) to its release,
+        #: quality.idle() from quality.IDLE_MS later (one frame renders then); the first frame
+        #: quality.first()
         self.render_settings = quality.first()
         quality.apply(self.plotter.renderer, self.render_settings)  # (render/quality.py)
         self._moving = False
