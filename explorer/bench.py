@@ -14,9 +14,10 @@ It prints the median and the 95th percentile of both and of their sum per step (
 60 frames a second), then, on its last line, one JSON object ``{"update_median_ms": ...,
 "update_p95_ms": ..., "render_median_ms": ..., "render_p95_ms": ...}``.
 
-The window renders with its own settings (:mod:`explorer.render.quality`: FXAA and no
-multisampling while anything moves, one multisampled frame once the view is still: the bench
-times the drag's frames, then that frame at rest apart); ``--anti-aliasing fxaa``, ``msaa``
+The window renders with its own settings (:mod:`explorer.render.quality`: neither FXAA nor
+multisampling nor the two back lights while anything moves, one multisampled frame with every
+light once the view is still: the bench times the drag's frames, then that frame at rest
+apart); ``--anti-aliasing fxaa``, ``msaa``
 (the old 8 samples) or ``none`` measures the others.
 
 With ``--panels`` every algorithm panel is open (each dock floated, so none hides behind a tab)
@@ -80,14 +81,17 @@ def _legs(scene, panels: bool) -> list:
 
 def describe_quality(viewport) -> str:
     """The render settings in words: ``"fxaa"``, ``"msaa"``, ``"none"`` or, for the window's
-    default, ``"adaptive: FXAA while moving, 4x MSAA at rest"``."""
+    default, ``"adaptive: no anti-aliasing, no back lights while moving, 4x MSAA at rest"``."""
     from explorer.render import quality
 
     if not quality.adaptive():
         return quality.ANTI_ALIASING
     samples = viewport.plotter.render_window.GetMultiSamples() if \
         viewport.render_settings == quality.idle() else quality.idle()[0]
-    return f"adaptive: FXAA while moving, {samples}x MSAA at rest"
+    moving = "FXAA" if quality.moving()[1] else "no anti-aliasing"
+    if not quality.moving()[2]:
+        moving += ", no back lights"
+    return f"adaptive: {moving} while moving, {samples}x MSAA at rest"
 
 
 def renders_per_step(app, window, obj, steps: int = 20) -> float:

@@ -606,7 +606,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--anti-aliasing", choices=["adaptive", "fxaa", "msaa", "none"],
                    default=None,
                    help="drag: render with this instead of the window's own setting (adaptive: "
-                        "FXAA while moving, multisampling once at rest)")
+                        "no anti-aliasing while moving, multisampling once at rest)")
     p.add_argument("--rounds", type=int, default=None,
                    help="kernels/batch/eval (default 15), startup (default 5): interleaved "
                         "rounds")

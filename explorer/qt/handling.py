@@ -107,12 +107,18 @@ class Handling:
 
     # ------------------------------------------------------------------ grip labels
     def update_grip_labels(self) -> None:
+        """Label each grip of the selected object (Grip Labels on), refilled in place: a drag
+        step only moves the labels' anchors (it removed and created their text actors on
+        every step, and a new text actor is a font rasterisation and a texture in the render),
+        and only the labels of grips gone are removed."""
         vp = self.window.viewport
         view = vp.view
-        view.remove_overlay(GRIP_LABEL_PREFIX)
-        if not self.grip_labels:
-            return
-        for name in vp.grip_names():
+        names = vp.grip_names() if self.grip_labels else []
+        keep = {f"{GRIP_LABEL_PREFIX}{name}" for name in names}
+        for key in [k for k in view.label_actors() if k.startswith(GRIP_LABEL_PREFIX)]:
+            if key not in keep:
+                view.remove_label(key)
+        for name in names:
             pos = vp.grip_position(name)
             view.set_label(f"{GRIP_LABEL_PREFIX}{name}", pos, drag.grip_label(name),
                            color="#5a3c00")

@@ -100,9 +100,10 @@ class Viewport(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         self.plotter = FreshInteractor(self, auto_update=False,
                                     multi_samples=quality.multi_samples())
-        #: the (multisamples, FXAA) the view renders with: quality.moving() from the press of
-        #: a mouse button (a grip's drag, the camera) to its release, quality.idle() from
-        #: quality.IDLE_MS later (one frame renders then); the first frame quality.first()
+        #: the (multisamples, FXAA, back lights) the view renders with: quality.moving() from
+        #: the press of a mouse button (a grip's drag, the camera) to its release,
+        #: quality.idle() from quality.IDLE_MS later (one frame renders then); the first frame
+        #: quality.first()
         self.render_settings = quality.first()
         quality.apply(self.plotter.renderer, self.render_settings)  # (render/quality.py)
         self._moving = False
@@ -181,7 +182,7 @@ class Viewport(QWidget):
 
     def begin_motion(self) -> None:
         """Something starts moving (a mouse button went down: a grip's drag, the camera):
-        frames render with :func:`quality.moving` (FXAA, no multisampling) until
+        frames render with :func:`quality.moving` (no anti-aliasing pass) until
         :meth:`end_motion`."""
         self._moving = True
         self._idle_timer.stop()
@@ -200,7 +201,7 @@ class Viewport(QWidget):
             self.render_settings = settings
 
     def render_at_rest(self, now: bool = False) -> None:
-        """Render the frame once more with the settings at rest (multisampling, no FXAA):
+        """Render the frame once more with the settings at rest (multisampling):
         what the view shows once nothing has moved for :data:`quality.IDLE_MS` (``now``: at
         once, as ``explorer bench drag`` times it, instead of at the widget's next paint)."""
         if not quality.adaptive() or self._moving or self.plotter.render_window is None:

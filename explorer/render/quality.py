@@ -1,13 +1,18 @@
 """The render settings of the window's 3-D view, shared with ``explorer bench drag`` so the
 bench measures what a user sees (issue 12).
 
-Multisampling doubles the cost of a frame on software OpenGL (Mesa llvmpipe: 45-50 ms instead
-of 23.5 ms for the 10-object drag scene); FXAA, one screen-space pass over the finished frame,
-smooths edges for much less but softens the answer labels' text. So by default
+On software OpenGL (Mesa llvmpipe, most of a frame is the rasteriser's fragment work) every
+full-screen pass shows in a drag frame: multisampling doubles the frame of the 10-object drag
+scene (45-50 ms instead of 23.5 ms), and FXAA, one screen-space pass over the finished frame,
+costs a third of it too (measured on ``scenes/gui_ten.json``, 489x699 pixels, CPU time of the
+process per frame: 66 ms with FXAA, 42 ms without; its search iterations do not matter, the
+pass itself does), besides softening the answer labels' text. So by default
 (``ANTI_ALIASING = "adaptive"``) the view renders **while anything moves** (a drag, the
-camera, an edit) with FXAA and no multisampling, and once the view has been still for
-:data:`IDLE_MS` it renders the same frame **once more with multisampling** (FXAA off): crisp
-labels and smooth edges at rest, the cheap frame while dragging
+camera, an edit) with neither multisampling nor FXAA, and once the view has been still for
+:data:`IDLE_MS` it renders the same frame **once more with multisampling**: crisp labels and
+smooth edges at rest, the cheapest frame while dragging (the edges of a moving picture are
+stepped, and the light kit's two back lights are off: :func:`moving`; translucency, line
+widths, tubes and spheres stay: measured, they cost nothing worth a change of look)
 (:class:`explorer.qt.viewport.Viewport` switches the render window between the two).
 (pyvista's ``enable_anti_aliasing("fxaa")`` switches to the far costlier SSAA when VTK is built
 with EGL, which it is here, although the window itself is an X window where FXAA works: the
@@ -28,26 +33,32 @@ IDLE_MS = 200
 MODES = ("adaptive", "fxaa", "msaa", "none")
 
 
-def moving() -> tuple[int, bool]:
-    """``(multisamples, fxaa)`` of the frames rendered while something moves."""
+def moving() -> tuple[int, bool, bool]:
+    """``(multisamples, fxaa, back_lights)`` of the frames rendered while something moves.
+
+    With ``"adaptive"`` the light kit's two back lights (see :func:`back_lights`) are off
+    while moving: on software OpenGL every light is fragment work on every lit pixel, and
+    these two light the sides turned away from the camera, so the moving frame hardly
+    changes (``scenes/gui_ten.json``: 0.7% of its pixels differ by more than 30 of 765 in
+    the sum of R, G and B; the mean difference is 1.6) while it costs a ninth less (render
+    CPU time of a drag frame 50 ms with all five lights, 45 ms with three, interleaved)."""
     if ANTI_ALIASING == "msaa":
-        return MSAA_SAMPLES, False
-    return 0, ANTI_ALIASING in ("adaptive", "fxaa")
+        return MSAA_SAMPLES, False, True
+    return 0, ANTI_ALIASING == "fxaa", ANTI_ALIASING != "adaptive"
 
 
-def idle() -> tuple[int, bool]:
-    """``(multisamples, fxaa)`` of the frame rendered once the view is still."""
+def idle() -> tuple[int, bool, bool]:
+    """``(multisamples, fxaa, back_lights)`` of the frame rendered once the view is still:
+    with ``"adaptive"`` the full look (multisampled, every light)."""
     if ANTI_ALIASING == "adaptive":
-        return MSAA_SAMPLES, False
+        return MSAA_SAMPLES, False, True
     return moving()
 
 
-def first() -> tuple[int, bool]:
-    """``(multisamples, fxaa)`` of the view's very first frame: with ``"adaptive"`` neither
-    (the frame at rest, multisampled, follows :data:`IDLE_MS` later anyway, so the start-up
-    does not build the FXAA pass for a frame shown a fifth of a second), else :func:`moving`."""
-    if ANTI_ALIASING == "adaptive":
-        return 0, False
+def first() -> tuple[int, bool, bool]:
+    """``(multisamples, fxaa, back_lights)`` of the view's very first frame: that of a moving
+    frame, :func:`moving` (with ``"adaptive"`` the frame at rest, in full, follows
+    :data:`IDLE_MS` later anyway)."""
     return moving()
 
 
@@ -61,19 +72,38 @@ def multi_samples() -> int:
     return moving()[0]
 
 
-def apply(renderer, settings: tuple[int, bool] | None = None) -> None:
+def back_lights(renderer) -> list:
+    """The lights of ``renderer`` behind the scene as the camera sees it: its camera lights
+    placed behind the focal point (a light kit's two back lights, at azimuth +-110 degrees;
+    its key, fill and head lights are in front)."""
+    lights = renderer.GetLights()
+    found = []
+    for i in range(lights.GetNumberOfItems()):
+        light = lights.GetItemAsObject(i)
+        if light.LightTypeIsCameraLight() and light.GetPosition()[2] < 0.0:
+            found.append(light)
+    return found
+
+
+def apply(renderer, settings: tuple | None = None) -> None:
     """Set ``settings`` (default: :func:`moving`) on the VTK ``renderer`` and its render
     window: multisamples on the window (VTK rebuilds its framebuffers at the next frame; the
-    driver may give fewer samples than asked), FXAA on the renderer."""
-    samples, fxaa = moving() if settings is None else settings
+    driver may give fewer samples than asked), FXAA on the renderer, its back lights on or
+    off."""
+    samples, fxaa, backs = moving() if settings is None else settings
     window = renderer.GetRenderWindow()
     if window is not None:
         window.SetMultiSamples(samples)
     renderer.SetUseFXAA(fxaa)
+    for light in back_lights(renderer):
+        light.SetSwitch(backs)
     renderer.Modified()
 
 
-def current(renderer) -> tuple[int, bool]:
-    """``(multisamples, fxaa)`` the renderer renders with now (the samples the driver gave)."""
+def current(renderer) -> tuple[int, bool, bool]:
+    """``(multisamples, fxaa, back_lights)`` the renderer renders with now (the samples the
+    driver gave; whether any back light is on)."""
     window = renderer.GetRenderWindow()
-    return (0 if window is None else window.GetMultiSamples()), bool(renderer.GetUseFXAA())
+    backs = any(light.GetSwitch() for light in back_lights(renderer))
+    return (0 if window is None else window.GetMultiSamples()), bool(renderer.GetUseFXAA()), \
+        backs

@@ -1090,6 +1090,17 @@ class SceneView:
             self._drawn_labels.pop(key, None)
             self._frame_labels.discard(key)
 
+    def remove_label(self, name: str) -> None:
+        """Remove the label called exactly ``name`` (no prefix match), if there is one."""
+        actor = self._labels.pop(name, None)
+        if actor is None:
+            return
+        self.plotter.renderer.RemoveActor(actor)
+        self._label_states.pop(name, None)
+        self._label_parts.pop(name, None)
+        self._drawn_labels.pop(name, None)
+        self._frame_labels.discard(name)
+
     def overlay_names(self) -> list[str]:
         return sorted(set(self._overlays) | set(self._merged)) + sorted(self._labels)
 

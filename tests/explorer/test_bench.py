@@ -52,7 +52,7 @@ def test_bench_drag_refuses_a_missing_scene():
 
 def test_bench_drag_prints_the_frame_update_plus_render():
     # issue 12: the frame (each step's update + render) is reported with its median and p95,
-    # against 60 frames a second; the render line names the window's anti-aliasing (FXAA
+    # against 60 frames a second; the render line names the window's anti-aliasing (none
     # while moving, multisampling at rest) and the frame at rest is timed apart
     lines = run_bench("--steps", "8")
     text = "\n".join(lines[:-1])
@@ -61,7 +61,8 @@ def test_bench_drag_prints_the_frame_update_plus_render():
     assert m, text
     median, p95, ratio = map(float, m.groups())
     assert 0 < median <= p95 and ratio == pytest.approx(median / 16.7, abs=0.01)
-    assert re.search(r"render \(VTK, adaptive: FXAA while moving, [1-9][0-9]*x MSAA at rest\)",
+    assert re.search(r"render \(VTK, adaptive: no anti-aliasing, no back lights while moving, "
+                     r"[1-9][0-9]*x MSAA at rest\)",
                      text), text
     assert re.search(r"the frame at rest \(once, 200 ms after the last move, multisampled\): "
                      r"median [0-9.]+ ms", text), text

@@ -115,6 +115,27 @@ def test_grip_labels_follow_the_grips(gui_window):
     assert texts == {"centre", "radius"}
 
 
+def test_a_drag_step_moves_the_grip_labels_in_place(gui_window):
+    # issue 12: each step removed the grip labels' text actors and made new ones (a font
+    # rasterisation and a texture each in the render); now the same actors move
+    w = gui_window(WELCOME)
+    w.select("seg")
+    view = w.viewport.view
+    before = {k: a for k, a in view.label_actors().items() if k.startswith("grip-label:")}
+    assert set(before) == {"grip-label:p0", "grip-label:p1", "grip-label:center"}
+    widget_drag(w, "p0", [(-1.0, -1.0, 0.5), (-1.2, -1.0, 0.5)])
+    after = {k: a for k, a in view.label_actors().items() if k.startswith("grip-label:")}
+    assert set(after) == set(before) and all(after[k] is before[k] for k in before)
+    assert view.label_state("grip-label:p0")[1] == pytest.approx((-1.2, -1.0, 0.5))
+    # the centre grip's label followed the segment's new midpoint: ((-1.2 + 1) / 2, ...)
+    seg = w.scene["seg"].primitive
+    mid = tuple((a + b) / 2 for a, b in zip(seg.p0, seg.p1))
+    assert view.label_state("grip-label:center")[1] == pytest.approx(mid)
+    w.select("ball")  # other grips: the segment's labels go, the sphere's come
+    names = {k for k in view.label_actors() if k.startswith("grip-label:")}
+    assert names == {"grip-label:center", "grip-label:radius"}
+
+
 def test_axis_lock_holds_a_drag_to_the_axis_it_moves_most_along(gui_window):
     w = gui_window(WELCOME)
     w.select("ball")

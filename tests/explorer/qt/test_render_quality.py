@@ -1,7 +1,9 @@
 """The view's render settings (issue 12, part 3): while a grip is dragged (or the camera moves)
-every frame renders with FXAA and no multisampling (explorer.render.quality.moving()); once the
-motion ended, quality.IDLE_MS later, the view renders once more with multisampling and FXAA off
-(quality.idle()), and keeps those settings until something moves again."""
+every frame renders with neither FXAA nor multisampling (explorer.render.quality.moving(): each
+is a pass over every pixel, a third or a half of a drag frame on software OpenGL) and without
+the light kit's two back lights; once the motion ended, quality.IDLE_MS later, the view renders
+once more with multisampling and every light (quality.idle()), and keeps those settings until
+something moves again."""
 
 from __future__ import annotations
 
@@ -36,7 +38,9 @@ def test_a_drag_renders_without_multisampling_then_one_multisampled_frame_at_res
     qtbot.waitUntil(lambda: vp.render_settings == quality.idle(), timeout=10_000)
     qtbot.wait(50)  # the paint that renders the frame at rest
     samples_at_rest = quality.current(ren)[0]
-    assert samples_at_rest > 1 and quality.current(ren)[1] is False  # multisampled, no FXAA
+    # multisampled, no FXAA, every light on
+    assert samples_at_rest > 1 and quality.current(ren)[1:] == (False, True)
+    assert len(quality.back_lights(ren)) == 2  # the light kit's two back lights
     w.select("s1")
     seen = frames(w)
     grip = dict(vp._grips)["center"]
@@ -46,28 +50,29 @@ def test_a_drag_renders_without_multisampling_then_one_multisampled_frame_at_res
         grip.SetCenter(x + 0.1 * i, y, z)
         grip.InvokeEvent(vtkCommand.InteractionEvent)
         vp.plotter.render()  # what VTK's widget does after each move of the mouse
-        # the frame of each step: no multisampling, FXAA on
-        assert quality.current(ren) == (0, True) and vp.render_settings == quality.moving()
+        # the frame of each step: neither multisampling nor FXAA, the back lights off
+        assert quality.current(ren) == (0, False, False) and vp.render_settings == quality.moving()
     grip.InvokeEvent(vtkCommand.EndInteractionEvent)
-    assert len(seen) >= 5 and set(seen) == {(0, True)}
-    qtbot.waitUntil(lambda: seen[-1] != (0, True), timeout=10_000)
+    assert len(seen) >= 5 and set(seen) == {(0, False, False)}
+    qtbot.waitUntil(lambda: seen[-1] != (0, False, False), timeout=10_000)
     # at rest: one more frame, multisampled as before the drag, FXAA off
-    assert seen[-1] == (samples_at_rest, False)
-    assert seen.count((samples_at_rest, False)) == 1
+    assert seen[-1] == (samples_at_rest, False, True)
+    assert seen.count((samples_at_rest, False, True)) == 1
     qtbot.wait(3 * quality.IDLE_MS)
-    assert seen.count((samples_at_rest, False)) == 1  # not again while nothing moves
+    assert seen.count((samples_at_rest, False, True)) == 1  # not again while nothing moves
     # a press of the mouse (the camera turns) goes back to the moving settings
     vp.plotter.iren.interactor.InvokeEvent("LeftButtonPressEvent")
     vp.plotter.render()
-    assert seen[-1] == (0, True)
+    assert seen[-1] == (0, False, False)
     vp.plotter.iren.interactor.InvokeEvent("LeftButtonReleaseEvent")
-    qtbot.waitUntil(lambda: seen[-1] == (samples_at_rest, False), timeout=10_000)
+    qtbot.waitUntil(lambda: seen[-1] == (samples_at_rest, False, True), timeout=10_000)
 
 
-@pytest.mark.parametrize("mode, moving, idle", [("fxaa", (0, True), (0, True)),
-                                                ("msaa", (8, False), (8, False)),
-                                                ("none", (0, False), (0, False)),
-                                                ("adaptive", (0, True), (8, False))])
+@pytest.mark.parametrize("mode, moving, idle", [("fxaa", (0, True, True), (0, True, True)),
+                                                ("msaa", (8, False, True), (8, False, True)),
+                                                ("none", (0, False, True), (0, False, True)),
+                                                ("adaptive", (0, False, False),
+                                                 (8, False, True))])
 def test_the_settings_of_each_mode(monkeypatch, mode, moving, idle):
     monkeypatch.setattr(quality, "ANTI_ALIASING", mode)
     assert quality.moving() == moving and quality.idle() == idle

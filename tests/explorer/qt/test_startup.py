@@ -84,8 +84,8 @@ def test_panels_built_after_the_first_frame_keep_the_tab_order(qtbot, state_dir)
 
 def test_the_first_frame_has_no_anti_aliasing_pass_then_the_frame_at_rest(monkeypatch):
     assert quality.ANTI_ALIASING == "adaptive"
-    assert quality.first() == (0, False)  # neither FXAA nor multisampling
-    for mode in ("fxaa", "msaa", "none"):  # the other modes: the first frame is a moving one
+    assert quality.first() == (0, False, False)  # neither FXAA nor multisampling
+    for mode in ("adaptive", "fxaa", "msaa", "none"):  # the first frame is a moving one
         monkeypatch.setattr(quality, "ANTI_ALIASING", mode)
         assert quality.first() == quality.moving()
 
