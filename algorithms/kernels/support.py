@@ -53,15 +53,17 @@ def _farthest(points: np.ndarray, d: np.ndarray) -> np.ndarray:
     return points[int(np.argmax(points @ d))].copy()
 
 
-def _cylinder_rim(center, w, radius, height, d: np.ndarray) -> np.ndarray:
+def _cylinder_rim(center, w, radius, height, d: np.ndarray, hw=None) -> np.ndarray:
     """Support of the cylinder: end disk picked by ``sign(d . w)``, rim point along the part
-    of ``d`` perpendicular to the unit axis ``w`` (GTCG §11.12.9)."""
+    of ``d`` perpendicular to the unit axis ``w`` (GTCG §11.12.9). ``hw``: ``(height / 2) *
+    w`` when the caller has it."""
     dw = float(d @ w)
-    p = center.copy()
     if dw > 0:
-        p = p + (height / 2) * w
+        p = center + ((height / 2) * w if hw is None else hw)
     elif dw < 0:
-        p = p - (height / 2) * w
+        p = center - ((height / 2) * w if hw is None else hw)
+    else:
+        p = center.copy()
     perp = d - dw * w
     perp = perp - float(perp @ w) * w  # once more: when d is nearly along w, the first
     pn = math.sqrt(float(perp @ perp))  # subtraction leaves rounding noise with a w part
@@ -124,8 +126,8 @@ def support(prim: Primitive, direction) -> np.ndarray:
         s = np.sign(axes @ d)
         return c + (s * e) @ axes
     if kind == "cylinder":
-        c, w, r, h = arr
-        return _cylinder_rim(c, w, r, h, d)
+        c, w, r, h, hw = arr
+        return _cylinder_rim(c, w, r, h, d, hw)
     raise ValueError(f"support: {kind!r} is unbounded or unknown (bounded: {BOUNDED_KINDS})")
 
 
@@ -160,8 +162,9 @@ def _arrays(prim: Primitive) -> tuple:
     elif kind == "obb":
         arr = (_ro(_f(prim.axes)), _ro(_f(prim.extents)), _ro(_f(prim.center)))
     elif kind == "cylinder":
-        arr = (_ro(_f(prim.center)), _ro(prim.unit_axis), float(prim.radius),
-               float(prim.height))
+        w = _ro(prim.unit_axis)
+        h = float(prim.height)
+        arr = (_ro(_f(prim.center)), w, float(prim.radius), h, _ro((h / 2) * w))
     else:
         raise ValueError(f"support: {kind!r} is unbounded or unknown (bounded: {BOUNDED_KINDS})")
     object.__setattr__(prim, _ARRAYS_KEY, arr)
