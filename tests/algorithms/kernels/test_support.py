@@ -10,6 +10,7 @@ The strategies and the membership test are reused by test_gjk.py.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 
@@ -253,7 +254,7 @@ def test_the_arrays_kept_on_a_primitive_change_no_answer_and_cannot_be_written()
               OBB((0, 0, 0), ((1, 0, 0), (0, 1, 0), (0, 0, 1)), (1, 2, 3)),
               Capsule((0, 0, 0), (2, 0, 0), 1), Cylinder((0, 0, 0), (0, 0, 2), 1, 4)]
     for s in shapes:
-        fresh = type(s)(**{f: getattr(s, f) for f in s.__dataclass_fields__})
+        fresh = type(s)(**{f.name: getattr(s, f.name) for f in dataclasses.fields(s)})
         first = support(s, (1, -1, 1))
         first_values = first.tolist()
         first += 100.0  # the caller owns the answer
