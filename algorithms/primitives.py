@@ -476,8 +476,10 @@ class Capsule(Primitive):
     def _validate(self):
         _nonnegative(self.radius, "radius")
 
-    @property
+    @cached_property
     def segment(self) -> Segment:
+        """The axis segment ``p0 p1`` (cached, a primitive is frozen: every pair of a scene's
+        capsule asks, and the segment keeps its own caches between them)."""
         return Segment(self.p0, self.p1, exact=self.exact)
 
 

@@ -319,8 +319,28 @@ def closest_point_cylinder(q, cyl: Cylinder):
     so ``|q - x|^2 = |rho - rho'|^2 + (z - z')^2`` splits and each clamp is the exact minimiser.
     A point inside is returned unchanged. Returns floats.
     """
+    frame = cyl.__dict__.get(_FRAME_KEY)
+    c, w, h, r = frame if frame is not None else cylinder_frame(cyl)
+    if len(q) == 3:  # the vec calls below written out: the same operations, the same bits
+        qx, qy, qz = float(q[0]), float(q[1]), float(q[2])
+        cx, cy, cz = c
+        wx, wy, wz = w
+        vx, vy, vz = qx - cx, qy - cy, qz - cz
+        z = wx * vx + wy * vy + wz * vz
+        rx, ry, rz = vx - z * wx, vy - z * wy, vz - z * wz
+        lr = math.sqrt(rx * rx + ry * ry + rz * rz)
+        inside = True
+        if z > h:
+            z, inside = h, False
+        elif z < -h:
+            z, inside = -h, False
+        if lr > r:
+            k = r / lr
+            rx, ry, rz, inside = k * rx, k * ry, k * rz, False
+        if inside:
+            return (qx, qy, qz)
+        return (cx + (z * wx + rx), cy + (z * wy + ry), cz + (z * wz + rz))
     qf = V.to_float(q)
-    c, w, h, r = cylinder_frame(cyl)
     v = V.sub(qf, c)
     z = V.dot(w, v)
     rho = V.sub(v, V.scale(z, w))
@@ -390,6 +410,12 @@ def rescaled(v):
     """``(v / m, m)`` with ``m = max |v_i|`` when ``v . v`` would underflow or overflow in
     floating point (a direction like ``(1e-199, 0, 0)`` is valid but squares to 0), else
     ``(v, 1)``. Callers work with ``v / m`` and divide the parameters they find by ``m``."""
+    if len(v) == 3:  # the common case first: floats whose squares are safe
+        x, y, z = v
+        if isinstance(x, float) or isinstance(y, float) or isinstance(z, float):
+            vv = x * x + y * y + z * z
+            if 1e-150 < vv < 1e150:
+                return (v if type(v) is tuple else tuple(v)), 1
     if any(isinstance(c, float) for c in v):
         vv = V.dot(v, v)
         if vv != 0 and not (1e-150 < vv < 1e150) or vv == 0 and not is_zero_vector(v):
@@ -425,6 +451,8 @@ def linear_segment_closest(o, d, lo, hi, s0, s1):
     private helper for the edge terms.) Returns ``(sqr_distance, t, s, point_on_linear,
     point_on_segment)``.
     """
+    if len(o) == 3 and len(d) == 3 and len(s0) == 3:
+        return _linear_segment_closest3(o, d, lo, hi, s0, s1)
     e = V.sub(s1, s0)
     r = V.sub(o, s0)
     a, b, c = V.dot(d, d), V.dot(d, e), V.dot(e, e)
@@ -451,6 +479,58 @@ def linear_segment_closest(o, d, lo, hi, s0, s1):
         q = V.sqr_dist(pa, pb)
         if best is None or q < best[0]:
             best = (q, t, s, pa, pb)
+    return best
+
+
+def _linear_segment_closest3(o, d, lo, hi, s0, s1):
+    """:func:`linear_segment_closest` for 3-vectors, its :mod:`~algorithms.core.vec` calls
+    written out: the same operations in the same order (the same bits, floats or Fractions),
+    and the rescaled direction of :func:`closest_t_to_point` taken once for both ends (the
+    edge terms of a box run it 12 times per pair)."""
+    ox, oy, oz = o
+    dx, dy, dz = d
+    ax, ay, az = s0
+    bx, by, bz = s1
+    ex, ey, ez = bx - ax, by - ay, bz - az
+    rx, ry, rz = ox - ax, oy - ay, oz - az
+    a = dx * dx + dy * dy + dz * dz
+    b = dx * ex + dy * ey + dz * ez
+    c = ex * ex + ey * ey + ez * ez
+    dd = dx * rx + dy * ry + dz * rz
+    ee = ex * rx + ey * ry + ez * rz
+    cands = []
+    det = a * c - b * b
+    if det > 0:
+        # grad: a t - b s + dd = 0 ; b t - c s + ee = 0
+        t = (b * ee - c * dd) / det
+        s = (a * ee - b * dd) / det
+        if lo <= t <= hi and 0 <= s <= 1:
+            cands.append((t, s))
+    # closest_t_to_point(o, d, lo, hi, q) for q = s0, s1
+    (ux, uy, uz), m = rescaled(d)
+    uu = ux * ux + uy * uy + uz * uz
+    for s_fixed, (qx, qy, qz) in ((0 * a, s0), (1 + 0 * a, s1)):
+        if uu == 0:
+            t = clamp_t(0 * uu, lo, hi)
+        else:
+            t = (ux * (qx - ox) + uy * (qy - oy) + uz * (qz - oz)) / uu / m
+            if t in (INF, -INF):
+                t = math.copysign(1.7976931348623157e308, t)
+            t = lo if t < lo else hi if t > hi else t
+        cands.append((t, s_fixed))
+    for t_fixed in (lo, hi):
+        if t_fixed not in (INF, -INF):
+            p = (ox + t_fixed * dx, oy + t_fixed * dy, oz + t_fixed * dz)
+            _, s = closest_point_segment(p, s0, s1)
+            cands.append((t_fixed, s))
+    best = None
+    for t, s in cands:
+        px, py, pz = ox + t * dx, oy + t * dy, oz + t * dz
+        qx, qy, qz = ax + s * ex, ay + s * ey, az + s * ez
+        wx, wy, wz = px - qx, py - qy, pz - qz
+        q = wx * wx + wy * wy + wz * wz
+        if best is None or q < best[0]:
+            best = (q, t, s, (px, py, pz), (qx, qy, qz))
     return best
 
 
@@ -594,9 +674,19 @@ def golden_section_distance(o, d, lo, hi, closest_fn, center, radius, extra_ts=(
         if L > H:  # every minimiser lies outside the domain: by convexity the minimum over
             L = H = clamp_t(t0, lo, hi)  # the domain is at the domain end nearest them
 
-    def f(t):
-        p = point_at(o, d, t)
-        return V.sqr_dist(p, _fp(closest_fn(p)))
+    if len(o) == 3:
+        ox, oy, oz = o
+        dx, dy, dz = d
+
+        def f(t):  # (point_at, _fp and sqr_dist written out: the same bits)
+            px, py, pz = ox + t * dx, oy + t * dy, oz + t * dz
+            q = closest_fn((px, py, pz))
+            ex, ey, ez = px - float(q[0]), py - float(q[1]), pz - float(q[2])
+            return ex * ex + ey * ey + ez * ez
+    else:
+        def f(t):
+            p = point_at(o, d, t)
+            return V.sqr_dist(p, _fp(closest_fn(p)))
 
     a, b, steps = L, H, 0
     if b > a:

@@ -414,17 +414,31 @@ def closest_on_simplex_fast(Y, base=None):
 def core_primitive(prim: Primitive):
     """The primitive GJK runs on and the radius it subtracts: a sphere's centre point, a
     capsule's segment (van den Bergen §4.3.4, "core" objects), any other shape itself and 0."""
-    kind, pts, radius = core(prim)
-    if pts is None:
-        return prim, 0.0
-    if kind == "point":
-        return Point(tuple(pts)), radius
-    if kind == "segment":
-        return Segment(tuple(pts[0]), tuple(pts[1])), radius
-    return prim, 0.0
+    found = prim.__dict__.get(_CORE_KEY)
+    if found is None:  # (once per primitive: a scene's sphere meets every other object)
+        kind, pts, radius = core(prim)
+        if pts is None:
+            found = prim, 0.0
+        elif kind == "point":
+            found = Point(tuple(pts)), radius
+        elif kind == "segment":
+            found = Segment(tuple(pts[0]), tuple(pts[1])), radius
+        else:
+            found = prim, 0.0
+        if found[0] is not prim:  # (a shape is not kept inside itself)
+            object.__setattr__(prim, _CORE_KEY, found)
+    return found
+
+
+#: where :func:`core_primitive` and :func:`_magnitude` keep their answers on the (frozen)
+#: primitive: not fields, so equality and hashing are unchanged
+_CORE_KEY = "_gjk_core"
+_MAGNITUDE_KEY = "_gjk_magnitude"
 
 
 def _lst(v):
+    if type(v) is np.ndarray and v.dtype == np.float64:
+        return v.tolist()  # (the same floats, one call)
     return [float(c) for c in v]
 
 
@@ -478,7 +492,16 @@ SAFE_RANGE = (2.0 ** -200, 2.0 ** 200)
 
 
 def _magnitude(p: Primitive) -> float:
-    """The largest absolute coordinate or length of a primitive (directions excluded)."""
+    """The largest absolute coordinate or length of a primitive (directions excluded; kept on
+    the primitive)."""
+    found = p.__dict__.get(_MAGNITUDE_KEY)
+    if found is None:
+        found = _magnitude_of(p)
+        object.__setattr__(p, _MAGNITUDE_KEY, found)
+    return found
+
+
+def _magnitude_of(p: Primitive) -> float:
     vals = []
     for name in p._point_fields + p._scalar_fields:
         v = getattr(p, name)
@@ -688,8 +711,8 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
             w = (float(p[0] - q[0]), float(p[1] - q[1]), float(p[2] - q[2]))
             max_w2 = max(max_w2, _dot(w, w))
             anv = np.asarray((qx, qy, qz))
-            nn = float(np.linalg.norm(anv))
-            lower = float(anv @ np.asarray(w)) / nn
+            nn = math.sqrt(float(anv.dot(anv)))  # (np.linalg.norm's own sum: the same bits)
+            lower = float(anv.dot(w)) / nn
             if lower > best_lower:
                 best_lower, best_dir = lower, anv / nn
             gap = vn * (vn - lower)
@@ -822,7 +845,7 @@ def _gjk(a: Primitive, b: Primitive, tol: float, max_iterations: int,
     pa = sum(l * p for l, p in zip(lam, PA))
     pb = sum(l * p for l, p in zip(lam, PB))
     diff = pb - pa
-    core_distance = float(np.linalg.norm(diff))
+    core_distance = math.sqrt(float(diff.dot(diff)))  # (np.linalg.norm's own: the same bits)
     # rounding of |v|: relative to the support points, and to the coordinates themselves
     # (shapes far from the origin carry absolute errors of a few ulps of their coordinates)
     touch = max(TOUCH * max(math.sqrt(max_w2), ra + rb), 16 * 2.0 ** -52 * size)

@@ -53,15 +53,17 @@ def _farthest(points: np.ndarray, d: np.ndarray) -> np.ndarray:
     return points[int(np.argmax(points @ d))].copy()
 
 
-def _cylinder_rim(center, w, radius, height, d: np.ndarray) -> np.ndarray:
+def _cylinder_rim(center, w, radius, height, d: np.ndarray, hw=None) -> np.ndarray:
     """Support of the cylinder: end disk picked by ``sign(d . w)``, rim point along the part
-    of ``d`` perpendicular to the unit axis ``w`` (GTCG §11.12.9)."""
+    of ``d`` perpendicular to the unit axis ``w`` (GTCG §11.12.9). ``hw``: ``(height / 2) *
+    w`` when the caller has it."""
     dw = float(d @ w)
-    p = center.copy()
     if dw > 0:
-        p = p + (height / 2) * w
+        p = center + ((height / 2) * w if hw is None else hw)
     elif dw < 0:
-        p = p - (height / 2) * w
+        p = center - ((height / 2) * w if hw is None else hw)
+    else:
+        p = center.copy()
     perp = d - dw * w
     perp = perp - float(perp @ w) * w  # once more: when d is nearly along w, the first
     pn = math.sqrt(float(perp @ perp))  # subtraction leaves rounding noise with a w part
@@ -105,28 +107,68 @@ def support(prim: Primitive, direction) -> np.ndarray:
     """
     d = _f(direction)
     kind = prim.kind
+    arr = prim.__dict__.get(_ARRAYS_KEY)
+    if arr is None:
+        arr = _arrays(prim)
     if kind == "point":
-        return _f(prim.position).copy()
-    if kind == "segment":
-        return _farthest(_f([prim.p0, prim.p1]), d)
-    if kind == "triangle":
-        return _farthest(_f(prim.vertices), d)
+        return arr[0].copy()
+    if kind == "segment" or kind == "triangle":
+        return _farthest(arr[0], d)
     if kind == "sphere":
-        return _f(prim.center) + float(prim.radius) * _unit_or_zero(d)
+        return arr[0] + arr[1] * _unit_or_zero(d)
     if kind == "capsule":
-        return _farthest(_f([prim.p0, prim.p1]), d) + float(prim.radius) * _unit_or_zero(d)
+        return _farthest(arr[0], d) + arr[1] * _unit_or_zero(d)
     if kind == "aabb":
-        lo, hi = _f(prim.min), _f(prim.max)
-        return np.where(d > 0, hi, np.where(d < 0, lo, (lo + hi) / 2))
+        lo, hi, mid = arr
+        return np.where(d > 0, hi, np.where(d < 0, lo, mid))
     if kind == "obb":
-        axes = _f(prim.axes)
-        e = _f(prim.extents)
+        axes, e, c = arr
         s = np.sign(axes @ d)
-        return _f(prim.center) + (s * e) @ axes
+        return c + (s * e) @ axes
     if kind == "cylinder":
-        return _cylinder_rim(_f(prim.center), prim.unit_axis, float(prim.radius),
-                             float(prim.height), d)
+        c, w, r, h, hw = arr
+        return _cylinder_rim(c, w, r, h, d, hw)
     raise ValueError(f"support: {kind!r} is unbounded or unknown (bounded: {BOUNDED_KINDS})")
+
+
+#: where :func:`support` keeps a primitive's arrays on the (frozen) primitive: not a field,
+#: so equality and hashing are unchanged
+_ARRAYS_KEY = "_support_arrays"
+
+
+def _ro(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)
+    return a
+
+
+def _arrays(prim: Primitive) -> tuple:
+    """What :func:`support` reads of ``prim``, as the arrays (read-only) and floats it
+    computed on every call before; built once per primitive (a scene's object meets every
+    other one, GJK asks a support point some ten times per pair)."""
+    kind = prim.kind
+    if kind == "point":
+        arr = (_ro(_f(prim.position)),)
+    elif kind == "segment":
+        arr = (_ro(_f([prim.p0, prim.p1])),)
+    elif kind == "triangle":
+        arr = (_ro(_f(prim.vertices)),)
+    elif kind == "sphere":
+        arr = (_ro(_f(prim.center)), float(prim.radius))
+    elif kind == "capsule":
+        arr = (_ro(_f([prim.p0, prim.p1])), float(prim.radius))
+    elif kind == "aabb":
+        lo, hi = _f(prim.min), _f(prim.max)
+        arr = (_ro(lo), _ro(hi), _ro((lo + hi) / 2))
+    elif kind == "obb":
+        arr = (_ro(_f(prim.axes)), _ro(_f(prim.extents)), _ro(_f(prim.center)))
+    elif kind == "cylinder":
+        w = _ro(prim.unit_axis)
+        h = float(prim.height)
+        arr = (_ro(_f(prim.center)), w, float(prim.radius), h, _ro((h / 2) * w))
+    else:
+        raise ValueError(f"support: {kind!r} is unbounded or unknown (bounded: {BOUNDED_KINDS})")
+    object.__setattr__(prim, _ARRAYS_KEY, arr)
+    return arr
 
 
 def support_value(prim: Primitive, direction) -> float:

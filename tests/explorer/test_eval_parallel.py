@@ -86,6 +86,35 @@ def test_the_number_of_processes(monkeypatch):
     assert eval_jobs(10**5, user_methods=True) == 1  # user methods stay in this process
 
 
+def test_a_free_core_is_the_lesser_of_the_load_average_and_the_processes_running_now(
+        monkeypatch):
+    monkeypatch.setattr(cli, "_cores", lambda: 2)
+    # the load average still counts a run that just ended; one other process runs now: one
+    # of the 2 cores is free, and a large scene gets both
+    monkeypatch.setattr(cli.os, "getloadavg", lambda: (1.9, 1.2, 0.8))
+    monkeypatch.setattr(cli, "_running_now", lambda: 1)
+    assert cli._free_cores() == 1.0  # 2 - min(1.9, 1)
+    assert eval_jobs(cli.PARALLEL_MIN) == 2
+    # two others running now, a load average of 1.6 (busy for a minute): 2 - 1.6 < FREE_MIN
+    monkeypatch.setattr(cli.os, "getloadavg", lambda: (1.6, 1.2, 0.8))
+    monkeypatch.setattr(cli, "_running_now", lambda: 2)
+    assert abs(cli._free_cores() - 0.4) < 1e-12
+    assert eval_jobs(cli.PARALLEL_MIN) == 1
+    # no running count (not Linux's /proc): the load average alone
+    monkeypatch.setattr(cli, "_running_now", lambda: None)
+    monkeypatch.setattr(cli.os, "getloadavg", lambda: (0.25, 0.5, 0.5))
+    assert cli._free_cores() == 1.75
+
+
+def test_running_now_reads_the_running_count_less_this_process(monkeypatch):
+    import io
+
+    readings = iter(["1.00 0.50 0.25 3/120 999\n", "1.00 0.50 0.25 1/120 999\n",
+                     "1.00 0.50 0.25 2/120 999\n"])
+    monkeypatch.setattr("builtins.open", lambda *a, **k: io.StringIO(next(readings)))
+    assert cli._running_now(samples=3) == 1  # the median count 2, less this process
+
+
 def test_ctrl_c_stops_a_parallel_eval_with_one_line(tmp_path):
     # 300 spheres without "queries": 44,850 pairs in 2 forked workers; SIGINT to the parent
     # after the first results: exit 130, one line, the workers ended with it

@@ -10,6 +10,7 @@ The strategies and the membership test are reused by test_gjk.py.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 
@@ -242,3 +243,29 @@ def test_unbounded_kinds_refused():
         support(Ray((0, 0, 0), (1, 0, 0)), (1, 0, 0))
     with pytest.raises(ValueError):
         support_interval(Plane((0, 0, 1), 0), (1, 0, 0))
+
+
+def test_the_arrays_kept_on_a_primitive_change_no_answer_and_cannot_be_written():
+    # support() keeps each primitive's arrays on it after the first call: a second call
+    # answers exactly as the first, a caller writing into an answer changes nothing, the
+    # kept arrays are read-only, and the primitive still equals a fresh copy of itself
+    shapes = [Point((1, 2, 3)), Segment((0, 0, 0), (2, 0, 0)), Sphere((1, 0, 0), 2),
+              Triangle(((0, 0, 0), (1, 0, 0), (0, 3, 0))), AABB((0, 0, 0), (1, 1, 1)),
+              OBB((0, 0, 0), ((1, 0, 0), (0, 1, 0), (0, 0, 1)), (1, 2, 3)),
+              Capsule((0, 0, 0), (2, 0, 0), 1), Cylinder((0, 0, 0), (0, 0, 2), 1, 4)]
+    for s in shapes:
+        fresh = type(s)(**{f.name: getattr(s, f.name) for f in dataclasses.fields(s)})
+        first = support(s, (1, -1, 1))
+        first_values = first.tolist()
+        first += 100.0  # the caller owns the answer
+        assert support(s, (1, -1, 1)).tolist() == first_values
+        # the same bits as the primitive built again (nothing kept on it yet)
+        assert support(fresh, (1, -1, 1)).tolist() == first_values
+        for kept in s.__dict__["_support_arrays"]:
+            if isinstance(kept, np.ndarray):
+                assert not kept.flags.writeable
+        assert s == fresh and hash(s) == hash(fresh)
+    # aabb [0,1]^3, d = (1,-1,0) through the kept arrays: (1, 0, 0.5) as by hand above
+    box = AABB((0, 0, 0), (1, 1, 1))
+    support(box, (1, 1, 1))
+    assert support(box, (1, -1, 0)).tolist() == [1, 0, 0.5]
