@@ -798,6 +798,8 @@ def lean_segments(tol_fn, method):
     min_sin2 = _FAST_MIN_SIN2
     margin_rel = _LEAN_MARGIN
     inf = math.inf
+    new = object.__new__
+    setattr_ = object.__setattr__
 
     def lean(prim0, prim1):
         if not state["enabled"]:
@@ -959,9 +961,11 @@ def lean_segments(tol_fn, method):
         if sqr == 0:
             sqr = 5e-324  # math.ulp(0.0): 1e-200 apart, the square underflows but is not 0
         closest = (pa, pb)
-        return make_with(DistanceResult, {
+        r = new(DistanceResult)  # make_with, inlined
+        setattr_(r, "__dict__", {
             "method": method, "trace": Deferred(_lean_trace, prim0, prim1, tol_fn, closest),
             "distance": key, "sqr_distance": sqr, "closest": closest,
             "parameter": (float(s), float(t))})
+        return r
 
     return lean

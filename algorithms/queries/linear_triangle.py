@@ -33,7 +33,8 @@ from algorithms.kernels.closest import (INF, closest_point_triangle, golden_sect
                                         linear_segment_closest, point_at, rescue_hit,
                                         robust_distance, robust_settle, surface_hits,
                                         touching_distance, unit)
-from algorithms.kernels.filters import FALLBACKS, triangle_clearly_misses
+from algorithms.kernels.filters import (FALLBACKS, FLOAT_SCALE_KEY, clearly_misses_at,
+                                       float_scale_of, triangle_clearly_misses)
 from algorithms.kernels.filters import STATE as filters_state
 from algorithms.primitives import Triangle
 from algorithms.registry import fuses, lean_kernels, register
@@ -451,6 +452,7 @@ def _lean_cast(hi):
     segment = hi == 1
     new = object.__new__
     setattr_ = object.__setattr__
+    scale_key = FLOAT_SCALE_KEY
 
     def lean(a, tri):
         if not state["enabled"] or a.exact or tri.exact:
@@ -468,8 +470,17 @@ def _lean_cast(hi):
             setattr_(hr, "__dict__", {
                 "method": A16, "trace": Deferred(_badouel_trace, o, d, 0, hi, tri, info),
                 "intersects": False, "first_t": None, "hits": ()})
-            if triangle_clearly_misses(o, d, 0, hi, verts, info):
-                return hr
+            # triangle_clearly_misses, with the scale of (o, d, *verts) from the two
+            # primitives' kept scales (the same maximum)
+            sa = a.__dict__.get(scale_key)
+            if sa is None:
+                sa = float_scale_of(a, (o, d))
+            st = tri.__dict__.get(scale_key)
+            if st is None:
+                st = float_scale_of(tri, verts)
+            if sa is not False and st is not False and sa is not None and st is not None:
+                if clearly_misses_at(o, d, 0, hi, verts, info, sa if sa > st else st):
+                    return hr
             FALLBACKS["badouel_miss"] = FALLBACKS.get("badouel_miss", 0) + 1
             return _hits_and_features(a, tri, False)[0]
         hr = surface_hits(o, d, 0, hi, t, r[1], A16,
