@@ -48,6 +48,10 @@ from algorithms.core.once import current_memo
 from algorithms.core.tolerance import PLAIN_KEY, call_rescaled, plain, toi_direct
 from algorithms.primitives import Primitive
 
+# query() reads plain()'s flag as the attribute of this name
+if PLAIN_KEY != "_tolerance_plain":
+    raise ImportError("algorithms.registry.query reads tolerance.PLAIN_KEY by name")
+
 QUERIES = ("distance", "intersects", "hits", "separating_axis", "side", "toi")
 #: queries whose result is mirrored by flipping when the arguments are swapped
 FLIPPABLE = {"distance", "intersects", "separating_axis", "side", "toi"}
@@ -347,6 +351,8 @@ def runner(name: str, ka: str, kb: str):
         _CACHE[key] = (None, None, None, None, None, None)
         return None
     tkey = (entry.query, entry.kind_a, entry.kind_b)
+    # the table's own key object: query()'s probe of it then compares by identity
+    tkey = next((k for k in _TABLE if k == tkey), tkey)
     func = entry.func
     lean, careful = (None, None) if flip else \
         (getattr(func, "lean", None) or {}).get((ka, kb), (None, None))
@@ -427,19 +433,26 @@ def query(name: str, a: Primitive, b: Primitive, *args, method: str | None = Non
     The default method without extra arguments takes the lean dispatch of :func:`runner`.
     """
     if method is None and not args and not kwargs:
-        # runner()'s cache probe, inlined (the hot path of every default query), and the
-        # runner's call of the pair's lean kernel (lean_kernels) inlined as well
-        found = _CACHE.get(("run", name, a.kind, b.kind))
-        if found is not None and found[0] is not None and _TABLE.get(found[1]) is found[2] \
-                and found[3] in found[2]:
+        # runner()'s cache probe, inlined (the hot path of every default query), keyed by
+        # the primitives' classes (a kind is a class attribute: two lookups through the
+        # instance cost more than the rest of the probe), and the runner's call of the
+        # pair's lean kernel (lean_kernels) inlined as well
+        found = _CACHE.get((name, type(a), type(b)))
+        if found is not None and _TABLE.get(found[1]) is found[2] and found[3] in found[2]:
             lean = found[4]
-            if lean is not None and a.__dict__.get(PLAIN_KEY) and b.__dict__.get(PLAIN_KEY) \
-                    and current_memo() is None:
-                r = lean(a, b)
-                return r if r is not None else found[5](a, b)
+            if lean is not None:
+                try:  # plain()'s flag, kept on the instance (PLAIN_KEY), read as an attribute
+                    ok = a._tolerance_plain and b._tolerance_plain
+                except AttributeError:  # not computed yet: the runner computes it
+                    ok = False
+                if ok and current_memo() is None:
+                    r = lean(a, b)
+                    return r if r is not None else found[5](a, b)
             return found[0](a, b)
         run = runner(name, a.kind, b.kind)
         if run is not None:
+            # the same entry under the classes' key (dropped with the rest of the cache)
+            _CACHE[(name, type(a), type(b))] = _CACHE[("run", name, a.kind, b.kind)]
             return run(a, b)
     entry, flip = _lookup(name, a.kind, b.kind, method)
     if entry is not None and not flip and name == "toi" and len(args) == 1 and not kwargs:

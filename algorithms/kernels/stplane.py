@@ -830,12 +830,24 @@ def lean_segments(tol_fn, method):
         if x > M1:
             M1 = x
         big = M1 if M1 > M0 else M0
-        for x in B0:
-            if x > big or -x > big:
-                big = x if x >= 0 else -x
-        for x in B1:
-            if x > big or -x > big:
-                big = x if x >= 0 else -x
+        x = b00 if b00 >= 0 else -b00
+        if x > big:
+            big = x
+        x = b01 if b01 >= 0 else -b01
+        if x > big:
+            big = x
+        x = b02 if b02 >= 0 else -b02
+        if x > big:
+            big = x
+        x = b10 if b10 >= 0 else -b10
+        if x > big:
+            big = x
+        x = b11 if b11 >= 0 else -b11
+        if x > big:
+            big = x
+        x = b12 if b12 >= 0 else -b12
+        if x > big:
+            big = x
         if not (M0 >= tiny and M1 >= tiny and big <= huge):
             return _declined("st_lean")
         a = m00 * m00 + m01 * m01 + m02 * m02
@@ -880,10 +892,12 @@ def lean_segments(tol_fn, method):
             # region 0 (st_lean's comments)
             s = s_bar
             t = ((D0 + s * m00) * m10 + (D1 + s * m01) * m11 + (D2 + s * m02) * m12) / c
+            # (the clamps give 0.0 and 1.0 where st_lean's give 0 and 1: every product and
+            # comparison below, and float() of the parameter, come out the same)
             if t < 0:
-                t = 0
+                t = 0.0
             elif t > 1:
-                t = 1
+                t = 1.0
             key = abs(D0 * n0 + D1 * n1 + D2 * n2) / sqrt(det)
             reach = big * (2.0 + abs(s) + abs(t))
             x = ads - tol_s
@@ -897,42 +911,41 @@ def lean_segments(tol_fn, method):
                 return _declined("st_lean")
             if not key > margin:
                 return _declined("st_lean")
-            v = (D0 + s * m00 - t * m10, D1 + s * m01 - t * m11, D2 + s * m02 - t * m12)
         else:
             # the four edges' clamped conditional minima, in st_lean's order (s = 0, s = 1,
             # t = 0, t = 1), the first least one winning a tie as there
             s = 0.0
             t = ((D0 + s * m00) * m10 + (D1 + s * m01) * m11 + (D2 + s * m02) * m12) / c
             if t < 0:
-                t = 0
+                t = 0.0
             elif t > 1:
-                t = 1
-            v0, v1, v2 = D0 + s * m00 - t * m10, D1 + s * m01 - t * m11, D2 + s * m02 - t * m12
-            qa, sa, ta = v0 * v0 + v1 * v1 + v2 * v2, s, t
+                t = 1.0
+            a0, a1, a2 = D0 + s * m00 - t * m10, D1 + s * m01 - t * m11, D2 + s * m02 - t * m12
+            qa, sa, ta = a0 * a0 + a1 * a1 + a2 * a2, s, t
             s = 1.0
             t = ((D0 + s * m00) * m10 + (D1 + s * m01) * m11 + (D2 + s * m02) * m12) / c
             if t < 0:
-                t = 0
+                t = 0.0
             elif t > 1:
-                t = 1
-            v0, v1, v2 = D0 + s * m00 - t * m10, D1 + s * m01 - t * m11, D2 + s * m02 - t * m12
-            qb, sb, tb = v0 * v0 + v1 * v1 + v2 * v2, s, t
+                t = 1.0
+            b0_, b1_, b2_ = D0 + s * m00 - t * m10, D1 + s * m01 - t * m11, D2 + s * m02 - t * m12
+            qb, sb, tb = b0_ * b0_ + b1_ * b1_ + b2_ * b2_, s, t
             t = 0.0
             s = -((D0 - t * m10) * m00 + (D1 - t * m11) * m01 + (D2 - t * m12) * m02) / a
             if s < 0:
-                s = 0
+                s = 0.0
             elif s > 1:
-                s = 1
-            v0, v1, v2 = D0 + s * m00 - t * m10, D1 + s * m01 - t * m11, D2 + s * m02 - t * m12
-            qc, sc, tc = v0 * v0 + v1 * v1 + v2 * v2, s, t
+                s = 1.0
+            c0, c1, c2 = D0 + s * m00 - t * m10, D1 + s * m01 - t * m11, D2 + s * m02 - t * m12
+            qc, sc, tc = c0 * c0 + c1 * c1 + c2 * c2, s, t
             t = 1.0
             s = -((D0 - t * m10) * m00 + (D1 - t * m11) * m01 + (D2 - t * m12) * m02) / a
             if s < 0:
-                s = 0
+                s = 0.0
             elif s > 1:
-                s = 1
-            v0, v1, v2 = D0 + s * m00 - t * m10, D1 + s * m01 - t * m11, D2 + s * m02 - t * m12
-            qd, sd, td = v0 * v0 + v1 * v1 + v2 * v2, s, t
+                s = 1.0
+            d0_, d1_, d2_ = D0 + s * m00 - t * m10, D1 + s * m01 - t * m11, D2 + s * m02 - t * m12
+            qd, sd, td = d0_ * d0_ + d1_ * d1_ + d2_ * d2_, s, t
             q, s, t, w = qa, sa, ta, 0
             if qb < q:
                 q, s, t, w = qb, sb, tb, 1
@@ -953,8 +966,16 @@ def lean_segments(tol_fn, method):
                     (w != 2 and not (sc == s and tc == t) and not qc > beat) or \
                     (w != 3 and not (sd == s and td == t) and not qd > beat):
                 return _declined("st_lean")
-            v = (D0 + s * m00 - t * m10, D1 + s * m01 - t * m11, D2 + s * m02 - t * m12)
-            key = hypot(*v)
+            # st_lean's v = D + s m0 - t m1 at the winner: the winner's own diff (the same
+            # expressions of the same s, t)
+            if w == 0:
+                key = hypot(a0, a1, a2)
+            elif w == 1:
+                key = hypot(b0_, b1_, b2_)
+            elif w == 2:
+                key = hypot(c0, c1, c2)
+            else:
+                key = hypot(d0_, d1_, d2_)
         pa = B0 if s == 0 else (e0 if s == 1 else (b00 + s * m00, b01 + s * m01, b02 + s * m02))
         pb = B1 if t == 0 else (e1 if t == 1 else (b10 + t * m10, b11 + t * m11, b12 + t * m12))
         sqr = key * key
@@ -965,7 +986,7 @@ def lean_segments(tol_fn, method):
         setattr_(r, "__dict__", {
             "method": method, "trace": Deferred(_lean_trace, prim0, prim1, tol_fn, closest),
             "distance": key, "sqr_distance": sqr, "closest": closest,
-            "parameter": (float(s), float(t))})
+            "parameter": (s, t)})  # (floats already: the clamps above)
         return r
 
     return lean
