@@ -48,6 +48,10 @@ from algorithms.core.once import current_memo
 from algorithms.core.tolerance import PLAIN_KEY, call_rescaled, plain, toi_direct
 from algorithms.primitives import Primitive
 
+# query() reads plain()'s flag as the attribute of this name
+if PLAIN_KEY != "_tolerance_plain":
+    raise ImportError("algorithms.registry.query reads tolerance.PLAIN_KEY by name")
+
 QUERIES = ("distance", "intersects", "hits", "separating_axis", "side", "toi")
 #: queries whose result is mirrored by flipping when the arguments are swapped
 FLIPPABLE = {"distance", "intersects", "separating_axis", "side", "toi"}
@@ -339,25 +343,62 @@ def runner(name: str, ka: str, kb: str):
     key = ("run", name, ka, kb)
     found = _CACHE.get(key)
     if found is not None:
-        run, tkey, entries, entry = found
+        run, tkey, entries, entry = found[:4]
         if entry is None or (_TABLE.get(tkey) is entries and entry in entries):
             return run
     entry, flip = _lookup(name, ka, kb, None)
     if entry is None or name == "toi":
-        _CACHE[key] = (None, None, None, None)
+        _CACHE[key] = (None, None, None, None, None, None)
         return None
     tkey = (entry.query, entry.kind_a, entry.kind_b)
-    run = _make_runner(name, entry.func, flip)
-    _CACHE[key] = (run, tkey, _TABLE.get(tkey), entry)
+    # the table's own key object: query()'s probe of it then compares by identity
+    tkey = next((k for k in _TABLE if k == tkey), tkey)
+    func = entry.func
+    lean, careful = (None, None) if flip else \
+        (getattr(func, "lean", None) or {}).get((ka, kb), (None, None))
+    run = _make_runner(name, func, flip, lean, careful)
+    # (the lean kernel and what answers when it declines, for query()'s inlined call)
+    _CACHE[key] = (run, tkey, _TABLE.get(tkey), entry, lean, careful)
     return run
 
 
-def _make_runner(name: str, func: Callable, flip: bool) -> Callable:
+def lean_kernels(func: Callable, kernels: dict) -> Callable:
+    """Attach ``kernels`` (``(kind_a, kind_b) -> (lean, careful)``) to the registered
+    ``func``: for a pair of those kinds, :func:`runner` calls ``lean(a, b)`` first when both
+    primitives are :func:`~algorithms.core.tolerance.plain` and no
+    :func:`~algorithms.core.once.one_analysis` scope is open. ``lean`` must return exactly
+    the record ``func(a, b)`` returns, or ``None`` when its filter cannot vouch for the plain
+    float answer; then ``careful(a, b)`` answers: what ``func`` does after its own filter
+    declined (so a declined pair is neither filtered nor counted twice). One frame for the
+    common case instead of ``func``'s chain of calls; the kernels belong to ``func``, so a
+    new default method drops them with it."""
+    func.lean = dict(kernels)
+    _CACHE.clear()
+    return func
+
+
+def _make_runner(name: str, func: Callable, flip: bool, lean: Optional[Callable] = None,
+                 careful: Optional[Callable] = None) -> Callable:
     """``run(a, b)`` for :func:`runner`: ``func`` on the pair (swapped and the result
     :meth:`~algorithms.results.Result.flipped` when ``flip``), through :func:`call_rescaled`
-    unless both primitives are :func:`~algorithms.core.tolerance.plain`."""
+    unless both primitives are :func:`~algorithms.core.tolerance.plain`; first the pair's
+    ``lean`` kernel (:func:`lean_kernels`) when it has one (never flipped), ``careful`` when
+    that declines."""
     raw = getattr(func, "unshared", None)  # a once.shared pass: the function itself
-    if not flip and raw is not None:
+    if lean is not None:
+        inner = careful
+        in_scope = current_memo
+
+        def run(a, b):
+            pa = a.__dict__.get(PLAIN_KEY)
+            pb = b.__dict__.get(PLAIN_KEY)
+            if (pa if pa is not None else plain(a)) and (pb if pb is not None else plain(b)):
+                if in_scope() is None:
+                    r = lean(a, b)
+                    return r if r is not None else inner(a, b)
+                return func(a, b)
+            return call_rescaled(func, name, a, b, (), None)
+    elif not flip and raw is not None:
         def run(a, b):
             pa = a.__dict__.get(PLAIN_KEY)
             pb = b.__dict__.get(PLAIN_KEY)
@@ -379,7 +420,8 @@ def _make_runner(name: str, func: Callable, flip: bool) -> Callable:
             if (pa if pa is not None else plain(a)) and (pb if pb is not None else plain(b)):
                 return func(b, a).flipped()
             return call_rescaled(func, name, b, a, (), None).flipped()
-    run.__qualname__ = f"runner.<{name}: {getattr(func, '__name__', func)}{' flipped' if flip else ''}>"
+    run.__qualname__ = (f"runner.<{name}: {getattr(func, '__name__', func)}"
+                        f"{' flipped' if flip else ''}{' lean' if lean is not None else ''}>")
     return run
 
 
@@ -391,13 +433,26 @@ def query(name: str, a: Primitive, b: Primitive, *args, method: str | None = Non
     The default method without extra arguments takes the lean dispatch of :func:`runner`.
     """
     if method is None and not args and not kwargs:
-        # runner()'s cache probe, inlined (the hot path of every default query)
-        found = _CACHE.get(("run", name, a.kind, b.kind))
-        if found is not None and found[0] is not None and _TABLE.get(found[1]) is found[2] \
-                and found[3] in found[2]:
+        # runner()'s cache probe, inlined (the hot path of every default query), keyed by
+        # the primitives' classes (a kind is a class attribute: two lookups through the
+        # instance cost more than the rest of the probe), and the runner's call of the
+        # pair's lean kernel (lean_kernels) inlined as well
+        found = _CACHE.get((name, type(a), type(b)))
+        if found is not None and _TABLE.get(found[1]) is found[2] and found[3] in found[2]:
+            lean = found[4]
+            if lean is not None:
+                try:  # plain()'s flag, kept on the instance (PLAIN_KEY), read as an attribute
+                    ok = a._tolerance_plain and b._tolerance_plain
+                except AttributeError:  # not computed yet: the runner computes it
+                    ok = False
+                if ok and current_memo() is None:
+                    r = lean(a, b)
+                    return r if r is not None else found[5](a, b)
             return found[0](a, b)
         run = runner(name, a.kind, b.kind)
         if run is not None:
+            # the same entry under the classes' key (dropped with the rest of the cache)
+            _CACHE[(name, type(a), type(b))] = _CACHE[("run", name, a.kind, b.kind)]
             return run(a, b)
     entry, flip = _lookup(name, a.kind, b.kind, method)
     if entry is not None and not flip and name == "toi" and len(args) == 1 and not kwargs:

@@ -229,6 +229,16 @@ def pair_scale(*prims, points=()) -> float:
     return m if m > 0 else 5e-324
 
 
+#: where :func:`pair_sizes` keeps its answer on a primitive (probed inline by the lean kernels)
+SIZES_KEY = "_tolerance_sizes"
+
+
+def pair_sizes(p) -> tuple:
+    """``(exact, largest length value, direction in the safe range)`` of ``p``: what
+    :func:`pair_scale` reads (element 1), kept under :data:`SIZES_KEY` on the instance."""
+    return _sizes(p)
+
+
 def _sizes(p) -> tuple:
     """``(exact, largest length value, direction in the safe range)`` of a primitive, computed
     once and kept on the (frozen, immutable) instance: every query of every pair asks."""

@@ -196,6 +196,36 @@ def triangle_clearly_misses(o, d, lo, hi, verts, trace) -> bool:
     return bound > 2 * MARGIN * scale and scale < 1e300
 
 
+def clearly_misses_at(o, d, lo, hi, verts, trace, scale) -> bool:
+    """:func:`triangle_clearly_misses` given its ``scale`` (``None``: not all floats), for a
+    caller that has it already (:func:`float_scale_of`); the filters on."""
+    if scale is None:
+        return False
+    bound = _miss_bound(o, d, lo, hi, verts, trace)
+    if not (bound > 0):
+        return False
+    return bound > 2 * MARGIN * scale and scale < 1e300
+
+
+#: where :func:`float_scale_of` keeps its answer on a primitive (not a field)
+FLOAT_SCALE_KEY = "_filters_float_scale"
+
+
+def float_scale_of(prim, vectors):
+    """:func:`_float_scale` of ``vectors``, the primitive ``prim``'s own (a ray's origin and
+    direction, a triangle's vertices), computed once and kept on the (frozen) instance
+    (``False`` kept for "not all floats", returned as ``None``). The scale of several
+    primitives' vectors together is the largest of theirs (``None`` if one is ``None``):
+    :func:`_float_scale` is a maximum."""
+    d = prim.__dict__
+    m = d.get(FLOAT_SCALE_KEY)
+    if m is None:
+        m = _float_scale(vectors)
+        object.__setattr__(prim, FLOAT_SCALE_KEY, False if m is None else m)
+        return m
+    return None if m is False else m
+
+
 def _float_scale(vectors):
     """``max(abs(x) for v in vectors for x in v)`` (the same value by the same comparisons:
     a later element replaces the running maximum when greater) when every component is a

@@ -859,3 +859,213 @@ def lean_distance(prim0, prim1, tol_fn, method):
         "method": method, "trace": Deferred(_lean_trace, prim0, prim1, tol_fn, closest),
         "distance": key, "sqr_distance": sqr, "closest": closest,
         "parameter": (float(s), float(t))})
+
+
+def lean_segments(tol_fn, method):
+    """The lean kernel of two float segments (:func:`algorithms.registry.lean_kernels`):
+    ``lean(seg0, seg1)`` returns exactly :func:`lean_distance`'s record for the pair, or
+    ``None`` wherever :func:`st_lean` declines (counted alike). :func:`st_lean` with both
+    domains ``[0, 1]`` folded in, its four edge candidates unrolled and the record built in
+    the same frame: the very operations in the same order, so the same bits (a property test
+    compares the two on random and degenerate pairs), with none of the generic version's
+    domain probes, candidate lists and calls. ``tol_fn`` and ``method`` as for
+    :func:`lean_distance`."""
+    sqrt = math.sqrt
+    hypot = math.hypot
+    state = _filters_state
+    tiny, huge = 2.0 ** -400, 2.0 ** 398
+    min_sin2 = _FAST_MIN_SIN2
+    margin_rel = _LEAN_MARGIN
+    inf = math.inf
+    new = object.__new__
+    setattr_ = object.__setattr__
+
+    def lean(prim0, prim1):
+        if not state["enabled"]:
+            return None
+        if prim0.exact or prim1.exact:
+            return None
+        B0, e0, m0 = prim0.p0, prim0.p1, prim0.direction
+        B1, e1, m1 = prim1.p0, prim1.p1, prim1.direction
+        m00, m01, m02 = m0
+        m10, m11, m12 = m1
+        b00, b01, b02 = B0
+        b10, b11, b12 = B1
+        D0, D1, D2 = b00 - b10, b01 - b11, b02 - b12
+        # M0, M1, big, Dm: st_lean's max of abs values, with the comparisons inlined (the
+        # same values: max keeps the first of equals, NaN never replaces nor is replaced)
+        M0 = m00 if m00 >= 0 else -m00
+        x = m01 if m01 >= 0 else -m01
+        if x > M0:
+            M0 = x
+        x = m02 if m02 >= 0 else -m02
+        if x > M0:
+            M0 = x
+        M1 = m10 if m10 >= 0 else -m10
+        x = m11 if m11 >= 0 else -m11
+        if x > M1:
+            M1 = x
+        x = m12 if m12 >= 0 else -m12
+        if x > M1:
+            M1 = x
+        big = M1 if M1 > M0 else M0
+        x = b00 if b00 >= 0 else -b00
+        if x > big:
+            big = x
+        x = b01 if b01 >= 0 else -b01
+        if x > big:
+            big = x
+        x = b02 if b02 >= 0 else -b02
+        if x > big:
+            big = x
+        x = b10 if b10 >= 0 else -b10
+        if x > big:
+            big = x
+        x = b11 if b11 >= 0 else -b11
+        if x > big:
+            big = x
+        x = b12 if b12 >= 0 else -b12
+        if x > big:
+            big = x
+        if not (M0 >= tiny and M1 >= tiny and big <= huge):
+            return _declined("st_lean")
+        a = m00 * m00 + m01 * m01 + m02 * m02
+        c = m10 * m10 + m11 * m11 + m12 * m12
+        n0 = m01 * m12 - m02 * m11
+        n1 = m02 * m10 - m00 * m12
+        n2 = m00 * m11 - m01 * m10
+        det = n0 * n0 + n1 * n1 + n2 * n2
+        if not (det > min_sin2 * a * c and a > 0 and c > 0 and det < inf):
+            return _declined("st_lean")
+        s_bar = ((m11 * D2 - m12 * D1) * n0 + (m12 * D0 - m10 * D2) * n1
+                 + (m10 * D1 - m11 * D0) * n2) / det
+        t_bar = ((m01 * D2 - m02 * D1) * n0 + (m02 * D0 - m00 * D2) * n1
+                 + (m00 * D1 - m01 * D0) * n2) / det
+        Dm = D0 if D0 >= 0 else -D0
+        x = D1 if D1 >= 0 else -D1
+        if x > Dm:
+            Dm = x
+        x = D2 if D2 >= 0 else -D2
+        if x > Dm:
+            Dm = x
+        inv_sin = sqrt(a * c / det)
+        abs_s = s_bar if s_bar >= 0 else -s_bar
+        abs_t = t_bar if t_bar >= 0 else -t_bar
+        tol_s = 2.0 ** -30 * (1.0 + abs_s + (Dm + M1 * (1.0 + abs_t)) / M0 * inv_sin)
+        tol_t = 2.0 ** -30 * (1.0 + abs_t + (Dm + M0 * (1.0 + abs_s)) / M1 * inv_sin)
+        if s_bar < 0:
+            inside, ads = False, -s_bar
+        elif s_bar > 1:
+            inside, ads = False, s_bar - 1
+        else:
+            inside, ads = True, (s_bar if s_bar < 0.5 else 1 - s_bar)
+        if t_bar < 0:
+            inside, adt = False, -t_bar
+        elif t_bar > 1:
+            inside, adt = False, t_bar - 1
+        else:
+            adt = t_bar if t_bar < 0.5 else 1 - t_bar
+        if not (ads > tol_s and adt > tol_t):
+            return _declined("st_lean")
+        if inside:
+            # region 0 (st_lean's comments)
+            s = s_bar
+            t = ((D0 + s * m00) * m10 + (D1 + s * m01) * m11 + (D2 + s * m02) * m12) / c
+            # (the clamps give 0.0 and 1.0 where st_lean's give 0 and 1: every product and
+            # comparison below, and float() of the parameter, come out the same)
+            if t < 0:
+                t = 0.0
+            elif t > 1:
+                t = 1.0
+            key = abs(D0 * n0 + D1 * n1 + D2 * n2) / sqrt(det)
+            reach = big * (2.0 + abs(s) + abs(t))
+            x = ads - tol_s
+            y = adt - tol_t
+            dq = det * x * x / c
+            y = det * y * y / a
+            if y < dq:
+                dq = y
+            margin = margin_rel * reach
+            if not (dq / (sqrt(key * key + dq) + key) > margin * 2.0):
+                return _declined("st_lean")
+            if not key > margin:
+                return _declined("st_lean")
+        else:
+            # the four edges' clamped conditional minima, in st_lean's order (s = 0, s = 1,
+            # t = 0, t = 1), the first least one winning a tie as there
+            s = 0.0
+            t = ((D0 + s * m00) * m10 + (D1 + s * m01) * m11 + (D2 + s * m02) * m12) / c
+            if t < 0:
+                t = 0.0
+            elif t > 1:
+                t = 1.0
+            a0, a1, a2 = D0 + s * m00 - t * m10, D1 + s * m01 - t * m11, D2 + s * m02 - t * m12
+            qa, sa, ta = a0 * a0 + a1 * a1 + a2 * a2, s, t
+            s = 1.0
+            t = ((D0 + s * m00) * m10 + (D1 + s * m01) * m11 + (D2 + s * m02) * m12) / c
+            if t < 0:
+                t = 0.0
+            elif t > 1:
+                t = 1.0
+            b0_, b1_, b2_ = D0 + s * m00 - t * m10, D1 + s * m01 - t * m11, D2 + s * m02 - t * m12
+            qb, sb, tb = b0_ * b0_ + b1_ * b1_ + b2_ * b2_, s, t
+            t = 0.0
+            s = -((D0 - t * m10) * m00 + (D1 - t * m11) * m01 + (D2 - t * m12) * m02) / a
+            if s < 0:
+                s = 0.0
+            elif s > 1:
+                s = 1.0
+            c0, c1, c2 = D0 + s * m00 - t * m10, D1 + s * m01 - t * m11, D2 + s * m02 - t * m12
+            qc, sc, tc = c0 * c0 + c1 * c1 + c2 * c2, s, t
+            t = 1.0
+            s = -((D0 - t * m10) * m00 + (D1 - t * m11) * m01 + (D2 - t * m12) * m02) / a
+            if s < 0:
+                s = 0.0
+            elif s > 1:
+                s = 1.0
+            d0_, d1_, d2_ = D0 + s * m00 - t * m10, D1 + s * m01 - t * m11, D2 + s * m02 - t * m12
+            qd, sd, td = d0_ * d0_ + d1_ * d1_ + d2_ * d2_, s, t
+            q, s, t, w = qa, sa, ta, 0
+            if qb < q:
+                q, s, t, w = qb, sb, tb, 1
+            if qc < q:
+                q, s, t, w = qc, sc, tc, 2
+            if qd < q:
+                q, s, t, w = qd, sd, td, 3
+            reach = big * (2.0 + abs(s) + abs(t))
+            margin = margin_rel * reach
+            key = sqrt(q)
+            if not key > margin:
+                return _declined("st_lean")
+            beat = key + 2.0 * margin
+            beat = beat * beat
+            # every other candidate at another (s, t) must be farther by the margin
+            if (w != 0 and not (sa == s and ta == t) and not qa > beat) or \
+                    (w != 1 and not (sb == s and tb == t) and not qb > beat) or \
+                    (w != 2 and not (sc == s and tc == t) and not qc > beat) or \
+                    (w != 3 and not (sd == s and td == t) and not qd > beat):
+                return _declined("st_lean")
+            # st_lean's v = D + s m0 - t m1 at the winner: the winner's own diff (the same
+            # expressions of the same s, t)
+            if w == 0:
+                key = hypot(a0, a1, a2)
+            elif w == 1:
+                key = hypot(b0_, b1_, b2_)
+            elif w == 2:
+                key = hypot(c0, c1, c2)
+            else:
+                key = hypot(d0_, d1_, d2_)
+        pa = B0 if s == 0 else (e0 if s == 1 else (b00 + s * m00, b01 + s * m01, b02 + s * m02))
+        pb = B1 if t == 0 else (e1 if t == 1 else (b10 + t * m10, b11 + t * m11, b12 + t * m12))
+        sqr = key * key
+        if sqr == 0:
+            sqr = 5e-324  # math.ulp(0.0): 1e-200 apart, the square underflows but is not 0
+        closest = (pa, pb)
+        r = new(DistanceResult)  # make_with, inlined
+        setattr_(r, "__dict__", {
+            "method": method, "trace": Deferred(_lean_trace, prim0, prim1, tol_fn, closest),
+            "distance": key, "sqr_distance": sqr, "closest": closest,
+            "parameter": (s, t)})  # (floats already: the clamps above)
+        return r
+
+    return lean

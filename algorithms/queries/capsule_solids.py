@@ -31,7 +31,7 @@ from algorithms.kernels import closest as CL
 from algorithms.primitives import Capsule, Segment, Sphere
 from algorithms.queries.box_box import round_separation, safe_unit
 from algorithms.registry import register
-from algorithms.results import DistanceResult, IntersectionResult, SeparationResult
+from algorithms.results import DistanceResult, IntersectionResult, SeparationResult, make_with
 
 METHOD = "capsules: segment distance vs radius sum (Eberly GTCG §11.12.9)"
 
@@ -66,6 +66,8 @@ def segment_closest(sa: Segment, sb: Segment):
 
 
 def _exact(p) -> bool:
+    if type(p[0]) is float:  # (the common case: a float point is not exact)
+        return False
     return all(isinstance(c, Fraction) for c in p)
 
 
@@ -74,7 +76,8 @@ _unit = safe_unit
 
 
 def _round_round(P, Q, ra, rb, sq, params, method, trace) -> DistanceResult:
-    """Distance of ``P`` + ball(ra) and ``Q`` + ball(rb) given ``|PQ|^2 = sq``."""
+    """Distance of ``P`` + ball(ra) and ``Q`` + ball(rb) given ``|PQ|^2 = sq``; ``trace`` (a
+    dict the caller gives up) becomes the record's, with the three entries added."""
     rs = ra + rb
     d = math.sqrt(float(sq))
     u = _unit(V.sub(Q, P))
@@ -85,17 +88,19 @@ def _round_round(P, Q, ra, rb, sq, params, method, trace) -> DistanceResult:
             lo, hi = max(-float(ra), d - float(rb)), min(float(ra), d + float(rb))
             s = (lo + hi) / 2
             p = tuple(float(c) + s * ui for c, ui in zip(P, u))
-        return DistanceResult(distance=0.0, sqr_distance=0.0, closest=(p, p), parameter=params,
-                              method=method, trace={**trace, "segment_distance": d,
-                                                    "r_sum": rs, "intersects": True})
+        trace.update(segment_distance=d, r_sum=rs, intersects=True)
+        # (make_with: the record DistanceResult(...) builds, without its frozen __init__)
+        return make_with(DistanceResult, {"method": method, "trace": trace, "distance": 0.0,
+                                          "sqr_distance": 0.0, "closest": (p, p),
+                                          "parameter": params})
     dist = d - float(rs)
     fa, fb = float(ra), float(rb)
     pa = (float(P[0]) + fa * u[0], float(P[1]) + fa * u[1], float(P[2]) + fa * u[2])
     pb = (float(Q[0]) - fb * u[0], float(Q[1]) - fb * u[1], float(Q[2]) - fb * u[2])
-    return DistanceResult(distance=dist, sqr_distance=dist * dist, closest=(pa, pb),
-                          parameter=params, method=method,
-                          trace={**trace, "segment_distance": d, "r_sum": rs,
-                                 "intersects": False})
+    trace.update(segment_distance=d, r_sum=rs, intersects=False)
+    return make_with(DistanceResult, {"method": method, "trace": trace, "distance": dist,
+                                      "sqr_distance": dist * dist, "closest": (pa, pb),
+                                      "parameter": params})
 
 
 def _round_sep(P, Q, ra, rb, sq, proj_a, proj_b, method, trace) -> SeparationResult:

@@ -31,10 +31,10 @@ from algorithms.kernels.closest import (INF, closest_point_aabb, golden_section_
                                         linear_features_distance, linear_parts, rescue_hit,
                                         robust_distance, robust_settle, solid_hits,
                                         touching_distance)
-from algorithms.core.tolerance import pair_scale
+from algorithms.core.tolerance import SIZES_KEY, pair_scale, pair_sizes
 from algorithms.kernels.filters import FALLBACKS, MARGIN, segment_clearly_misses_box
 from algorithms.kernels.filters import STATE as filters_state
-from algorithms.registry import fuses, register
+from algorithms.registry import fuses, lean_kernels, register
 from algorithms.results import (Deferred, DistanceResult, Hit, HitResult, IntersectionResult,
                                 make_with)
 
@@ -182,6 +182,9 @@ def slab_interval(o, d, lo, hi, bmin, bmax):
 
 #: the outward normals of the six faces, by (axis, sign): shared tuples
 _NORMALS = {(i, sign): _axis_normal(i, sign) for i in range(3) for sign in (-1, 1)}
+#: the same tuples by name (woo_lean's exit planes: no tuple key hashed per axis)
+_N0P, _N0M, _N1P, _N1M, _N2P, _N2M = (_NORMALS[(0, 1)], _NORMALS[(0, -1)], _NORMALS[(1, 1)],
+                                      _NORMALS[(1, -1)], _NORMALS[(2, 1)], _NORMALS[(2, -1)])
 #: what :func:`woo_lean` returns for a miss (Woo rejected)
 MISS = "miss"
 
@@ -276,27 +279,27 @@ def woo_lean(o, d, hi, bmin, bmax):
     if d0 > 0:
         x = (bmax[0] - o0) / d0
         if n_out is None or x < t_out:
-            t_out, n_out = x, _NORMALS[(0, 1)]
+            t_out, n_out = x, _N0P
     elif d0 != 0:
         x = (bmin[0] - o0) / d0
         if n_out is None or x < t_out:
-            t_out, n_out = x, _NORMALS[(0, -1)]
+            t_out, n_out = x, _N0M
     if d1 > 0:
         x = (bmax[1] - o1) / d1
         if n_out is None or x < t_out:
-            t_out, n_out = x, _NORMALS[(1, 1)]
+            t_out, n_out = x, _N1P
     elif d1 != 0:
         x = (bmin[1] - o1) / d1
         if n_out is None or x < t_out:
-            t_out, n_out = x, _NORMALS[(1, -1)]
+            t_out, n_out = x, _N1M
     if d2 > 0:
         x = (bmax[2] - o2) / d2
         if n_out is None or x < t_out:
-            t_out, n_out = x, _NORMALS[(2, 1)]
+            t_out, n_out = x, _N2P
     elif d2 != 0:
         x = (bmin[2] - o2) / d2
         if n_out is None or x < t_out:
-            t_out, n_out = x, _NORMALS[(2, -1)]
+            t_out, n_out = x, _N2M
     if which < 0:
         return -INF, t_out, None, n_out
     if which != 0:
@@ -546,3 +549,71 @@ for _k in LINEAR:
     register("distance", _k, "aabb", name="golden_section", priority=-10)(
         robust_distance(distance_linear_aabb_golden))
     register("intersects", _k, "aabb")(intersects_linear_aabb)
+
+
+def _lean_cast(hi):
+    """The lean kernel (:func:`algorithms.registry.lean_kernels`) of a float ray
+    (``hi = inf``) or segment (``hi = 1``) against a float box: exactly the record
+    :func:`hits_linear_aabb` returns for a hit through the entry and exit and for a miss
+    that :func:`woo_lean`'s gap certifies (:func:`_clear_miss`), in one frame around
+    :func:`woo_lean`; ``None`` for everything else (a zero direction, a cast that starts
+    inside or ends inside, a miss within the margin), which :func:`hits_linear_aabb`
+    answers as before (and counts, once, when its filter declines)."""
+    state = filters_state
+    miss = MISS
+    margin2 = 2.0 * MARGIN
+    segment = hi == 1
+    new = object.__new__
+    setattr_ = object.__setattr__
+
+    def lean(a, box):
+        if not state["enabled"] or a.exact or box.exact:
+            return None
+        o = a.p0 if segment else a.origin
+        d = a.direction
+        bmin, bmax = box.min, box.max
+        r = woo_lean(o, d, hi, bmin, bmax)
+        if r is None:
+            return None
+        t_in = r[0]
+        if t_in is miss:
+            gap = r[1]
+            d0, d1, d2 = d
+            # pair_scale(a, box), its cache probed inline
+            scale = (a.__dict__.get(SIZES_KEY) or pair_sizes(a))[1]
+            x = (box.__dict__.get(SIZES_KEY) or pair_sizes(box))[1]
+            if x > scale:
+                scale = x
+            if not scale > 0:
+                scale = 5e-324
+            d0 = d0 if d0 >= 0 else -d0
+            if d0 > scale:
+                scale = d0
+            d1 = d1 if d1 >= 0 else -d1
+            if d1 > scale:
+                scale = d1
+            d2 = d2 if d2 >= 0 else -d2
+            if d2 > scale:
+                scale = d2
+            if gap > margin2 * scale and scale < 1e300:
+                obj = new(HitResult)  # make_with, inlined
+                setattr_(obj, "__dict__", {
+                    "method": A18, "trace": Deferred(_woo_trace, o, d, 0, hi, bmin, bmax, gap),
+                    "intersects": False, "first_t": None, "hits": ()})
+                return obj
+            return None
+        t_out = r[1]
+        if t_in < 0 or not (t_in < t_out <= hi):
+            return None
+        obj = new(HitResult)  # make_with, inlined
+        setattr_(obj, "__dict__", {
+            "method": A18, "trace": Deferred(_woo_trace, o, d, 0, hi, bmin, bmax, None),
+            "intersects": True, "first_t": t_in,
+            "hits": Deferred(_entry_exit, o, d, t_in, t_out, r[2], r[3])})
+        return obj
+
+    return lean
+
+
+lean_kernels(hits_linear_aabb, {("ray", "aabb"): (_lean_cast(INF), hits_linear_aabb),
+                                ("segment", "aabb"): (_lean_cast(1), hits_linear_aabb)})

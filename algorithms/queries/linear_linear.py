@@ -39,10 +39,10 @@ from typing import Optional
 from algorithms.core import tolerance
 from algorithms.core import vec as V
 from algorithms.core.once import shared
-from algorithms.kernels.stplane import (DOMAINS, METHOD, clamp, lean_distance, linear_form,
-                                        minimize, point_at)
+from algorithms.kernels.stplane import (DOMAINS, METHOD, clamp, lean_distance, lean_segments,
+                                        linear_form, minimize, point_at)
 from algorithms.primitives import Line
-from algorithms.registry import fuses, register
+from algorithms.registry import fuses, lean_kernels, register
 from algorithms.results import (Deferred, DistanceResult, Hit, HitResult, IntersectionResult,
                                 make)
 
@@ -117,6 +117,11 @@ def linear_distance(prim0, prim1) -> DistanceResult:
     lean = lean_distance(prim0, prim1, touch_tolerance, METHOD)
     if lean is not None:
         return lean
+    return _careful_distance(prim0, prim1)
+
+
+def _careful_distance(prim0, prim1) -> DistanceResult:
+    """:func:`linear_distance` once the lean filter declined: the st-plane minimiser."""
     sol = minimize(prim0, prim1)
     trace = dict(sol.trace)
     dist = sol.distance
@@ -358,3 +363,8 @@ for _ka in KINDS:
 for _ka in LINEAR:
     for _kb in KINDS:
         register("hits", _ka, _kb, name="st_plane")(linear_hits)
+
+
+# the one-frame kernel of two float segments (registry.lean_kernels): lean_distance's record
+lean_kernels(linear_distance, {("segment", "segment"): (lean_segments(touch_tolerance, METHOD),
+                                                         _careful_distance)})

@@ -33,10 +33,11 @@ from algorithms.kernels.closest import (INF, closest_point_triangle, golden_sect
                                         linear_segment_closest, point_at, rescue_hit,
                                         robust_distance, robust_settle, surface_hits,
                                         touching_distance, unit)
-from algorithms.kernels.filters import FALLBACKS, triangle_clearly_misses
+from algorithms.kernels.filters import (FALLBACKS, FLOAT_SCALE_KEY, clearly_misses_at,
+                                       float_scale_of, triangle_clearly_misses)
 from algorithms.kernels.filters import STATE as filters_state
 from algorithms.primitives import Triangle
-from algorithms.registry import fuses, register
+from algorithms.registry import fuses, lean_kernels, register
 from algorithms.results import Deferred, DistanceResult, HitResult, IntersectionResult, make_with
 
 LINEAR = ("segment", "ray", "line")
@@ -426,6 +427,12 @@ def hits_linear_triangle(a, tri, front_only=False):
     # the shared cast (outside a one_analysis scope: the cast itself, one frame less)
     hr = (hits_badouel(a, tri, front_only) if current_memo() is None
           else _cast(a, tri, front_only))
+    return _checked(a, tri, hr, front_only)
+
+
+def _checked(a, tri, hr, front_only=False):
+    """:func:`hits_linear_triangle` once the cast ``hr`` is made: a hit stands; a miss stands
+    when the filter certifies it, else the exact edge check looks for a grazing contact."""
     if hr.intersects or front_only:
         return hr  # (what _hits_and_features returns then, without a second cast)
     o, d, lo, hi = linear_parts(a)
@@ -433,6 +440,54 @@ def hits_linear_triangle(a, tri, front_only=False):
         return hr  # the filter: no grazing contact for rescue_hit to find
     FALLBACKS["badouel_miss"] = FALLBACKS.get("badouel_miss", 0) + 1
     return _hits_and_features(a, tri, front_only)[0]
+
+
+def _lean_cast(hi):
+    """The lean kernel (:func:`algorithms.registry.lean_kernels`) of a float ray
+    (``hi = inf``) or segment (``hi = 1``) against a float triangle: :func:`hits_linear_triangle`
+    in one frame around :func:`badouel_lean` (the record of a certified miss built here,
+    :func:`hits_badouel`'s very record), the same answers and the same counts of
+    :data:`~algorithms.kernels.filters.FALLBACKS`."""
+    state = filters_state
+    segment = hi == 1
+    new = object.__new__
+    setattr_ = object.__setattr__
+    scale_key = FLOAT_SCALE_KEY
+
+    def lean(a, tri):
+        if not state["enabled"] or a.exact or tri.exact:
+            return None
+        o = a.p0 if segment else a.origin
+        d = a.direction
+        verts = tri.vertices
+        r = badouel_lean(o, d, 0, hi, verts)
+        if r is None:  # (declined and counted there): hits_badouel's full path, then the checks
+            return _checked(a, tri, _badouel(o, d, 0, hi, tri, False))
+        t = r[0]
+        if t is None:
+            info = r[1]
+            hr = new(HitResult)  # make_with, inlined
+            setattr_(hr, "__dict__", {
+                "method": A16, "trace": Deferred(_badouel_trace, o, d, 0, hi, tri, info),
+                "intersects": False, "first_t": None, "hits": ()})
+            # triangle_clearly_misses, with the scale of (o, d, *verts) from the two
+            # primitives' kept scales (the same maximum)
+            sa = a.__dict__.get(scale_key)
+            if sa is None:
+                sa = float_scale_of(a, (o, d))
+            st = tri.__dict__.get(scale_key)
+            if st is None:
+                st = float_scale_of(tri, verts)
+            if sa is not False and st is not False and sa is not None and st is not None:
+                if clearly_misses_at(o, d, 0, hi, verts, info, sa if sa > st else st):
+                    return hr
+            FALLBACKS["badouel_miss"] = FALLBACKS.get("badouel_miss", 0) + 1
+            return _hits_and_features(a, tri, False)[0]
+        hr = surface_hits(o, d, 0, hi, t, r[1], A16,
+                          Deferred(_badouel_trace, o, d, 0, hi, tri, {"barycentric": r[2]}))
+        return hr if hr.intersects else _checked(a, tri, hr)
+
+    return lean
 
 
 DISTANCE_METHOD = "linear-triangle distance: GTCG §10.9.1 candidates (ends, edges); " + A16
@@ -538,3 +593,8 @@ for _k in LINEAR:
     register("distance", _k, "triangle", name="golden_section", priority=-10)(
         robust_distance(distance_linear_triangle_golden))
     register("intersects", _k, "triangle")(intersects_linear_triangle)
+
+
+lean_kernels(hits_linear_triangle, {
+    ("ray", "triangle"): (_lean_cast(INF), hits_linear_triangle),
+    ("segment", "triangle"): (_lean_cast(1), hits_linear_triangle)})
