@@ -506,6 +506,8 @@ class StPlanePanel(PairPanel):
                  parent=None):
         super().__init__(scene, workspace, commands, viewport, evaluator, parent)
         self.model: Optional[STPlane] = None
+        #: the library's error when it refused the pair (no distance record), else None
+        self.refusal: Optional[str] = None
         self.diagram = StPlaneDiagram(self)
         self.diagram.probe_moved.connect(self.set_probe)
         self.info = QLabel(self)
@@ -541,6 +543,9 @@ class StPlanePanel(PairPanel):
         old = self.model
         self.model = stplane(a.primitive, b.primitive)
         dist = result.records.distance
+        # the library refused the pair (two lines crossing beyond the float range): the
+        # diagram's own floats see them as parallel, so say that its minimum is not an answer
+        self.refusal = result.error if dist is None else None
         trace: StPlaneTrace = dist.trace if dist is not None else {}
         region = trace.get("region")
         if isinstance(region, int) and trace.get("swapped"):
@@ -594,10 +599,13 @@ class StPlanePanel(PairPanel):
             f" The algorithm reports region {alg}" + ("." if alg == q.region else
                                                         " (differs from the diagram's).")
         )
-        self.info.setText(
-            f"Probe (s, t) = ({fmt(s, 3)}, {fmt(t, 3)}): Q = {fmt(value, 4)}, "
-            f"distance {fmt(math.sqrt(max(value, 0.0)), 4)}. Minimum Q = {fmt(q.q_min, 4)} "
-            f"at ({fmt(q.s, 3)}, {fmt(q.t, 3)}).{check}")
+        text = (f"Probe (s, t) = ({fmt(s, 3)}, {fmt(t, 3)}): Q = {fmt(value, 4)}, "
+                f"distance {fmt(math.sqrt(max(value, 0.0)), 4)}. Minimum Q = {fmt(q.q_min, 4)} "
+                f"at ({fmt(q.s, 3)}, {fmt(q.t, 3)}).{check}")
+        if self.refusal:
+            text += (" The library gives no answer for this pair, so the diagram's minimum "
+                     f"(plain floats) is not one: {self.refusal}")
+        self.info.setText(text)
         if render:
             self.render_viewport()
 

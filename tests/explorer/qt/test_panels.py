@@ -229,7 +229,21 @@ def test_diagram_for_ray_and_line_domains(qtbot):
                        ("M", Line((0, 1, 0), (-2, 0, 0)), None))
     panel, _, _ = make(qtbot, StPlanePanel, scene, ("L", "M"))
     assert panel.model.parallel and panel.model.q_min == pytest.approx(1.0)
+    assert panel.refusal is None and "library" not in panel.info.text()
     panel.grab()  # paints without error
+
+
+def test_diagram_of_lines_the_library_refuses_says_so(qtbot):
+    # (0,0,0) + s (0,1,0) and (1,0,0) + t (1e-310, 1, 0) cross at y = -1e310, beyond the floats:
+    # the library refuses the pair (stplane.BeyondFloatRange), while the diagram's plain
+    # floats see two parallel lines 1 apart; its text must not pass that off as the answer
+    scene = scene_with(("L", Line((0, 0, 0), (0, 1, 0)), None),
+                       ("M", Line((1, 0, 0), (1e-310, 1, 0)), None))
+    panel, _, _ = make(qtbot, StPlanePanel, scene, ("L", "M"))
+    assert panel.model.parallel
+    assert "beyond the float range" in panel.refusal
+    assert "The library gives no answer for this pair" in panel.info.text()
+    panel.grab()
 
 
 def test_dragging_st_moves_the_3d_markers(qtbot):
