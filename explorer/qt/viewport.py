@@ -14,6 +14,7 @@ import numpy as np
 from PyQt6.QtCore import QTimer, pyqtSignal
 from PyQt6.QtWidgets import QVBoxLayout, QWidget
 from pyvistaqt import QtInteractor
+from pyvistaqt.rwi import GL_COLOR_BUFFER_BIT, GL_DRAW_FRAMEBUFFER, GL_LINEAR, GL_SCISSOR_TEST
 from vtkmodules.vtkCommonCore import vtkCommand, vtkObject
 from vtkmodules.vtkInteractionWidgets import vtkSphereWidget
 from vtkmodules.vtkRenderingCore import vtkPropPicker
@@ -42,6 +43,18 @@ class FreshInteractor(QtInteractor):
     frame and again at the paint tells it exactly (a camera, an actor, a mesh, a property or
     the window's size changed in between: the paint renders, as before).
 
+    **Image reduction** (:func:`explorer.render.quality.reduction`, ParaView's "image
+    reduction factor"): with :attr:`reduction` ``f > 1`` a render draws into the lower-left
+    ``1/f`` x ``1/f`` of the window only: at the render window's start every renderer's
+    viewport (the scene's, the axes widget's) is scaled by ``1/f`` towards the origin, so each
+    keeps its aspect, and the window's DPI, the actors' line widths and point sizes too (text,
+    lines and point spheres keep their size on screen); at its end
+    they are put back (picking, the grips' drag and every pixel query between frames see the
+    full window), and the paint blits that rectangle onto the whole widget with linear
+    interpolation (:meth:`_blit`). :attr:`frame_reduction` is the factor of the frame now in
+    VTK's display framebuffer; :attr:`reduced_viewport` the main renderer's pixel size of
+    that frame.
+
     :attr:`renders` counts the frames rendered; :attr:`paints_blitted` the paints that only
     showed the frame already rendered."""
 
@@ -50,9 +63,68 @@ class FreshInteractor(QtInteractor):
         self._fresh_at: Optional[int] = None
         self.renders = 0
         self.paints_blitted = 0
+        #: the image reduction factor of the next renders (1: full resolution)
+        self.reduction = 1
+        self.frame_reduction = 1
+        self.reduced_viewport: Optional[tuple] = None
+        #: called at the start of a reduced render, before the viewports shrink (the labels
+        #: are placed in the full window's pixels)
+        self.before_reduce: Optional[Callable] = None
+        self._saved: Optional[tuple] = None
         super().__init__(*args, **kwargs)
-        # last of the observers of a finished render (priority below the default 0)
+        # first of the observers of a render's start, last of those of its end (before the
+        # freshness probe, which must read the clock after the viewports are put back)
+        self.render_window.AddObserver(vtkCommand.StartEvent, self._reduce, 100.0)
+        self.render_window.AddObserver(vtkCommand.EndEvent, self._unreduce, -50.0)
         self.render_window.AddObserver(vtkCommand.EndEvent, self._frame_done, -100.0)
+
+    @property
+    def reducing(self) -> bool:
+        """Whether a reduced render is under way (the viewports are shrunk now)."""
+        return self._saved is not None
+
+    def _reduce(self, *_args) -> None:
+        f = self.reduction
+        rw = self.render_window
+        if f <= 1 or rw is None or self._saved is not None:
+            self.frame_reduction = 1
+            return
+        if self.before_reduce is not None:
+            try:
+                self.before_reduce()
+            except Exception:  # noqa: BLE001 - never break a render
+                pass
+        renderers = rw.GetRenderers()
+        saved, props = [], {}
+        for i in range(renderers.GetNumberOfItems()):
+            ren = renderers.GetItemAsObject(i)
+            vp = ren.GetViewport()
+            saved.append((ren, vp))
+            ren.SetViewport(vp[0] / f, vp[1] / f, vp[2] / f, vp[3] / f)
+            actors = ren.GetActors()
+            for j in range(actors.GetNumberOfItems()):
+                prop = actors.GetItemAsObject(j).GetProperty()
+                if prop is not None and id(prop) not in props:
+                    props[id(prop)] = (prop, prop.GetLineWidth(), prop.GetPointSize())
+        for prop, width, size in props.values():  # pixels: the same size on screen
+            prop.SetLineWidth(width / f)
+            prop.SetPointSize(size / f)
+        self._saved = (saved, rw.GetDPI(), f, list(props.values()))
+        rw.SetDPI(max(1, round(rw.GetDPI() / f)))
+
+    def _unreduce(self, *_args) -> None:
+        if self._saved is None:
+            return
+        saved, dpi, f, props = self._saved
+        self._saved = None
+        self.reduced_viewport = tuple(self.renderer.GetSize())
+        for ren, vp in saved:
+            ren.SetViewport(*vp)
+        for prop, width, size in props:
+            prop.SetLineWidth(width)
+            prop.SetPointSize(size)
+        self.render_window.SetDPI(dpi)
+        self.frame_reduction = f
 
     def _now(self) -> int:
         self._probe.Modified()
@@ -60,6 +132,8 @@ class FreshInteractor(QtInteractor):
 
     def _frame_done(self, *_args) -> None:
         self.renders += 1
+        if self._saved is None and self.reduction <= 1:
+            self.frame_reduction = 1
         self._fresh_at = self._now()
 
     def frame_is_fresh(self) -> bool:
@@ -72,6 +146,31 @@ class FreshInteractor(QtInteractor):
             return True
         self._fresh_at = None
         return False
+
+    def _blit(self, target_id, rect):
+        """pyvistaqt's blit of VTK's display framebuffer into the widget's, from the reduced
+        rectangle of a reduced frame (scaled up with linear interpolation), else as is."""
+        rw = self.render_window
+        f = self._gl
+        if self.frame_reduction <= 1 or self.reduced_viewport is None or rw is None or f is None:
+            return super()._blit(target_id, rect)
+        f.glBindFramebuffer(GL_DRAW_FRAMEBUFFER, target_id)
+        f.draw_buffer_attachment0()
+        scissor = bool(f.glIsEnabled(GL_SCISSOR_TEST))
+        if scissor:
+            rw.GetState().vtkglDisable(GL_SCISSOR_TEST)
+            f.glDisable(GL_SCISSOR_TEST)
+        sw, sh = self.reduced_viewport
+        rw.BlitDisplayFramebuffer(0, 0, 0, sw, sh, rect.x(), rect.y(), rect.width(),
+                                  rect.height(), GL_COLOR_BUFFER_BIT, GL_LINEAR)
+        f.glColorMask(False, False, False, True)  # alpha 1, as pyvistaqt's blit
+        f.glClearColor(0.0, 0.0, 0.0, 1.0)
+        f.glViewport(rect.x(), rect.y(), rect.width(), rect.height())
+        f.glClear(GL_COLOR_BUFFER_BIT)
+        f.glColorMask(True, True, True, True)
+        if scissor:
+            rw.GetState().vtkglEnable(GL_SCISSOR_TEST)
+            f.glEnable(GL_SCISSOR_TEST)
 
     def paintGL(self):  # noqa: N802 - Qt's name
         if self.render_window is None or not self.frame_is_fresh():
@@ -106,6 +205,8 @@ class Viewport(QWidget):
         #: quality.first()
         self.render_settings = quality.first()
         quality.apply(self.plotter.renderer, self.render_settings)  # (render/quality.py)
+        self.plotter.reduction = quality.reduction(self.render_settings)
+        self.plotter.before_reduce = self._declutter_full
         self._moving = False
         self._idle_timer = QTimer(self)
         self._idle_timer.setSingleShot(True)
@@ -199,6 +300,7 @@ class Viewport(QWidget):
         if settings != self.render_settings:
             quality.apply(self.plotter.renderer, settings)
             self.render_settings = settings
+        self.plotter.reduction = quality.reduction(settings)
 
     def render_at_rest(self, now: bool = False) -> None:
         """Render the frame once more with the settings at rest (multisampling):
@@ -321,7 +423,14 @@ class Viewport(QWidget):
         self.end_motion()
 
     # ------------------------------------------------------------------ labels
+    def _declutter_full(self) -> None:
+        """Labels are placed in the full window's pixels, before a reduced render shrinks the
+        viewports (the renderer's own start then leaves them)."""
+        self.declutter()
+
     def _declutter(self, *_args) -> None:
+        if self.plotter.reducing:
+            return  # placed already, at full size (_declutter_full)
         try:
             self.declutter()
         except Exception:  # noqa: BLE001 - a label pass must never break a render
@@ -471,8 +580,13 @@ class Viewport(QWidget):
         return True
 
     def screenshot(self, path=None):
-        """Save (or return, with ``path=None``) the current view as an image array."""
-        self.render()
-        if path is None:
-            return self.plotter.screenshot(return_img=True)
-        return self.plotter.screenshot(str(path))
+        """Save (or return, with ``path=None``) the current view as an image array (always
+        at full resolution, also in the middle of a motion)."""
+        reduction, self.plotter.reduction = self.plotter.reduction, 1
+        try:
+            self.render()
+            if path is None:
+                return self.plotter.screenshot(return_img=True)
+            return self.plotter.screenshot(str(path))
+        finally:
+            self.plotter.reduction = reduction

@@ -31,6 +31,13 @@ MSAA_SAMPLES = 8
 #: milliseconds without a render after which the view renders once more at rest quality
 IDLE_MS = 200
 MODES = ("adaptive", "fxaa", "msaa", "none")
+#: the image reduction factor of a moving frame with ``"adaptive"`` (ParaView's "image
+#: reduction factor"): it renders into the lower-left ``1/REDUCTION`` x ``1/REDUCTION`` of the
+#: window (every renderer's viewport scaled, the window's DPI too so text keeps its size on
+#: screen) and that rectangle is blitted, linearly interpolated, onto the whole window; 1 is
+#: full resolution. On software OpenGL the fragment work is most of a frame and scales with
+#: the pixels (see :func:`reduction`)
+REDUCTION = 2
 
 
 def moving() -> tuple[int, bool, bool]:
@@ -83,6 +90,17 @@ def back_lights(renderer) -> list:
         if light.LightTypeIsCameraLight() and light.GetPosition()[2] < 0.0:
             found.append(light)
     return found
+
+
+def reduction(settings: tuple | None = None) -> int:
+    """The image reduction factor of the frames rendered with ``settings`` (default
+    :func:`moving`): :data:`REDUCTION` for the moving frames of ``"adaptive"``, else 1 (the
+    frame at rest, and every frame of the other modes, is full resolution).
+    :class:`explorer.qt.viewport.FreshInteractor` renders and blits with it."""
+    settings = moving() if settings is None else settings
+    if ANTI_ALIASING == "adaptive" and settings == moving() and adaptive():
+        return max(1, int(REDUCTION))
+    return 1
 
 
 def apply(renderer, settings: tuple | None = None) -> None:
