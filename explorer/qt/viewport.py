@@ -8,6 +8,7 @@ Hooks other panels rely on (keep them stable): :meth:`Viewport.add_overlay`,
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from typing import Callable, Optional
 
 import numpy as np
@@ -77,6 +78,16 @@ class FreshInteractor(QtInteractor):
         self.render_window.AddObserver(vtkCommand.StartEvent, self._reduce, 100.0)
         self.render_window.AddObserver(vtkCommand.EndEvent, self._unreduce, -50.0)
         self.render_window.AddObserver(vtkCommand.EndEvent, self._frame_done, -100.0)
+
+    @contextmanager
+    def full_resolution(self):
+        """Renders inside render at full resolution (a pick's selection render, a
+        screenshot: both read the window's pixels where the full-size viewports put them)."""
+        reduction, self.reduction = self.reduction, 1
+        try:
+            yield
+        finally:
+            self.reduction = reduction
 
     @property
     def reducing(self) -> bool:
@@ -537,7 +548,8 @@ class Viewport(QWidget):
 
     def pick_at(self, x: int, y: int) -> Optional[str]:
         """The id of the object drawn at display pixel ``(x, y)``, or ``None``."""
-        with self.view.objects_in_renderer():  # (the view draws them merged by look)
+        # (the view draws them merged by look; the picker's selection render reads pixels)
+        with self.view.objects_in_renderer(), self.plotter.full_resolution():
             found = self._picker.PickProp(x, y, self.plotter.renderer)
         if found:
             actor = self._picker.GetViewProp()
@@ -582,11 +594,8 @@ class Viewport(QWidget):
     def screenshot(self, path=None):
         """Save (or return, with ``path=None``) the current view as an image array (always
         at full resolution, also in the middle of a motion)."""
-        reduction, self.plotter.reduction = self.plotter.reduction, 1
-        try:
+        with self.plotter.full_resolution():
             self.render()
             if path is None:
                 return self.plotter.screenshot(return_img=True)
             return self.plotter.screenshot(str(path))
-        finally:
-            self.plotter.reduction = reduction
