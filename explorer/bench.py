@@ -133,8 +133,9 @@ def renders_per_step(app, window, obj, steps: int = 20) -> float:
 
 
 def run_bench(scene_path, steps: int = 1000, panels: bool = False, size=(1280, 800),
-              anti_aliasing: str | None = None) -> dict:
-    """Time ``steps`` drag steps; returns the figures (milliseconds)."""
+              anti_aliasing: str | None = None, reduction: int | None = None) -> dict:
+    """Time ``steps`` drag steps; returns the figures (milliseconds). ``reduction`` sets
+    :data:`explorer.render.quality.REDUCTION` (else the window's own)."""
     import numpy as np
     from PyQt6.QtWidgets import QApplication
 
@@ -145,6 +146,8 @@ def run_bench(scene_path, steps: int = 1000, panels: bool = False, size=(1280, 8
 
     if anti_aliasing is not None:
         quality.ANTI_ALIASING = anti_aliasing  # else the window's own setting
+    if reduction is not None:
+        quality.REDUCTION = max(1, int(reduction))
     app = QApplication.instance() or QApplication(sys.argv[:1])
     scene = load(scene_path)
     os.environ.setdefault("EXPLORER_STATE_DIR", str(Path.home() / ".cache" / "explorer-bench"))
@@ -159,6 +162,7 @@ def run_bench(scene_path, steps: int = 1000, panels: bool = False, size=(1280, 8
         app.processEvents()
     window.auto_render = False
     update_ms, render_ms, update_cpu, frame_ms, render_cpu = [], [], [], [], []
+    compose_ms = []
     legs = _legs(window.scene, panels)
     for leg, (obj, pair) in enumerate(legs):
         window.auto_render = True
@@ -188,12 +192,25 @@ def run_bench(scene_path, steps: int = 1000, panels: bool = False, size=(1280, 8
             p0 = time.process_time()
             window.viewport.plotter.render()
             t2 = time.perf_counter()
-            render_cpu.append((time.process_time() - p0) * 1e3)
+            cpu = (time.process_time() - p0) * 1e3
+            # the widget's paint, as the window shows the frame: the blit of VTK's frame into
+            # the widget (scaled up from the reduced rectangle while moving, quality.reduction)
+            # counts; Qt's composition of the whole window after it is timed apart
+            plotter = window.viewport.plotter
+            plotter.last_paint_ms = 0.0
+            c1 = time.perf_counter()
+            plotter.interactor.repaint()
+            compose_ms.append((time.perf_counter() - c1) * 1e3 - plotter.last_paint_ms)
+            t2 += plotter.last_paint_ms / 1e3
+            render_cpu.append(cpu + plotter.last_paint_ms)
             update_ms.append((t1 - t0) * 1e3)
             render_ms.append((t2 - t1) * 1e3)
             frame_ms.append((t2 - t0) * 1e3)
             if i % 50 == 0:
                 app.processEvents()  # let the results panel (timer) and Qt breathe, untimed
+        moving_px = window.viewport.plotter.reduced_viewport \
+            if window.viewport.plotter.frame_reduction > 1 else None
+        window_px = tuple(window.viewport.plotter.render_window.GetSize())
         window.drag_end(obj.id, handle)
         window.viewport.end_motion()
     per_step = renders_per_step(app, window, legs[0][0])
@@ -218,6 +235,8 @@ def run_bench(scene_path, steps: int = 1000, panels: bool = False, size=(1280, 8
             "_frame_p95_ms": round(_percentile(frame_ms, 0.95), 3),
             "_anti_aliasing": settings,
             "_renders_per_step": per_step,
+            "_reduction": (quality.reduction(quality.moving()), moving_px, window_px),
+            "_compose_median_ms": round(_percentile(compose_ms, 0.5), 3),
             "_rest_median_ms": round(_percentile(rest_ms, 0.5), 3) if rest_ms else None,
             "_rest_cpu_median_ms": round(_percentile(rest_cpu, 0.5), 3) if rest_cpu else None,
             "_render_cpu_median_ms": round(_percentile(render_cpu, 0.5), 3),
@@ -251,13 +270,16 @@ def main(args) -> int:
         extra = ["--steps", str(args.steps)] + (["--panels"] if args.panels else [])
         if getattr(args, "anti_aliasing", None):
             extra += ["--anti-aliasing", args.anti_aliasing]
+        if getattr(args, "reduction", None):
+            extra += ["--reduction", str(args.reduction)]
         return _rerun_under_xvfb("drag", scene, extra)
     from explorer.model.scenefile import SceneError
     from explorer.render import quality
 
     try:
         figures = run_bench(scene, steps=max(1, args.steps), panels=args.panels,
-                            anti_aliasing=getattr(args, "anti_aliasing", None))
+                            anti_aliasing=getattr(args, "anti_aliasing", None),
+                            reduction=getattr(args, "reduction", None))
     except SceneError as exc:
         print(f"explorer: {scene}: {exc}", file=sys.stderr)
         return 2
@@ -265,8 +287,17 @@ def main(args) -> int:
     print(f"update path (model, meshes, queries, overlay geometry): "
           f"median {figures['update_median_ms']:.2f} ms, p95 {figures['update_p95_ms']:.2f} ms")
     aa = figures.pop("_anti_aliasing")
-    print(f"render (VTK, {aa}): median {figures['render_median_ms']:.2f} ms, "
-          f"p95 {figures['render_p95_ms']:.2f} ms")
+    print(f"render (VTK, {aa}; then the widget's paint, its blit): median "
+          f"{figures['render_median_ms']:.2f} ms, p95 {figures['render_p95_ms']:.2f} ms")
+    factor, moving_px, window_px = figures.pop("_reduction")
+    if factor > 1 and moving_px:
+        print(f"image reduction while moving: 1/{factor}, {moving_px[0]}x{moving_px[1]} pixels "
+              f"rendered, blitted onto {window_px[0]}x{window_px[1]} (linear); the frame at "
+              f"rest full size")
+    else:
+        print(f"image reduction while moving: none, {window_px[0]}x{window_px[1]} pixels")
+    print(f"then Qt composes the whole window (not counted above, the same at any reduction): "
+          f"median {figures.pop('_compose_median_ms'):.2f} ms")
     frame, frame95 = figures.pop("_frame_median_ms"), figures.pop("_frame_p95_ms")
     print(f"frame (update + render of each step): median {frame:.2f} ms, "
           f"p95 {frame95:.2f} ms; 60 frames a second is 16.7 ms (ratio {frame / 16.7:.2f})")

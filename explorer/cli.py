@@ -639,6 +639,9 @@ def build_parser() -> argparse.ArgumentParser:
                    default=None,
                    help="drag: render with this instead of the window's own setting (adaptive: "
                         "no anti-aliasing while moving, multisampling once at rest)")
+    p.add_argument("--reduction", type=int, default=None, metavar="F",
+                   help="drag: render the moving frames at 1/F of the window's width and "
+                        "height, scaled up (default: the window's own, 2; 1 = full)")
     p.add_argument("--rounds", type=int, default=None,
                    help="kernels/batch/eval (default 15), startup (default 5): interleaved "
                         "rounds")
