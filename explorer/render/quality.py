@@ -18,6 +18,12 @@ widths, tubes and spheres stay: measured, they cost nothing worth a change of lo
 with EGL, which it is here, although the window itself is an X window where FXAA works: the
 renderer's own ``SetUseFXAA`` is called.)
 
+While moving, ``"adaptive"`` also renders at :data:`REDUCTION` (half) resolution and scales
+the picture up (:func:`reduction`); the frame at rest is full resolution. Measured on
+``scenes/gui_ten.json`` (489x699), the render of a drag frame went from about 30 ms to about
+22 ms: a fixed cost of about 15 ms a frame remains whatever the pixels (1/8 resolution still
+takes 15-19 ms), so the fragment work is less than half of the moving frame.
+
 ``ANTI_ALIASING`` may be ``"adaptive"`` (default), ``"fxaa"`` (always FXAA), ``"msaa"`` (always
 multisampling, the old look) or ``"none"``; ``explorer bench drag --anti-aliasing`` sets it to
 compare them.
