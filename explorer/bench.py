@@ -287,7 +287,7 @@ def main(args) -> int:
     print(f"update path (model, meshes, queries, overlay geometry): "
           f"median {figures['update_median_ms']:.2f} ms, p95 {figures['update_p95_ms']:.2f} ms")
     aa = figures.pop("_anti_aliasing")
-    print(f"render (VTK, {aa}; then the widget's paint, its blit): median "
+    print(f"render (VTK, {aa}) and the widget's paint (its blit): median "
           f"{figures['render_median_ms']:.2f} ms, p95 {figures['render_p95_ms']:.2f} ms")
     factor, moving_px, window_px = figures.pop("_reduction")
     if factor > 1 and moving_px:

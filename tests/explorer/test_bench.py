@@ -64,6 +64,12 @@ def test_bench_drag_prints_the_frame_update_plus_render():
     assert re.search(r"render \(VTK, adaptive: no anti-aliasing, no back lights while moving, "
                      r"[1-9][0-9]*x MSAA at rest\)",
                      text), text
+    # the moving frames render a quarter of the pixels (half of 489 x 699, say), scaled up
+    m = re.search(r"image reduction while moving: 1/2, ([0-9]+)x([0-9]+) pixels rendered, "
+                  r"blitted onto ([0-9]+)x([0-9]+) \(linear\)", text)
+    assert m, text
+    rw, rh, ww, wh = map(int, m.groups())
+    assert abs(rw - ww / 2) <= 1 and abs(rh - wh / 2) <= 1
     assert re.search(r"the frame at rest \(once, 200 ms after the last move, multisampled\): "
                      r"median [0-9.]+ ms", text), text
 
