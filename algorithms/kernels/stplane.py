@@ -217,8 +217,7 @@ def _exact_cross(u, v) -> tuple:
     """``u x v`` in exact rational arithmetic (the floats' binary values)."""
     from fractions import Fraction
 
-    u, v = [Fraction(x) for x in u], [Fraction(x) for x in v]
-    return (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
+    return V.cross([Fraction(x) for x in u], [Fraction(x) for x in v])
 
 
 def _to_float(q) -> float:
@@ -229,22 +228,23 @@ def _to_float(q) -> float:
         return math.inf if q > 0 else -math.inf
 
 
-def _exact_bar(B0, m0, B1, m1):
-    """``(s_bar, t_bar, n)`` of two non-parallel float directions whose rounded critical point
-    failed (``m0 x m1`` underflowed, or ``s_bar`` overflowed): computed in exact rational
-    arithmetic (the Primer's A.8 formulas), rounded once (``+-inf`` beyond the float range);
-    ``n`` is ``m0 x m1`` scaled by a power of two to floats of order one (its direction is
-    all the lines' distance ``|D.n| / |n|`` needs). The slow path of a rare case."""
+def _exact_bar(B0, m0, B1, m1, n=None):
+    """``(s_bar, t_bar, nk)`` of two non-parallel float directions whose rounded critical
+    point failed (``m0 x m1`` underflowed, or ``s_bar`` overflowed): computed in exact
+    rational arithmetic (the Primer's A.8 formulas) and rounded once (``+-inf`` beyond the
+    float range). ``n`` is the exact ``m0 x m1`` when the caller has it; ``nk`` is ``n``
+    scaled by a power of two to floats of order one (its direction is all the lines'
+    distance ``|D.n| / |n|`` needs). The slow path of a rare case."""
     from fractions import Fraction
 
-    n = _exact_cross(m0, m1)
+    # the formulas of st_minimize's own exact (Fraction) path, on the floats' binary values
+    if n is None:
+        n = _exact_cross(m0, m1)
     D = [Fraction(p) - Fraction(q) for p, q in zip(B0, B1)]
-    nn = sum(x * x for x in n)
+    nn = V.dot(n, n)
 
     def bar(m):
-        m = [Fraction(x) for x in m]
-        mxd = (m[1] * D[2] - m[2] * D[1], m[2] * D[0] - m[0] * D[2], m[0] * D[1] - m[1] * D[0])
-        return sum(x * y for x, y in zip(mxd, n)) / nn
+        return V.dot(V.cross([Fraction(x) for x in m], D), n) / nn
 
     big = max(abs(x) for x in n)
     k = big.denominator.bit_length() - big.numerator.bit_length()  # 2^k big is of order 1
@@ -374,13 +374,14 @@ def st_minimize(kind0, B0, m0, kind1, B1, m1, end0=None, end1=None) -> STSolutio
     region = None
     parallel = all(x == 0 for x in n)
     beyond = None  # the float path's exact critical point, when the rounded one failed
-    if (floats and a != 0 and c != 0 and max(abs(x) for x in n) < _SUBNORMAL_CROSS
-            and (not parallel or _exact_cross(m0, m1) != (0, 0, 0))):
+    if floats and a != 0 and c != 0 and max(abs(x) for x in n) < _SUBNORMAL_CROSS:
         # m0 x m1 underflowed to 0 or to subnormals, whose few bits make s_bar noise
-        # (directions 1e-320 rad apart: a subnormal component), yet the directions are not
-        # parallel: decide with the exact critical point
-        beyond = _exact_bar(B0, m0, B1, m1)
-        parallel = False
+        # (directions 1e-320 rad apart: a subnormal component); unless the directions are
+        # parallel exactly, decide with the exact critical point
+        exact_n = _exact_cross(m0, m1)
+        if any(exact_n):
+            beyond = _exact_bar(B0, m0, B1, m1, exact_n)
+            parallel = False
     if not parallel and beyond is None:
         # s_bar = (m1 x D).n / n.n is of degree -1 in n: a tiny or huge float n (an angle of
         # 1e-180) is first scaled by an exact power of two 2^k, then s_bar = 2^k (...)/(...)

@@ -228,7 +228,9 @@ class Viewport(QWidget):
         self.render_settings = quality.first()
         quality.apply(self.plotter.renderer, self.render_settings)  # (render/quality.py)
         self.plotter.reduction = quality.reduction(self.render_settings)
-        self.plotter.before_reduce = self._declutter_full
+        # labels are placed in the full window's pixels, before a reduced render shrinks
+        # the viewports (the renderer's own start then leaves them: _declutter)
+        self.plotter.before_reduce = self.declutter
         self._moving = False
         self._idle_timer = QTimer(self)
         self._idle_timer.setSingleShot(True)
@@ -445,14 +447,9 @@ class Viewport(QWidget):
         self.end_motion()
 
     # ------------------------------------------------------------------ labels
-    def _declutter_full(self) -> None:
-        """Labels are placed in the full window's pixels, before a reduced render shrinks the
-        viewports (the renderer's own start then leaves them)."""
-        self.declutter()
-
     def _declutter(self, *_args) -> None:
         if self.plotter.reducing:
-            return  # placed already, at full size (_declutter_full)
+            return  # placed already, at full size (before_reduce)
         try:
             self.declutter()
         except Exception:  # noqa: BLE001 - a label pass must never break a render

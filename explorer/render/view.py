@@ -681,6 +681,8 @@ class SceneView:
         self.colors: dict = {}
         self._overlays: dict = {}  # name -> [actor, mesh, signature]
         self._labels: dict = {}  # name -> vtkTextActor
+        #: the frame's :attr:`~explorer.render.overlays.Frame.follows` (item name -> object id)
+        self._follows: dict = {}
         self._label_states: dict = {}  # name -> (text, anchor, colour) as last set
         self._label_parts: dict = {}  # name -> (vtkTextActor, its text property, its anchor)
         self._frame_names: set = set()
@@ -911,9 +913,6 @@ class SceneView:
             self._apply_color(obj.id)
         if "hidden" in fields:
             self.actors[obj.id].SetVisibility(not obj.hidden and obj.id not in self.beyond)
-
-    #: the frame's :attr:`~explorer.render.overlays.Frame.follows` (item name -> object id)
-    _follows: dict = {}
 
     def _follow_offset(self, name: str):
         """How far item ``name`` is shifted at the view's time (``None``: not at all)."""

@@ -228,7 +228,7 @@ def test_closest_beyond_the_float_range_is_refused():
     # subnormal x), B's origin (1e-12, 0, 1e-12). n = u x v = (0, 0.1 * 5e-324, -0.1 * 5e-324)
     # (it rounds to 0 in floats), so the lines are |D.n| / |n| = 1e-12 / sqrt(2) = 7.07e-13
     # apart, where B's x = 1e-12 + 5e-324 t reaches A's plane x = 0 ... only at t ~ -2e311:
-    # beyond the floats. Treated as parallel they gave 1e-12 (the parallel distance).
+    # beyond the floats. Treated as parallel they gave 1.2247e-12 (measured on 5f559db).
     u, v = (0.0, 0.1, 0.1), (5e-324, 0.1, 0.1)
     a, b = Line((0, 0, 0), u), Line((1e-12, 0, 1e-12), v)
     assert closest_beyond_float_range(a, b)
