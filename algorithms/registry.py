@@ -377,6 +377,21 @@ def lean_kernels(func: Callable, kernels: dict) -> Callable:
     return func
 
 
+def lean_pair(name: str, cls_a: type, cls_b: type) -> Optional[tuple]:
+    """``(lean, careful)`` of the default method of ``name`` for two primitive classes, as
+    :func:`query` would take them (:func:`lean_kernels`), or ``None`` when that method has no
+    lean kernel or :func:`query` has not cached the pair's dispatch yet (or it is stale).
+
+    For a kernel built on another pair's query (capsule-capsule on segment-segment, GTCG
+    §11.12.9): it takes the inner pair's lean kernel exactly when ``query`` would, so a new
+    default method of the inner pair (a user's module) is still asked, through ``query``."""
+    found = _CACHE.get((name, cls_a, cls_b))
+    if found is None or found[4] is None or _TABLE.get(found[1]) is not found[2] or \
+            found[3] not in found[2]:
+        return None
+    return found[4], found[5]
+
+
 def _make_runner(name: str, func: Callable, flip: bool, lean: Optional[Callable] = None,
                  careful: Optional[Callable] = None) -> Callable:
     """``run(a, b)`` for :func:`runner`: ``func`` on the pair (swapped and the result

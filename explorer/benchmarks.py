@@ -370,6 +370,10 @@ def _toi_cases(rng, count):
 # ----------------------------------------------------------------------------- bench kernels
 
 
+#: how many times ``bench kernels`` runs each capsule and cylinder distance case a timed run
+SOLID_REPEATS = 8
+
+
 def run_kernels(rounds: int = 7, count: int = 64, solids: int = 4, seed: int = 12,
                 toi: int = 12) -> dict:
     """The figures of ``bench kernels`` (seconds per call); ``toi`` moving cases per pair of
@@ -431,14 +435,17 @@ def run_kernels(rounds: int = 7, count: int = 64, solids: int = 4, seed: int = 1
                                                for a in tri_args) / count
     if solids:
         caps, cyls, tois = _solid_cases(rng, solids)
-        q_cap = loop(lambda a, b: query("distance", a, b), caps)
-        q_cyl = loop(lambda a, b: query("distance", a, b), cyls)
+        # each case SOLID_REPEATS times a run: a run of a few microsecond queries right after
+        # the careful path's long one times the cold caches as much as the queries
+        n = solids * SOLID_REPEATS
+        q_cap = loop(lambda a, b: query("distance", a, b), caps * SOLID_REPEATS)
+        q_cyl = loop(lambda a, b: query("distance", a, b), cyls * SOLID_REPEATS)
         q_toi = loop(lambda a, b, m: query("toi", a, b, m), tois)
         figures.update(interleaved({
-            "capsule_capsule": (q_cap, solids),
-            "capsule_capsule_careful": (careful(q_cap), solids),
-            "cylinder_cylinder": (q_cyl, solids),
-            "cylinder_cylinder_careful": (careful(q_cyl), solids),
+            "capsule_capsule": (q_cap, n),
+            "capsule_capsule_careful": (careful(q_cap), n),
+            "cylinder_cylinder": (q_cyl, n),
+            "cylinder_cylinder_careful": (careful(q_cyl), n),
             "obb_cylinder_toi": (q_toi, solids),
             "obb_cylinder_toi_careful": (careful(q_toi), solids),
             "obb_cylinder_toi_baseline": (toi_baseline(q_toi), solids),

@@ -173,17 +173,31 @@ def _cross(u, v):
     return (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
 
 
+_INF = math.inf
+_sqrt = math.sqrt
+
+
 def unit(v) -> Optional[tuple]:
     """``v / |v|`` as floats, ``None`` for a zero or non-finite ``v`` (the one zero-vector
     behaviour of the package). Computed on ``v / max |v_i|``: exact scaling by the largest
     component keeps ``1e-300`` and ``1e300`` vectors from underflowing or overflowing."""
-    if len(v) == 3:  # the common case, unrolled (drag updates call this per pair)
-        x, y, z = float(v[0]), float(v[1]), float(v[2])
-        m = max(abs(x), abs(y), abs(z))
-        if m == 0 or not m < math.inf:  # zero, infinite or NaN
+    if len(v) == 3:  # the common case, unrolled (drag updates and lean kernels call it)
+        x, y, z = v
+        if type(x) is not float or type(y) is not float or type(z) is not float:
+            x, y, z = float(x), float(y), float(z)
+        # m = max(abs(x), abs(y), abs(z)), the comparisons inlined: the same value (max keeps
+        # the first of equals; a NaN never replaces nor is replaced, and a NaN first refuses)
+        m = x if x >= 0 else -x
+        a = y if y >= 0 else -y
+        if a > m:
+            m = a
+        a = z if z >= 0 else -z
+        if a > m:
+            m = a
+        if m == 0 or not m < _INF:  # zero, infinite or NaN
             return None
         x, y, z = x / m, y / m, z / m
-        n = math.sqrt(x * x + y * y + z * z)
+        n = _sqrt(x * x + y * y + z * z)
         return (x / n + 0.0, y / n + 0.0, z / n + 0.0)
     m = max_abs(v)
     if m == 0 or not math.isfinite(m):

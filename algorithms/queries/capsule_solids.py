@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Optional
 
 from algorithms import registry
 from algorithms.core import vec as V
@@ -30,7 +31,8 @@ from algorithms.core.once import shared
 from algorithms.kernels import closest as CL
 from algorithms.primitives import Capsule, Segment, Sphere
 from algorithms.queries.box_box import round_separation, safe_unit
-from algorithms.registry import register
+from algorithms.core.tolerance import PLAIN_KEY, plain
+from algorithms.registry import lean_kernels, lean_pair, register
 from algorithms.results import DistanceResult, IntersectionResult, SeparationResult, make_with
 
 METHOD = "capsules: segment distance vs radius sum (Eberly GTCG §11.12.9)"
@@ -79,25 +81,31 @@ def _round_round(P, Q, ra, rb, sq, params, method, trace) -> DistanceResult:
     """Distance of ``P`` + ball(ra) and ``Q`` + ball(rb) given ``|PQ|^2 = sq``; ``trace`` (a
     dict the caller gives up) becomes the record's, with the three entries added."""
     rs = ra + rb
-    d = math.sqrt(float(sq))
-    u = _unit(V.sub(Q, P))
+    d = math.sqrt(sq)
+    u = _unit(V.sub3(Q, P))
+    trace["segment_distance"] = d
+    trace["r_sum"] = rs
     if sq <= rs * rs:
         if u is None:
             p = tuple(P)
         else:
             lo, hi = max(-float(ra), d - float(rb)), min(float(ra), d + float(rb))
             s = (lo + hi) / 2
-            p = tuple(float(c) + s * ui for c, ui in zip(P, u))
-        trace.update(segment_distance=d, r_sum=rs, intersects=True)
+            p = (float(P[0]) + s * u[0], float(P[1]) + s * u[1], float(P[2]) + s * u[2])
+        trace["intersects"] = True
         # (make_with: the record DistanceResult(...) builds, without its frozen __init__)
         return make_with(DistanceResult, {"method": method, "trace": trace, "distance": 0.0,
                                           "sqr_distance": 0.0, "closest": (p, p),
                                           "parameter": params})
+    trace["intersects"] = False
     dist = d - float(rs)
     fa, fb = float(ra), float(rb)
-    pa = (float(P[0]) + fa * u[0], float(P[1]) + fa * u[1], float(P[2]) + fa * u[2])
-    pb = (float(Q[0]) - fb * u[0], float(Q[1]) - fb * u[1], float(Q[2]) - fb * u[2])
-    trace.update(segment_distance=d, r_sum=rs, intersects=False)
+    if type(P[0]) is float and type(Q[0]) is float:  # (the float points: no conversions)
+        pa = (P[0] + fa * u[0], P[1] + fa * u[1], P[2] + fa * u[2])
+        pb = (Q[0] - fb * u[0], Q[1] - fb * u[1], Q[2] - fb * u[2])
+    else:
+        pa = (float(P[0]) + fa * u[0], float(P[1]) + fa * u[1], float(P[2]) + fa * u[2])
+        pb = (float(Q[0]) - fb * u[0], float(Q[1]) - fb * u[1], float(Q[2]) - fb * u[2])
     return make_with(DistanceResult, {"method": method, "trace": trace, "distance": dist,
                                       "sqr_distance": dist * dist, "closest": (pa, pb),
                                       "parameter": params})
@@ -132,6 +140,39 @@ def distance_capsule_capsule(a: Capsule, b: Capsule) -> DistanceResult:
     sq, s, t, P, Q, how = segment_closest(core_segment(a), core_segment(b))
     return _round_round(P, Q, a.radius, b.radius, sq, (s, t), METHOD,
                         {"segment_method": how, "s": s, "t": t, "P": P, "Q": Q})
+
+
+def _lean_distance(a: Capsule, b: Capsule) -> Optional[DistanceResult]:
+    """The lean kernel of two float capsules (:func:`algorithms.registry.lean_kernels`):
+    :func:`distance_capsule_capsule` in one frame, taking the segment pair's own lean kernel
+    (and its careful path where that declines) straight from the registry's dispatch
+    (:func:`algorithms.registry.lean_pair`) instead of through ``query`` and
+    :func:`segment_closest`. The same record: the segment record's points and parameters
+    and the same :func:`_round_round`. ``None`` (the registered function answers) when the
+    segment-segment default has no lean kernel, its dispatch is not cached yet, or a core
+    segment is not plain."""
+    seg = lean_pair("distance", Segment, Segment)
+    if seg is None:
+        return None
+    sa = a.__dict__.get(_CORE_KEY) or core_segment(a)
+    sb = b.__dict__.get(_CORE_KEY) or core_segment(b)
+    pa = sa.__dict__.get(PLAIN_KEY)
+    pb = sb.__dict__.get(PLAIN_KEY)
+    if not ((pa if pa is not None else plain(sa)) and (pb if pb is not None else plain(sb))):
+        return None
+    r = seg[0](sa, sb)
+    if r is None:
+        r = seg[1](sa, sb)
+    P, Q = r.closest
+    if not (type(P[0]) is float and type(Q[0]) is float):
+        return None  # (an exact record: segment_closest's exact squared distance)
+    s, t = r.parameter
+    return _round_round(P, Q, a.radius, b.radius, r.sqr_distance, (s, t), METHOD,
+                        {"segment_method": r.method, "s": s, "t": t, "P": P, "Q": Q})
+
+
+lean_kernels(distance_capsule_capsule, {("capsule", "capsule"): (_lean_distance,
+                                                                 distance_capsule_capsule)})
 
 
 @register("intersects", "capsule", "capsule")
