@@ -38,6 +38,13 @@ def test_bench_output_format(verb, keys, capsys):
             assert f["speedup"] == pytest.approx(f["baseline_us"] / f["us"], rel=0.02, abs=0.01)
             assert f"moving {ka}-{kb}: " in text
         assert "toi fast path off" in text
+        # the solid rows also against the figure the issue measured when it was filed
+        from explorer.benchmarks import ISSUE_FIGURES
+        for key, sec in ISSUE_FIGURES.items():
+            f = figures[key]
+            assert f["issue_us"] == pytest.approx(sec * 1e6)
+            assert f["speedup_vs_issue"] == pytest.approx(f["issue_us"] / f["us"], rel=0.02)
+        assert "the issue's figure 93.00 us" in text
     elif verb == "batch":
         for f in figures.values():
             assert f["batch_ns"] > 0 and f["loop_us"] > 0 and f["careful_rows"] >= 0
