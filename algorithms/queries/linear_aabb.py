@@ -560,58 +560,179 @@ def _lean_cast(hi):
     inside or ends inside, a miss within the margin), which :func:`hits_linear_aabb`
     answers as before (and counts, once, when its filter declines)."""
     state = filters_state
-    miss = MISS
     margin2 = 2.0 * MARGIN
-    segment = hi == 1
+    segment = bounded = hi == 1
     new = object.__new__
     setattr_ = object.__setattr__
+    normals = _NORMALS
 
     def lean(a, box):
         if not state["enabled"] or a.exact or box.exact:
             return None
         o = a.p0 if segment else a.origin
         d = a.direction
-        bmin, bmax = box.min, box.max
-        r = woo_lean(o, d, hi, bmin, bmax)
-        if r is None:
+        bmin = box.min
+        bmax = box.max
+        o0, o1, o2 = o
+        d0, d1, d2 = d
+        if d0 == 0 and d1 == 0 and d2 == 0:
             return None
-        t_in = r[0]
-        if t_in is miss:
-            gap = r[1]
-            d0, d1, d2 = d
-            # pair_scale(a, box), its cache probed inline
-            scale = (a.__dict__.get(SIZES_KEY) or pair_sizes(a))[1]
-            x = (box.__dict__.get(SIZES_KEY) or pair_sizes(box))[1]
-            if x > scale:
-                scale = x
-            if not scale > 0:
-                scale = 5e-324
-            d0 = d0 if d0 >= 0 else -d0
-            if d0 > scale:
-                scale = d0
-            d1 = d1 if d1 >= 0 else -d1
-            if d1 > scale:
-                scale = d1
-            d2 = d2 if d2 >= 0 else -d2
-            if d2 > scale:
-                scale = d2
-            if gap > margin2 * scale and scale < 1e300:
-                obj = new(HitResult)  # make_with, inlined
-                setattr_(obj, "__dict__", {
-                    "method": A18, "trace": Deferred(_woo_trace, o, d, 0, hi, bmin, bmax, gap),
-                    "intersects": False, "first_t": None, "hits": ()})
-                return obj
-            return None
-        t_out = r[1]
-        if t_in < 0 or not (t_in < t_out <= hi):
-            return None
-        obj = new(HitResult)  # make_with, inlined
-        setattr_(obj, "__dict__", {
-            "method": A18, "trace": Deferred(_woo_trace, o, d, 0, hi, bmin, bmax, None),
-            "intersects": True, "first_t": t_in,
-            "hits": Deferred(_entry_exit, o, d, t_in, t_out, r[2], r[3])})
-        return obj
-
+        l0, l1, l2 = bmin
+        h0, h1, h2 = bmax
+        which = -1
+        t = -1.0
+        sign = 0
+        gap = None
+        # woo_lean written out (the same operations in the same order: the same bits), one
+        # pass that breaks out with the gap of a miss
+        while True:
+            if o0 < l0:
+                x = l0 - o0
+                if not (d0 > 0):
+                    gap = x
+                    break
+                if bounded and x > d0:
+                    gap = x - d0
+                    break
+                x = x / d0
+                which, t, sign = 0, x, -1
+            elif o0 > h0:
+                x = h0 - o0
+                if not (d0 < 0):
+                    gap = -x
+                    break
+                if bounded and x < d0:
+                    gap = d0 - x
+                    break
+                x = x / d0
+                which, t, sign = 0, x, 1
+            if o1 < l1:
+                x = l1 - o1
+                if not (d1 > 0):
+                    gap = x
+                    break
+                if bounded and x > d1:
+                    gap = x - d1
+                    break
+                x = x / d1
+                if which < 0 or x > t:
+                    which, t, sign = 1, x, -1
+            elif o1 > h1:
+                x = h1 - o1
+                if not (d1 < 0):
+                    gap = -x
+                    break
+                if bounded and x < d1:
+                    gap = d1 - x
+                    break
+                x = x / d1
+                if which < 0 or x > t:
+                    which, t, sign = 1, x, 1
+            if o2 < l2:
+                x = l2 - o2
+                if not (d2 > 0):
+                    gap = x
+                    break
+                if bounded and x > d2:
+                    gap = x - d2
+                    break
+                x = x / d2
+                if which < 0 or x > t:
+                    which, t, sign = 2, x, -1
+            elif o2 > h2:
+                x = h2 - o2
+                if not (d2 < 0):
+                    gap = -x
+                    break
+                if bounded and x < d2:
+                    gap = d2 - x
+                    break
+                x = x / d2
+                if which < 0 or x > t:
+                    which, t, sign = 2, x, 1
+            if which < 0:
+                return None  # starts inside: t_in = -inf, careful path
+            if which != 0:
+                x = o0 + d0 * t
+                if x < l0 or x > h0:
+                    g = l0 - x if x < l0 else x - h0
+                    g -= 2.0 ** -48 * (abs(o0) + abs(d0 * t))
+                    dw = abs(d[which])
+                    gap = g * dw / (dw + abs(d0)) if g > 0 else 0.0
+                    break
+            if which != 1:
+                x = o1 + d1 * t
+                if x < l1 or x > h1:
+                    g = l1 - x if x < l1 else x - h1
+                    g -= 2.0 ** -48 * (abs(o1) + abs(d1 * t))
+                    dw = abs(d[which])
+                    gap = g * dw / (dw + abs(d1)) if g > 0 else 0.0
+                    break
+            if which != 2:
+                x = o2 + d2 * t
+                if x < l2 or x > h2:
+                    g = l2 - x if x < l2 else x - h2
+                    g -= 2.0 ** -48 * (abs(o2) + abs(d2 * t))
+                    dw = abs(d[which])
+                    gap = g * dw / (dw + abs(d2)) if g > 0 else 0.0
+                    break
+            # a hit: the exit
+            n_out = None
+            if d0 > 0:
+                t_out, n_out = (h0 - o0) / d0, _N0P
+            elif d0 != 0:
+                t_out, n_out = (l0 - o0) / d0, _N0M
+            else:
+                t_out = INF
+            if d1 > 0:
+                x = (h1 - o1) / d1
+                if n_out is None or x < t_out:
+                    t_out, n_out = x, _N1P
+            elif d1 != 0:
+                x = (l1 - o1) / d1
+                if n_out is None or x < t_out:
+                    t_out, n_out = x, _N1M
+            if d2 > 0:
+                x = (h2 - o2) / d2
+                if n_out is None or x < t_out:
+                    t_out, n_out = x, _N2P
+            elif d2 != 0:
+                x = (l2 - o2) / d2
+                if n_out is None or x < t_out:
+                    t_out, n_out = x, _N2M
+            if t_out < t:
+                t_out = t
+            if t < 0 or not (t < t_out <= hi):
+                return None
+            obj = new(HitResult)  # make_with, inlined
+            setattr_(obj, "__dict__", {
+                "method": A18, "trace": Deferred(_woo_trace, o, d, 0, hi, bmin, bmax, None),
+                "intersects": True, "first_t": t,
+                "hits": Deferred(_entry_exit, o, d, t, t_out, normals[(which, sign)], n_out)})
+            return obj
+        # a miss with its gap
+        scale = (a.__dict__.get(SIZES_KEY) or pair_sizes(a))[1]
+        x = (box.__dict__.get(SIZES_KEY) or pair_sizes(box))[1]
+        if x > scale:
+            scale = x
+        if not scale > 0:
+            scale = 5e-324
+        d0 = d0 if d0 >= 0 else -d0
+        if d0 > scale:
+            scale = d0
+        d1 = d1 if d1 >= 0 else -d1
+        if d1 > scale:
+            scale = d1
+        d2 = d2 if d2 >= 0 else -d2
+        if d2 > scale:
+            scale = d2
+        if gap > margin2 * scale and scale < 1e300:
+            obj = new(HitResult)  # make_with, inlined
+            setattr_(obj, "__dict__", {
+                "method": A18, "trace": Deferred(_woo_trace, o, d, 0, hi, bmin, bmax, gap),
+                "intersects": False, "first_t": None, "hits": ()})
+            return obj
+        return None
     return lean
 
 
