@@ -565,6 +565,10 @@ def _lean_cast(hi):
     new = object.__new__
     setattr_ = object.__setattr__
     normals = _NORMALS
+    # the records' fields in their order (the trace, first_t and hits filled in per call)
+    hit_fields = {"method": A18, "trace": None, "intersects": True, "first_t": None, "hits": ()}
+    miss_fields = {"method": A18, "trace": None, "intersects": False, "first_t": None,
+                   "hits": ()}
 
     def lean(a, box):
         if not state["enabled"] or a.exact or box.exact:
@@ -704,11 +708,14 @@ def _lean_cast(hi):
                 t_out = t
             if t < 0 or not (t < t_out <= hi):
                 return None
-            obj = new(HitResult)  # make_with, inlined
-            setattr_(obj, "__dict__", {
-                "method": A18, "trace": Deferred(_woo_trace, o, d, 0, hi, bmin, bmax, None),
-                "intersects": True, "first_t": t,
-                "hits": Deferred(_entry_exit, o, d, t, t_out, normals[(which, sign)], n_out)})
+            # make_with, inlined (the fields a copy of a template's: a dict copy costs less
+            # than building it)
+            fields = hit_fields.copy()
+            fields["trace"] = Deferred(_woo_trace, o, d, 0, hi, bmin, bmax, None)
+            fields["first_t"] = t
+            fields["hits"] = Deferred(_entry_exit, o, d, t, t_out, normals[(which, sign)], n_out)
+            obj = new(HitResult)
+            setattr_(obj, "__dict__", fields)
             return obj
         # a miss with its gap
         scale = (a.__dict__.get(SIZES_KEY) or pair_sizes(a))[1]
@@ -727,10 +734,10 @@ def _lean_cast(hi):
         if d2 > scale:
             scale = d2
         if gap > margin2 * scale and scale < 1e300:
-            obj = new(HitResult)  # make_with, inlined
-            setattr_(obj, "__dict__", {
-                "method": A18, "trace": Deferred(_woo_trace, o, d, 0, hi, bmin, bmax, gap),
-                "intersects": False, "first_t": None, "hits": ()})
+            fields = miss_fields.copy()  # make_with, inlined
+            fields["trace"] = Deferred(_woo_trace, o, d, 0, hi, bmin, bmax, gap)
+            obj = new(HitResult)
+            setattr_(obj, "__dict__", fields)
             return obj
         return None
     return lean

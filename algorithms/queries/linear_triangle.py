@@ -519,6 +519,8 @@ def _lean_cast(hi):
     sqrt = math.sqrt
     sqrt2 = math.sqrt(2.0)
     margin2 = 2 * MARGIN
+    miss_fields = {"method": A16, "trace": None, "intersects": False, "first_t": None,
+                   "hits": ()}
 
     def lean(a, tri):
         if not state["enabled"] or a.exact or tri.exact:
@@ -592,11 +594,10 @@ def _lean_cast(hi):
             if sa is not False and st is not False and sa is not None and st is not None:
                 scale = sa if sa > st else st
                 if bound > margin2 * scale and scale < 1e300:
-                    hr = new(HitResult)  # make_with, inlined
-                    setattr_(hr, "__dict__", {
-                        "method": A16, "trace": Deferred(_badouel_trace, o, d, 0, hi, tri,
-                                                         None),
-                        "intersects": False, "first_t": None, "hits": ()})
+                    fields = miss_fields.copy()  # make_with, inlined (a template's copy)
+                    fields["trace"] = Deferred(_badouel_trace, o, d, 0, hi, tri, None)
+                    hr = new(HitResult)
+                    setattr_(hr, "__dict__", fields)
                     return hr
         FALLBACKS["badouel_miss"] = FALLBACKS.get("badouel_miss", 0) + 1
         return _hits_and_features(a, tri, False)[0]
