@@ -862,6 +862,36 @@ def lean_distance(prim0, prim1, tol_fn, method):
         "parameter": (float(s), float(t))})
 
 
+#: where :func:`segment_form` keeps its answer on a segment (not a field)
+SEGMENT_FORM_KEY = "_stplane_segment_form"
+
+
+def segment_form(seg) -> tuple:
+    """What :func:`lean_segments`' kernel computes from one float segment alone, with its
+    very operations: ``(B0, B1, B2, m0, m1, m2, max |m_i|, max |B_i|, |m|^2, p0, p1)``
+    (``B = p0``, ``m = p1 - p0``; each maximum by the kernel's comparisons, the first of
+    equals kept), computed once and kept on the (frozen) instance."""
+    b0, b1, b2 = seg.p0
+    m0, m1, m2 = seg.direction
+    M = m0 if m0 >= 0 else -m0
+    x = m1 if m1 >= 0 else -m1
+    if x > M:
+        M = x
+    x = m2 if m2 >= 0 else -m2
+    if x > M:
+        M = x
+    X = b0 if b0 >= 0 else -b0
+    x = b1 if b1 >= 0 else -b1
+    if x > X:
+        X = x
+    x = b2 if b2 >= 0 else -b2
+    if x > X:
+        X = x
+    form = (b0, b1, b2, m0, m1, m2, M, X, m0 * m0 + m1 * m1 + m2 * m2, seg.p0, seg.p1)
+    object.__setattr__(seg, SEGMENT_FORM_KEY, form)  # not a field: eq/hash unchanged
+    return form
+
+
 def lean_segments(tol_fn, method):
     """The lean kernel of two float segments (:func:`algorithms.registry.lean_kernels`):
     ``lean(seg0, seg1)`` returns exactly :func:`lean_distance`'s record for the pair, or
@@ -880,58 +910,32 @@ def lean_segments(tol_fn, method):
     inf = math.inf
     new = object.__new__
     setattr_ = object.__setattr__
+    form_key = SEGMENT_FORM_KEY
 
     def lean(prim0, prim1):
         if not state["enabled"]:
             return None
         if prim0.exact or prim1.exact:
             return None
-        B0, e0, m0 = prim0.p0, prim0.p1, prim0.direction
-        B1, e1, m1 = prim1.p0, prim1.p1, prim1.direction
-        m00, m01, m02 = m0
-        m10, m11, m12 = m1
-        b00, b01, b02 = B0
-        b10, b11, b12 = B1
+        # what depends on one segment alone (segment_form: its end, direction, the largest
+        # |m_i| and |B_i|, |m|^2), kept on the instances
+        f = prim0.__dict__.get(form_key)
+        b00, b01, b02, m00, m01, m02, M0, X0, a, B0, e0 = (
+            f if f is not None else segment_form(prim0))
+        f = prim1.__dict__.get(form_key)
+        b10, b11, b12, m10, m11, m12, M1, X1, c, B1, e1 = (
+            f if f is not None else segment_form(prim1))
         D0, D1, D2 = b00 - b10, b01 - b11, b02 - b12
-        # M0, M1, big, Dm: st_lean's max of abs values, with the comparisons inlined (the
-        # same values: max keeps the first of equals, NaN never replaces nor is replaced)
-        M0 = m00 if m00 >= 0 else -m00
-        x = m01 if m01 >= 0 else -m01
-        if x > M0:
-            M0 = x
-        x = m02 if m02 >= 0 else -m02
-        if x > M0:
-            M0 = x
-        M1 = m10 if m10 >= 0 else -m10
-        x = m11 if m11 >= 0 else -m11
-        if x > M1:
-            M1 = x
-        x = m12 if m12 >= 0 else -m12
-        if x > M1:
-            M1 = x
+        # M0, M1, big, Dm: st_lean's max of abs values (the same values: max keeps the first
+        # of equals, and the coordinates are finite; of zeros of either sign, which one
+        # "big" is changes no comparison below: it scales the margins only)
         big = M1 if M1 > M0 else M0
-        x = b00 if b00 >= 0 else -b00
-        if x > big:
-            big = x
-        x = b01 if b01 >= 0 else -b01
-        if x > big:
-            big = x
-        x = b02 if b02 >= 0 else -b02
-        if x > big:
-            big = x
-        x = b10 if b10 >= 0 else -b10
-        if x > big:
-            big = x
-        x = b11 if b11 >= 0 else -b11
-        if x > big:
-            big = x
-        x = b12 if b12 >= 0 else -b12
-        if x > big:
-            big = x
+        if X0 > big:
+            big = X0
+        if X1 > big:
+            big = X1
         if not (M0 >= tiny and M1 >= tiny and big <= huge):
             return _declined("st_lean")
-        a = m00 * m00 + m01 * m01 + m02 * m02
-        c = m10 * m10 + m11 * m11 + m12 * m12
         n0 = m01 * m12 - m02 * m11
         n1 = m02 * m10 - m00 * m12
         n2 = m00 * m11 - m01 * m10
