@@ -983,7 +983,7 @@ def lean_segments(tol_fn, method):
             elif t > 1:
                 t = 1.0
             key = abs(D0 * n0 + D1 * n1 + D2 * n2) / sqrt(det)
-            reach = big * (2.0 + abs(s) + abs(t))
+            reach = big * (2.0 + s + t)  # (abs(s), abs(t): both in [0, 1])
             x = ads - tol_s
             y = adt - tol_t
             dq = det * x * x / c
@@ -998,37 +998,42 @@ def lean_segments(tol_fn, method):
         else:
             # the four edges' clamped conditional minima, in st_lean's order (s = 0, s = 1,
             # t = 0, t = 1), the first least one winning a tie as there
+            # (each sum and product below is one of st_lean's, on the same operands: taken
+            # once where it appears twice; 1.0 * x is x, bit for bit)
             s = 0.0
-            t = ((D0 + s * m00) * m10 + (D1 + s * m01) * m11 + (D2 + s * m02) * m12) / c
+            u0, u1, u2 = D0 + s * m00, D1 + s * m01, D2 + s * m02
+            t = (u0 * m10 + u1 * m11 + u2 * m12) / c
             if t < 0:
                 t = 0.0
             elif t > 1:
                 t = 1.0
-            a0, a1, a2 = D0 + s * m00 - t * m10, D1 + s * m01 - t * m11, D2 + s * m02 - t * m12
+            a0, a1, a2 = u0 - t * m10, u1 - t * m11, u2 - t * m12
             qa, sa, ta = a0 * a0 + a1 * a1 + a2 * a2, s, t
             s = 1.0
-            t = ((D0 + s * m00) * m10 + (D1 + s * m01) * m11 + (D2 + s * m02) * m12) / c
+            u0, u1, u2 = D0 + m00, D1 + m01, D2 + m02
+            t = (u0 * m10 + u1 * m11 + u2 * m12) / c
             if t < 0:
                 t = 0.0
             elif t > 1:
                 t = 1.0
-            b0_, b1_, b2_ = D0 + s * m00 - t * m10, D1 + s * m01 - t * m11, D2 + s * m02 - t * m12
+            b0_, b1_, b2_ = u0 - t * m10, u1 - t * m11, u2 - t * m12
             qb, sb, tb = b0_ * b0_ + b1_ * b1_ + b2_ * b2_, s, t
             t = 0.0
-            s = -((D0 - t * m10) * m00 + (D1 - t * m11) * m01 + (D2 - t * m12) * m02) / a
+            u0, u1, u2 = t * m10, t * m11, t * m12
+            s = -((D0 - u0) * m00 + (D1 - u1) * m01 + (D2 - u2) * m02) / a
             if s < 0:
                 s = 0.0
             elif s > 1:
                 s = 1.0
-            c0, c1, c2 = D0 + s * m00 - t * m10, D1 + s * m01 - t * m11, D2 + s * m02 - t * m12
+            c0, c1, c2 = D0 + s * m00 - u0, D1 + s * m01 - u1, D2 + s * m02 - u2
             qc, sc, tc = c0 * c0 + c1 * c1 + c2 * c2, s, t
             t = 1.0
-            s = -((D0 - t * m10) * m00 + (D1 - t * m11) * m01 + (D2 - t * m12) * m02) / a
+            s = -((D0 - m10) * m00 + (D1 - m11) * m01 + (D2 - m12) * m02) / a
             if s < 0:
                 s = 0.0
             elif s > 1:
                 s = 1.0
-            d0_, d1_, d2_ = D0 + s * m00 - t * m10, D1 + s * m01 - t * m11, D2 + s * m02 - t * m12
+            d0_, d1_, d2_ = D0 + s * m00 - m10, D1 + s * m01 - m11, D2 + s * m02 - m12
             qd, sd, td = d0_ * d0_ + d1_ * d1_ + d2_ * d2_, s, t
             q, s, t, w = qa, sa, ta, 0
             if qb < q:
@@ -1037,7 +1042,7 @@ def lean_segments(tol_fn, method):
                 q, s, t, w = qc, sc, tc, 2
             if qd < q:
                 q, s, t, w = qd, sd, td, 3
-            reach = big * (2.0 + abs(s) + abs(t))
+            reach = big * (2.0 + s + t)  # (abs(s), abs(t): both in [0, 1])
             margin = margin_rel * reach
             key = sqrt(q)
             if not key > margin:
