@@ -866,11 +866,15 @@ def lean_distance(prim0, prim1, tol_fn, method):
 SEGMENT_FORM_KEY = "_stplane_segment_form"
 
 
-def segment_form(seg) -> tuple:
+def segment_form(seg):
     """What :func:`lean_segments`' kernel computes from one float segment alone, with its
     very operations: ``(B0, B1, B2, m0, m1, m2, max |m_i|, max |B_i|, |m|^2, p0, p1)``
     (``B = p0``, ``m = p1 - p0``; each maximum by the kernel's comparisons, the first of
-    equals kept), computed once and kept on the (frozen) instance."""
+    equals kept), computed once and kept on the (frozen) instance; ``False`` for an exact
+    segment (the kernel's business is floats)."""
+    if seg.exact:
+        object.__setattr__(seg, SEGMENT_FORM_KEY, False)
+        return False
     b0, b1, b2 = seg.p0
     m0, m1, m2 = seg.direction
     M = m0 if m0 >= 0 else -m0
@@ -915,16 +919,18 @@ def lean_segments(tol_fn, method):
     def lean(prim0, prim1):
         if not state["enabled"]:
             return None
-        if prim0.exact or prim1.exact:
-            return None
         # what depends on one segment alone (segment_form: its end, direction, the largest
-        # |m_i| and |B_i|, |m|^2), kept on the instances
-        f = prim0.__dict__.get(form_key)
-        b00, b01, b02, m00, m01, m02, M0, X0, a, B0, e0 = (
-            f if f is not None else segment_form(prim0))
-        f = prim1.__dict__.get(form_key)
-        b10, b11, b12, m10, m11, m12, M1, X1, c, B1, e1 = (
-            f if f is not None else segment_form(prim1))
+        # |m_i| and |B_i|, |m|^2), kept on the instances; False for an exact one
+        f0 = prim0.__dict__.get(form_key)
+        if f0 is None:
+            f0 = segment_form(prim0)
+        f1 = prim1.__dict__.get(form_key)
+        if f1 is None:
+            f1 = segment_form(prim1)
+        if f0 is False or f1 is False:
+            return None
+        b00, b01, b02, m00, m01, m02, M0, X0, a, B0, e0 = f0
+        b10, b11, b12, m10, m11, m12, M1, X1, c, B1, e1 = f1
         D0, D1, D2 = b00 - b10, b01 - b11, b02 - b12
         # M0, M1, big, Dm: st_lean's max of abs values (the same values: max keeps the first
         # of equals, and the coordinates are finite; of zeros of either sign, which one

@@ -451,8 +451,8 @@ def _plane_of(tri):
     (:func:`algorithms.kernels.filters.triangle_miss_bound`) compute from the triangle alone,
     with their very operations (so the same bits), computed once and kept on the (frozen)
     instance: ``(n0, n1, n2, n . p0, iu, iv, p0[iu], p0[iv], u1, u2, v1, v2, 1 / temp, |n|,
-    the lengths of the edges opposite ``p0``, ``p1``, ``p2``... (see below), the unit normal
-    and its opposite)``; ``False`` for a triangle the lean kernel leaves to
+    the lengths of the edges of the failed barycentrics alpha, beta, gamma, the unit normal
+    and its opposite, the largest |coordinate| (float_scale_of))``; ``False`` for a triangle the lean kernel leaves to
     :func:`badouel_lean` (not all floats, collinear, a zero projected area, or a normal
     length the bound cannot use)."""
     found = tri.__dict__.get(PLANE_KEY)
@@ -487,7 +487,7 @@ def _plane_of(tri):
                 nh = unit((n0, n1, n2))
                 out = (n0, n1, n2, n0 * p0[0] + n1 * p0[1] + n2 * p0[2], iu, iv, p0[iu],
                        p0[iv], u1, u2, v1, v2, 1 / temp, nl, lens[0], lens[1], lens[2], nh,
-                       (0.0 - nh[0], 0.0 - nh[1], 0.0 - nh[2]))
+                       (0.0 - nh[0], 0.0 - nh[1], 0.0 - nh[2]), float_scale_of(tri, verts))
     object.__setattr__(tri, PLANE_KEY, out)  # not a field: eq/hash unchanged
     return out
 
@@ -523,16 +523,17 @@ def _lean_cast(hi):
                    "hits": ()}
 
     def lean(a, tri):
-        if not state["enabled"] or a.exact or tri.exact:
+        if not state["enabled"] or a.exact:
             return None
         pl = tri.__dict__.get(plane_key)
         if pl is None:
             pl = _plane_of(tri)
         if pl is False:
-            return general(a, tri)
+            return general(a, tri)  # (an exact triangle among them: declined there)
         o = a.p0 if segment else a.origin
         d = a.direction
-        n0, n1, n2, dplane, iu, iv, pu, pv, u1, u2, v1, v2, itemp, nl = pl[:14]
+        (n0, n1, n2, dplane, iu, iv, pu, pv, u1, u2, v1, v2, itemp, nl, len_a, len_b, len_g,
+         nh, nh_neg, st) = pl
         dot = n0 * d[0] + n1 * d[1] + n2 * d[2]
         if not (dot != 0):
             return general(a, tri)  # (declined and counted there)
@@ -554,17 +555,17 @@ def _lean_cast(hi):
             v0 = (o[iv] + t * d[iv]) - pv
             alpha = (u0 * v2 - v0 * u2) * itemp
             if not (alpha >= 0):
-                lam, k = alpha, 0
+                lam, el = alpha, len_a
             else:
                 beta = (u1 * v0 - v1 * u0) * itemp
                 if not (beta >= 0):
-                    lam, k = beta, 1
+                    lam, el = beta, len_b
                 else:
                     gamma = 1 - alpha - beta
                     if not (gamma >= 0):
-                        lam, k = gamma, 2
+                        lam, el = gamma, len_g
                     else:
-                        hr = surface_hits(o, d, 0, hi, t, pl[17] if dot < 0 else pl[18], A16,
+                        hr = surface_hits(o, d, 0, hi, t, nh if dot < 0 else nh_neg, A16,
                                           Deferred(_badouel_trace, o, d, 0, hi, tri,
                                                    {"barycentric": (gamma, alpha, beta)}))
                         return hr if hr.intersects else _checked(a, tri, hr)
@@ -572,7 +573,6 @@ def _lean_cast(hi):
             if not (lam < 0):
                 bound = 0.0
             else:
-                el = pl[14 + k]
                 dl = a.__dict__.get(dlen_key)
                 if dl is None:
                     dl = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2])
@@ -588,10 +588,7 @@ def _lean_cast(hi):
             sa = a.__dict__.get(scale_key)
             if sa is None:
                 sa = float_scale_of(a, (o, d))
-            st = tri.__dict__.get(scale_key)
-            if st is None:
-                st = float_scale_of(tri, tri.vertices)
-            if sa is not False and st is not False and sa is not None and st is not None:
+            if sa is not False and sa is not None:  # (st: the triangle's, a float)
                 scale = sa if sa > st else st
                 if bound > margin2 * scale and scale < 1e300:
                     fields = miss_fields.copy()  # make_with, inlined (a template's copy)
