@@ -551,6 +551,24 @@ for _k in LINEAR:
     register("intersects", _k, "aabb")(intersects_linear_aabb)
 
 
+#: where :func:`_woo_scale` keeps its answer on a segment or ray (not a field)
+WOO_SCALE_KEY = "_woo_scale"
+
+
+def _woo_scale(a, d) -> float:
+    """``max(largest |coordinate| of a's sizes (pair_sizes), |d_0|, |d_1|, |d_2|)`` of a float
+    component with the nonzero direction ``d``: its part of the scale of :func:`_clear_miss`
+    (the pair's is the larger of this and the box's sizes; positive, the direction being
+    nonzero), computed once and kept on the (frozen) instance."""
+    scale = (a.__dict__.get(SIZES_KEY) or pair_sizes(a))[1]
+    for x in d:
+        x = x if x >= 0 else -x
+        if x > scale:
+            scale = x
+    object.__setattr__(a, WOO_SCALE_KEY, scale)  # not a field: eq/hash unchanged
+    return scale
+
+
 def _lean_cast(hi):
     """The lean kernel (:func:`algorithms.registry.lean_kernels`) of a float ray
     (``hi = inf``) or segment (``hi = 1``) against a float box: exactly the record
@@ -565,6 +583,7 @@ def _lean_cast(hi):
     new = object.__new__
     setattr_ = object.__setattr__
     normals = _NORMALS
+    scale_key = WOO_SCALE_KEY
     # the records' fields in their order (the trace, first_t and hits filled in per call)
     hit_fields = {"method": A18, "trace": None, "intersects": True, "first_t": None, "hits": ()}
     miss_fields = {"method": A18, "trace": None, "intersects": False, "first_t": None,
@@ -717,22 +736,14 @@ def _lean_cast(hi):
             obj = new(HitResult)
             setattr_(obj, "__dict__", fields)
             return obj
-        # a miss with its gap
-        scale = (a.__dict__.get(SIZES_KEY) or pair_sizes(a))[1]
+        # a miss with its gap: _clear_miss's scale, max(pair_scale(a, box), |d_i|), from the
+        # component's part of it kept on the instance (_woo_scale) and the box's sizes
+        scale = a.__dict__.get(scale_key)
+        if scale is None:
+            scale = _woo_scale(a, d)
         x = (box.__dict__.get(SIZES_KEY) or pair_sizes(box))[1]
         if x > scale:
             scale = x
-        if not scale > 0:
-            scale = 5e-324
-        d0 = d0 if d0 >= 0 else -d0
-        if d0 > scale:
-            scale = d0
-        d1 = d1 if d1 >= 0 else -d1
-        if d1 > scale:
-            scale = d1
-        d2 = d2 if d2 >= 0 else -d2
-        if d2 > scale:
-            scale = d2
         if gap > margin2 * scale and scale < 1e300:
             fields = miss_fields.copy()  # make_with, inlined
             fields["trace"] = Deferred(_woo_trace, o, d, 0, hi, bmin, bmax, gap)
