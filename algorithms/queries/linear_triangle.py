@@ -460,10 +460,15 @@ def _plane_of(tri):
         return found
     out = False
     verts = tri.vertices
-    if not tri.exact and all(type(x) is float for v in verts for x in v):
-        p0, p1, p2 = verts
-        e10, e11, e12 = p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]
-        e20, e21, e22 = p2[0] - p1[0], p2[1] - p1[1], p2[2] - p1[2]
+    p0, p1, p2 = verts
+    x0, y0, z0 = p0
+    x1, y1, z1 = p1
+    x2, y2, z2 = p2
+    if (type(x0) is float and type(y0) is float and type(z0) is float and type(x1) is float
+            and type(y1) is float and type(z1) is float and type(x2) is float
+            and type(y2) is float and type(z2) is float):  # (floats: not exact)
+        e10, e11, e12 = x1 - x0, y1 - y0, z1 - z0
+        e20, e21, e22 = x2 - x1, y2 - y1, z2 - z1
         n0, n1, n2 = (e11 * e22 - e12 * e21, e12 * e20 - e10 * e22, e10 * e21 - e11 * e20)
         if not (n0 == 0 and n1 == 0 and n2 == 0):
             ax0, ax1, ax2 = abs(n0), abs(n1), abs(n2)
@@ -476,24 +481,46 @@ def _plane_of(tri):
             temp = u1 * v2 - v1 * u2
             nl = math.sqrt(n0 * n0 + n1 * n1 + n2 * n2)  # (_miss_bound's |n|)
             if temp != 0 and nl > 0 and math.isfinite(nl):
-                # the edge opposite the failed barycentric (filters._FAILED): alpha (2, 0),
-                # beta (0, 1), gamma (1, 2), edge = v_j - v_i, its length as _miss_bound's
-                lens = []
-                for i, j in ((2, 0), (0, 1), (1, 2)):
-                    vi, vj = verts[i], verts[j]
-                    edge = (vj[0] - vi[0], vj[1] - vi[1], vj[2] - vi[2])
-                    lens.append(math.sqrt(edge[0] * edge[0] + edge[1] * edge[1]
-                                          + edge[2] * edge[2]))
+                # the edge of each failed barycentric (filters._FAILED: alpha (2, 0), beta
+                # (0, 1), gamma (1, 2), edge = v_j - v_i), its length as _miss_bound's
+                a0, a1, a2 = x0 - x2, y0 - y2, z0 - z2
+                b0, b1, b2 = x1 - x0, y1 - y0, z1 - z0
+                g0, g1, g2 = x2 - x1, y2 - y1, z2 - z1
                 nh = unit((n0, n1, n2))
-                out = (n0, n1, n2, n0 * p0[0] + n1 * p0[1] + n2 * p0[2], iu, iv, p0[iu],
-                       p0[iv], u1, u2, v1, v2, 1 / temp, nl, lens[0], lens[1], lens[2], nh,
+                out = (n0, n1, n2, n0 * x0 + n1 * y0 + n2 * z0, iu, iv, p0[iu], p0[iv], u1, u2,
+                       v1, v2, 1 / temp, nl, math.sqrt(a0 * a0 + a1 * a1 + a2 * a2),
+                       math.sqrt(b0 * b0 + b1 * b1 + b2 * b2),
+                       math.sqrt(g0 * g0 + g1 * g1 + g2 * g2), nh,
                        (0.0 - nh[0], 0.0 - nh[1], 0.0 - nh[2]), float_scale_of(tri, verts))
     object.__setattr__(tri, PLANE_KEY, out)  # not a field: eq/hash unchanged
     return out
 
 
-#: where the lean kernel keeps a float component's ``|d|`` (the miss bound's) on the instance
-DLEN_KEY = "_badouel_dlen"
+def _cast_trace(a, tri) -> dict:
+    """The trace of a miss of the float segment or ray ``a`` that the lean kernel answered:
+    the full path's (as :func:`_badouel_trace`'s). Two arguments, so the record's
+    :class:`~algorithms.results.Deferred` costs less to make."""
+    if a.kind == "segment":
+        return _badouel(a.p0, a.direction, 0, 1, tri, False).trace
+    return _badouel(a.origin, a.direction, 0, INF, tri, False).trace
+
+
+#: where :func:`_ray_form` keeps its answer on a segment or ray (not a field)
+RAY_FORM_KEY = "_badouel_ray_form"
+
+
+def _ray_form(a):
+    """What the lean kernel reads of a float segment or ray: ``(o, d, float scale of (o, d)
+    (float_scale_of), |d|)`` (``|d|`` as the miss bound computes it), or ``False`` for an
+    exact one; kept on the (frozen) instance."""
+    form = False
+    if not a.exact:
+        o = a.p0 if a.kind == "segment" else a.origin
+        d = a.direction
+        form = (o, d, float_scale_of(a, (o, d)),
+                math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]))
+    object.__setattr__(a, RAY_FORM_KEY, form)  # not a field: eq/hash unchanged
+    return form
 
 
 def _lean_cast(hi):
@@ -512,26 +539,28 @@ def _lean_cast(hi):
     segment = hi == 1
     new = object.__new__
     setattr_ = object.__setattr__
-    scale_key = FLOAT_SCALE_KEY
     plane_key = PLANE_KEY
-    dlen_key = DLEN_KEY
+    form_key = RAY_FORM_KEY
     general = _lean_general(hi)
-    sqrt = math.sqrt
     sqrt2 = math.sqrt(2.0)
     margin2 = 2 * MARGIN
     miss_fields = {"method": A16, "trace": None, "intersects": False, "first_t": None,
                    "hits": ()}
 
     def lean(a, tri):
-        if not state["enabled"] or a.exact:
+        if not state["enabled"]:
             return None
+        f = a.__dict__.get(form_key)
+        if f is None:
+            f = _ray_form(a)
+        if f is False:
+            return None  # an exact component: hits_linear_triangle's business
         pl = tri.__dict__.get(plane_key)
         if pl is None:
             pl = _plane_of(tri)
         if pl is False:
             return general(a, tri)  # (an exact triangle among them: declined there)
-        o = a.p0 if segment else a.origin
-        d = a.direction
+        o, d, sa, dl = f
         (n0, n1, n2, dplane, iu, iv, pu, pv, u1, u2, v1, v2, itemp, nl, len_a, len_b, len_g,
          nh, nh_neg, st) = pl
         dot = n0 * d[0] + n1 * d[1] + n2 * d[2]
@@ -573,10 +602,6 @@ def _lean_cast(hi):
             if not (lam < 0):
                 bound = 0.0
             else:
-                dl = a.__dict__.get(dlen_key)
-                if dl is None:
-                    dl = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2])
-                    setattr_(a, dlen_key, dl)
                 if not (el > 0 and dl > 0):
                     bound = 0.0
                 else:
@@ -585,14 +610,11 @@ def _lean_cast(hi):
         # clearly_misses_at, with the scale of (o, d, *verts) from the two primitives' kept
         # scales (the same maximum)
         if bound > 0:
-            sa = a.__dict__.get(scale_key)
-            if sa is None:
-                sa = float_scale_of(a, (o, d))
-            if sa is not False and sa is not None:  # (st: the triangle's, a float)
+            if sa is not None:  # (st: the triangle's, a float)
                 scale = sa if sa > st else st
                 if bound > margin2 * scale and scale < 1e300:
                     fields = miss_fields.copy()  # make_with, inlined (a template's copy)
-                    fields["trace"] = Deferred(_badouel_trace, o, d, 0, hi, tri, None)
+                    fields["trace"] = Deferred(_cast_trace, a, tri)
                     hr = new(HitResult)
                     setattr_(hr, "__dict__", fields)
                     return hr

@@ -117,7 +117,8 @@ def test_triangle_kernel_is_hits_linear_triangle_bit_for_bit(kind, o, d, v0, v1,
 
 def test_kept_per_primitive_data_serves_every_partner_bit_for_bit():
     # the kernels keep what depends on one primitive alone on its (frozen) instance
-    # (linear_triangle._plane_of, linear_aabb._woo_scale, stplane.segment_form): each
+    # (linear_triangle._plane_of and _ray_form, linear_aabb._woo_form and _box_form,
+    # stplane.segment_form): each
     # primitive here meets many partners, and every answer must still be the registered
     # function's own (which keeps nothing), the counts of declines alike
     import random
