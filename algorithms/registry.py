@@ -75,13 +75,60 @@ class Entry:
 #: the priority of every user method: below every library method
 USER_PRIORITY = -1000
 
-_TABLE: dict[tuple[str, str, str], list[Entry]] = {}
-LOAD_ERRORS: dict[str, str] = {}
-_loaded = False
 #: (query, kind_a, kind_b, method) -> (entry, flip): :func:`_lookup`'s answers, cleared by
 #: :func:`register` (a lookup is a dict probe on the hot path of every query); an entry no
-#: longer in ``_TABLE`` is looked up again
+#: longer in ``_TABLE`` is looked up again. Under a query's name (a string key, beside the
+#: tuples): ``{type(a): {type(b): entry}}``, :func:`query`'s class-keyed probe.
 _CACHE: dict = {}
+
+
+class _Table(dict):
+    """The dispatch table: a dict that drops :data:`_CACHE` whenever one of its keys is set
+    or removed (a test may edit the table directly, ``_TABLE[key] = [...]``), so that
+    :func:`query`'s probe of a cached entry checks only that this is still the table (and
+    the entry still in its list) instead of looking its key up again. A table put in its
+    place (a test's ``monkeypatch.setattr(registry, "_TABLE", {})``) is not one: its
+    entries are checked the long way (:func:`runner`)."""
+
+    def __setitem__(self, key, value):
+        _CACHE.clear()
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key):
+        _CACHE.clear()
+        super().__delitem__(key)
+
+    def __ior__(self, other):
+        _CACHE.clear()
+        return super().__ior__(other)
+
+    def pop(self, *args):
+        _CACHE.clear()
+        return super().pop(*args)
+
+    def popitem(self):
+        _CACHE.clear()
+        return super().popitem()
+
+    def setdefault(self, key, default=None):
+        _CACHE.clear()
+        return super().setdefault(key, default)
+
+    def update(self, *args, **kwargs):
+        _CACHE.clear()
+        super().update(*args, **kwargs)
+
+    def clear(self):
+        _CACHE.clear()
+        super().clear()
+
+
+_TABLE: dict[tuple[str, str, str], list[Entry]] = _Table()
+LOAD_ERRORS: dict[str, str] = {}
+_loaded = False
+#: what a cached entry of query()'s probe holds as its table when the table in place is not
+#: a :class:`_Table` (never the table: those entries take the long way)
+_NOT_TRACKED = object()
 
 
 class QueryNotAvailable(LookupError):
@@ -385,9 +432,11 @@ def lean_pair(name: str, cls_a: type, cls_b: type) -> Optional[tuple]:
     For a kernel built on another pair's query (capsule-capsule on segment-segment, GTCG
     §11.12.9): it takes the inner pair's lean kernel exactly when ``query`` would, so a new
     default method of the inner pair (a user's module) is still asked, through ``query``."""
-    found = _CACHE.get((name, cls_a, cls_b))
-    if found is None or found[4] is None or _TABLE.get(found[1]) is not found[2] or \
-            found[3] not in found[2]:
+    try:  # (query()'s class-keyed probe: name, then the classes of A and B)
+        found = _CACHE[name][cls_a][cls_b]
+    except KeyError:
+        return None
+    if found[4] is None or found[1] is not _TABLE or found[3] not in found[2]:
         return None
     return found[4], found[5]
 
@@ -452,8 +501,12 @@ def query(name: str, a: Primitive, b: Primitive, *args, method: str | None = Non
         # the primitives' classes (a kind is a class attribute: two lookups through the
         # instance cost more than the rest of the probe), and the runner's call of the
         # pair's lean kernel (lean_kernels) inlined as well
-        found = _CACHE.get((name, type(a), type(b)))
-        if found is not None and _TABLE.get(found[1]) is found[2] and found[3] in found[2]:
+        try:
+            found = _CACHE[name][type(a)][type(b)]
+        except KeyError:
+            found = None
+        # (a change of the table's keys drops _CACHE: _Table)
+        if found is not None and found[1] is _TABLE and found[3] in found[2]:
             lean = found[4]
             if lean is not None:
                 try:  # plain()'s flag, kept on the instance (PLAIN_KEY), read as an attribute
@@ -466,8 +519,14 @@ def query(name: str, a: Primitive, b: Primitive, *args, method: str | None = Non
             return found[0](a, b)
         run = runner(name, a.kind, b.kind)
         if run is not None:
-            # the same entry under the classes' key (dropped with the rest of the cache)
-            _CACHE[(name, type(a), type(b))] = _CACHE[("run", name, a.kind, b.kind)]
+            # the same entry under the classes' keys (dropped with the rest of the cache),
+            # with the table itself in place of its key
+            run, _tkey, entries, entry, lean, careful = _CACHE[("run", name, a.kind, b.kind)]
+            table = _TABLE if type(_TABLE) is _Table else _NOT_TRACKED
+            by_a = _CACHE.get(name)
+            if type(by_a) is not dict:
+                by_a = _CACHE[name] = {}
+            by_a.setdefault(type(a), {})[type(b)] = (run, table, entries, entry, lean, careful)
             return run(a, b)
     entry, flip = _lookup(name, a.kind, b.kind, method)
     if entry is not None and not flip and name == "toi" and len(args) == 1 and not kwargs:

@@ -862,6 +862,40 @@ def lean_distance(prim0, prim1, tol_fn, method):
         "parameter": (float(s), float(t))})
 
 
+#: where :func:`segment_form` keeps its answer on a segment (not a field)
+SEGMENT_FORM_KEY = "_stplane_segment_form"
+
+
+def segment_form(seg):
+    """What :func:`lean_segments`' kernel computes from one float segment alone, with its
+    very operations: ``(B0, B1, B2, m0, m1, m2, max |m_i|, max |B_i|, |m|^2, p0, p1)``
+    (``B = p0``, ``m = p1 - p0``; each maximum by the kernel's comparisons, the first of
+    equals kept), computed once and kept on the (frozen) instance; ``False`` for an exact
+    segment (the kernel's business is floats)."""
+    if seg.exact:
+        object.__setattr__(seg, SEGMENT_FORM_KEY, False)
+        return False
+    b0, b1, b2 = seg.p0
+    m0, m1, m2 = seg.direction
+    M = m0 if m0 >= 0 else -m0
+    x = m1 if m1 >= 0 else -m1
+    if x > M:
+        M = x
+    x = m2 if m2 >= 0 else -m2
+    if x > M:
+        M = x
+    X = b0 if b0 >= 0 else -b0
+    x = b1 if b1 >= 0 else -b1
+    if x > X:
+        X = x
+    x = b2 if b2 >= 0 else -b2
+    if x > X:
+        X = x
+    form = (b0, b1, b2, m0, m1, m2, M, X, m0 * m0 + m1 * m1 + m2 * m2, seg.p0, seg.p1)
+    object.__setattr__(seg, SEGMENT_FORM_KEY, form)  # not a field: eq/hash unchanged
+    return form
+
+
 def lean_segments(tol_fn, method):
     """The lean kernel of two float segments (:func:`algorithms.registry.lean_kernels`):
     ``lean(seg0, seg1)`` returns exactly :func:`lean_distance`'s record for the pair, or
@@ -880,58 +914,34 @@ def lean_segments(tol_fn, method):
     inf = math.inf
     new = object.__new__
     setattr_ = object.__setattr__
+    form_key = SEGMENT_FORM_KEY
 
     def lean(prim0, prim1):
         if not state["enabled"]:
             return None
-        if prim0.exact or prim1.exact:
+        # what depends on one segment alone (segment_form: its end, direction, the largest
+        # |m_i| and |B_i|, |m|^2), kept on the instances; False for an exact one
+        f0 = prim0.__dict__.get(form_key)
+        if f0 is None:
+            f0 = segment_form(prim0)
+        f1 = prim1.__dict__.get(form_key)
+        if f1 is None:
+            f1 = segment_form(prim1)
+        if f0 is False or f1 is False:
             return None
-        B0, e0, m0 = prim0.p0, prim0.p1, prim0.direction
-        B1, e1, m1 = prim1.p0, prim1.p1, prim1.direction
-        m00, m01, m02 = m0
-        m10, m11, m12 = m1
-        b00, b01, b02 = B0
-        b10, b11, b12 = B1
+        b00, b01, b02, m00, m01, m02, M0, X0, a, B0, e0 = f0
+        b10, b11, b12, m10, m11, m12, M1, X1, c, B1, e1 = f1
         D0, D1, D2 = b00 - b10, b01 - b11, b02 - b12
-        # M0, M1, big, Dm: st_lean's max of abs values, with the comparisons inlined (the
-        # same values: max keeps the first of equals, NaN never replaces nor is replaced)
-        M0 = m00 if m00 >= 0 else -m00
-        x = m01 if m01 >= 0 else -m01
-        if x > M0:
-            M0 = x
-        x = m02 if m02 >= 0 else -m02
-        if x > M0:
-            M0 = x
-        M1 = m10 if m10 >= 0 else -m10
-        x = m11 if m11 >= 0 else -m11
-        if x > M1:
-            M1 = x
-        x = m12 if m12 >= 0 else -m12
-        if x > M1:
-            M1 = x
+        # M0, M1, big, Dm: st_lean's max of abs values (the same values: max keeps the first
+        # of equals, and the coordinates are finite; of zeros of either sign, which one
+        # "big" is changes no comparison below: it scales the margins only)
         big = M1 if M1 > M0 else M0
-        x = b00 if b00 >= 0 else -b00
-        if x > big:
-            big = x
-        x = b01 if b01 >= 0 else -b01
-        if x > big:
-            big = x
-        x = b02 if b02 >= 0 else -b02
-        if x > big:
-            big = x
-        x = b10 if b10 >= 0 else -b10
-        if x > big:
-            big = x
-        x = b11 if b11 >= 0 else -b11
-        if x > big:
-            big = x
-        x = b12 if b12 >= 0 else -b12
-        if x > big:
-            big = x
+        if X0 > big:
+            big = X0
+        if X1 > big:
+            big = X1
         if not (M0 >= tiny and M1 >= tiny and big <= huge):
             return _declined("st_lean")
-        a = m00 * m00 + m01 * m01 + m02 * m02
-        c = m10 * m10 + m11 * m11 + m12 * m12
         n0 = m01 * m12 - m02 * m11
         n1 = m02 * m10 - m00 * m12
         n2 = m00 * m11 - m01 * m10
@@ -979,7 +989,7 @@ def lean_segments(tol_fn, method):
             elif t > 1:
                 t = 1.0
             key = abs(D0 * n0 + D1 * n1 + D2 * n2) / sqrt(det)
-            reach = big * (2.0 + abs(s) + abs(t))
+            reach = big * (2.0 + s + t)  # (abs(s), abs(t): both in [0, 1])
             x = ads - tol_s
             y = adt - tol_t
             dq = det * x * x / c
@@ -994,37 +1004,42 @@ def lean_segments(tol_fn, method):
         else:
             # the four edges' clamped conditional minima, in st_lean's order (s = 0, s = 1,
             # t = 0, t = 1), the first least one winning a tie as there
+            # (each sum and product below is one of st_lean's, on the same operands: taken
+            # once where it appears twice; 1.0 * x is x, bit for bit)
             s = 0.0
-            t = ((D0 + s * m00) * m10 + (D1 + s * m01) * m11 + (D2 + s * m02) * m12) / c
+            u0, u1, u2 = D0 + s * m00, D1 + s * m01, D2 + s * m02
+            t = (u0 * m10 + u1 * m11 + u2 * m12) / c
             if t < 0:
                 t = 0.0
             elif t > 1:
                 t = 1.0
-            a0, a1, a2 = D0 + s * m00 - t * m10, D1 + s * m01 - t * m11, D2 + s * m02 - t * m12
+            a0, a1, a2 = u0 - t * m10, u1 - t * m11, u2 - t * m12
             qa, sa, ta = a0 * a0 + a1 * a1 + a2 * a2, s, t
             s = 1.0
-            t = ((D0 + s * m00) * m10 + (D1 + s * m01) * m11 + (D2 + s * m02) * m12) / c
+            u0, u1, u2 = D0 + m00, D1 + m01, D2 + m02
+            t = (u0 * m10 + u1 * m11 + u2 * m12) / c
             if t < 0:
                 t = 0.0
             elif t > 1:
                 t = 1.0
-            b0_, b1_, b2_ = D0 + s * m00 - t * m10, D1 + s * m01 - t * m11, D2 + s * m02 - t * m12
+            b0_, b1_, b2_ = u0 - t * m10, u1 - t * m11, u2 - t * m12
             qb, sb, tb = b0_ * b0_ + b1_ * b1_ + b2_ * b2_, s, t
             t = 0.0
-            s = -((D0 - t * m10) * m00 + (D1 - t * m11) * m01 + (D2 - t * m12) * m02) / a
+            u0, u1, u2 = t * m10, t * m11, t * m12
+            s = -((D0 - u0) * m00 + (D1 - u1) * m01 + (D2 - u2) * m02) / a
             if s < 0:
                 s = 0.0
             elif s > 1:
                 s = 1.0
-            c0, c1, c2 = D0 + s * m00 - t * m10, D1 + s * m01 - t * m11, D2 + s * m02 - t * m12
+            c0, c1, c2 = D0 + s * m00 - u0, D1 + s * m01 - u1, D2 + s * m02 - u2
             qc, sc, tc = c0 * c0 + c1 * c1 + c2 * c2, s, t
             t = 1.0
-            s = -((D0 - t * m10) * m00 + (D1 - t * m11) * m01 + (D2 - t * m12) * m02) / a
+            s = -((D0 - m10) * m00 + (D1 - m11) * m01 + (D2 - m12) * m02) / a
             if s < 0:
                 s = 0.0
             elif s > 1:
                 s = 1.0
-            d0_, d1_, d2_ = D0 + s * m00 - t * m10, D1 + s * m01 - t * m11, D2 + s * m02 - t * m12
+            d0_, d1_, d2_ = D0 + s * m00 - m10, D1 + s * m01 - m11, D2 + s * m02 - m12
             qd, sd, td = d0_ * d0_ + d1_ * d1_ + d2_ * d2_, s, t
             q, s, t, w = qa, sa, ta, 0
             if qb < q:
@@ -1033,7 +1048,7 @@ def lean_segments(tol_fn, method):
                 q, s, t, w = qc, sc, tc, 2
             if qd < q:
                 q, s, t, w = qd, sd, td, 3
-            reach = big * (2.0 + abs(s) + abs(t))
+            reach = big * (2.0 + s + t)  # (abs(s), abs(t): both in [0, 1])
             margin = margin_rel * reach
             key = sqrt(q)
             if not key > margin:

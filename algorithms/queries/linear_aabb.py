@@ -551,6 +551,66 @@ for _k in LINEAR:
     register("intersects", _k, "aabb")(intersects_linear_aabb)
 
 
+#: where :func:`_woo_form` and :func:`_box_form` keep their answers on a segment or ray and
+#: on a box (not fields)
+WOO_FORM_KEY = "_woo_form"
+BOX_FORM_KEY = "_woo_box_form"
+
+
+def _woo_form(a):
+    """What the lean kernel reads of a float segment or ray: ``(o, d, o_0, o_1, o_2, d_0, d_1,
+    d_2, scale)`` with ``o`` its origin (a segment's ``p0``), ``d`` its direction and
+    ``scale = max(largest |coordinate| of a's sizes (pair_sizes), |d_0|, |d_1|, |d_2|)``, its
+    part of the scale of :func:`_clear_miss` (the pair's is the larger of this and the box's
+    sizes; positive, the direction being nonzero); ``False`` for an exact one or a zero
+    direction. Computed once and kept on the (frozen) instance."""
+    form = False
+    if not a.exact:
+        o = a.p0 if a.kind == "segment" else a.origin
+        d = a.direction
+        if not (d[0] == 0 and d[1] == 0 and d[2] == 0):
+            scale = (a.__dict__.get(SIZES_KEY) or pair_sizes(a))[1]
+            for x in d:
+                x = x if x >= 0 else -x
+                if x > scale:
+                    scale = x
+            form = (o, d, *o, *d, scale)
+    object.__setattr__(a, WOO_FORM_KEY, form)  # not a field: eq/hash unchanged
+    return form
+
+
+def _box_form(box):
+    """What the lean kernel reads of a float box: ``(min, max, min_0, min_1, min_2, max_0,
+    max_1, max_2, largest |coordinate| (pair_sizes))``, or ``False`` for an exact box; kept on
+    the (frozen) instance."""
+    form = False
+    if not box.exact:
+        form = (box.min, box.max, *box.min, *box.max,
+                (box.__dict__.get(SIZES_KEY) or pair_sizes(box))[1])
+    object.__setattr__(box, BOX_FORM_KEY, form)  # not a field: eq/hash unchanged
+    return form
+
+
+def _cast_trace(a, box) -> dict:
+    """The trace of a cast of the float segment or ray ``a`` that the lean kernel answered:
+    :func:`woo_interval`'s (as :func:`_woo_trace`'s). Two arguments, so the record's
+    :class:`~algorithms.results.Deferred` costs less to make."""
+    if a.kind == "segment":
+        return woo_interval(a.p0, a.direction, 0, 1, box.min, box.max)[4]
+    return woo_interval(a.origin, a.direction, 0, INF, box.min, box.max)[4]
+
+
+def _cast_hits(a, box) -> tuple:
+    """The hit list of a cast of the float segment or ray ``a`` that the lean kernel answered
+    as a hit through the entry and exit: :func:`_entry_exit` of :func:`woo_lean`'s interval
+    (computed again when read: the same operations on the same inputs, so the same bits)."""
+    seg = a.kind == "segment"
+    o = a.p0 if seg else a.origin
+    d = a.direction
+    t_in, t_out, n_in, n_out = woo_lean(o, d, 1 if seg else INF, box.min, box.max)
+    return _entry_exit(o, d, t_in, t_out, n_in, n_out)
+
+
 def _lean_cast(hi):
     """The lean kernel (:func:`algorithms.registry.lean_kernels`) of a float ray
     (``hi = inf``) or segment (``hi = 1``) against a float box: exactly the record
@@ -560,58 +620,176 @@ def _lean_cast(hi):
     inside or ends inside, a miss within the margin), which :func:`hits_linear_aabb`
     answers as before (and counts, once, when its filter declines)."""
     state = filters_state
-    miss = MISS
     margin2 = 2.0 * MARGIN
-    segment = hi == 1
+    bounded = hi == 1  # a segment
     new = object.__new__
     setattr_ = object.__setattr__
+    form_key = WOO_FORM_KEY
+    box_key = BOX_FORM_KEY
+    # the records' fields in their order (the trace, first_t and hits filled in per call)
+    hit_fields = {"method": A18, "trace": None, "intersects": True, "first_t": None, "hits": ()}
+    miss_fields = {"method": A18, "trace": None, "intersects": False, "first_t": None,
+                   "hits": ()}
 
     def lean(a, box):
-        if not state["enabled"] or a.exact or box.exact:
+        if not state["enabled"]:
             return None
-        o = a.p0 if segment else a.origin
-        d = a.direction
-        bmin, bmax = box.min, box.max
-        r = woo_lean(o, d, hi, bmin, bmax)
-        if r is None:
+        # what depends on one primitive alone, kept on the instances (_woo_form, _box_form):
+        # False for an exact one or a zero direction (the cases left to hits_linear_aabb)
+        f = a.__dict__.get(form_key)
+        if f is None:
+            f = _woo_form(a)
+        g = box.__dict__.get(box_key)
+        if g is None:
+            g = _box_form(box)
+        if f is False or g is False:
             return None
-        t_in = r[0]
-        if t_in is miss:
-            gap = r[1]
-            d0, d1, d2 = d
-            # pair_scale(a, box), its cache probed inline
-            scale = (a.__dict__.get(SIZES_KEY) or pair_sizes(a))[1]
-            x = (box.__dict__.get(SIZES_KEY) or pair_sizes(box))[1]
-            if x > scale:
-                scale = x
-            if not scale > 0:
-                scale = 5e-324
-            d0 = d0 if d0 >= 0 else -d0
-            if d0 > scale:
-                scale = d0
-            d1 = d1 if d1 >= 0 else -d1
-            if d1 > scale:
-                scale = d1
-            d2 = d2 if d2 >= 0 else -d2
-            if d2 > scale:
-                scale = d2
-            if gap > margin2 * scale and scale < 1e300:
-                obj = new(HitResult)  # make_with, inlined
-                setattr_(obj, "__dict__", {
-                    "method": A18, "trace": Deferred(_woo_trace, o, d, 0, hi, bmin, bmax, gap),
-                    "intersects": False, "first_t": None, "hits": ()})
-                return obj
-            return None
-        t_out = r[1]
-        if t_in < 0 or not (t_in < t_out <= hi):
-            return None
-        obj = new(HitResult)  # make_with, inlined
-        setattr_(obj, "__dict__", {
-            "method": A18, "trace": Deferred(_woo_trace, o, d, 0, hi, bmin, bmax, None),
-            "intersects": True, "first_t": t_in,
-            "hits": Deferred(_entry_exit, o, d, t_in, t_out, r[2], r[3])})
-        return obj
-
+        o, d, o0, o1, o2, d0, d1, d2, scale = f
+        bmin, bmax, l0, l1, l2, h0, h1, h2, x = g
+        which = -1
+        t = -1.0
+        gap = None
+        # woo_lean written out (the same operations in the same order: the same bits), one
+        # pass that breaks out with the gap of a miss
+        while True:
+            if o0 < l0:
+                x = l0 - o0
+                if not (d0 > 0):
+                    gap = x
+                    break
+                if bounded and x > d0:
+                    gap = x - d0
+                    break
+                x = x / d0
+                which, t = 0, x
+            elif o0 > h0:
+                x = h0 - o0
+                if not (d0 < 0):
+                    gap = -x
+                    break
+                if bounded and x < d0:
+                    gap = d0 - x
+                    break
+                x = x / d0
+                which, t = 0, x
+            if o1 < l1:
+                x = l1 - o1
+                if not (d1 > 0):
+                    gap = x
+                    break
+                if bounded and x > d1:
+                    gap = x - d1
+                    break
+                x = x / d1
+                if which < 0 or x > t:
+                    which, t = 1, x
+            elif o1 > h1:
+                x = h1 - o1
+                if not (d1 < 0):
+                    gap = -x
+                    break
+                if bounded and x < d1:
+                    gap = d1 - x
+                    break
+                x = x / d1
+                if which < 0 or x > t:
+                    which, t = 1, x
+            if o2 < l2:
+                x = l2 - o2
+                if not (d2 > 0):
+                    gap = x
+                    break
+                if bounded and x > d2:
+                    gap = x - d2
+                    break
+                x = x / d2
+                if which < 0 or x > t:
+                    which, t = 2, x
+            elif o2 > h2:
+                x = h2 - o2
+                if not (d2 < 0):
+                    gap = -x
+                    break
+                if bounded and x < d2:
+                    gap = d2 - x
+                    break
+                x = x / d2
+                if which < 0 or x > t:
+                    which, t = 2, x
+            if which < 0:
+                return None  # starts inside: t_in = -inf, careful path
+            if which != 0:
+                x = o0 + d0 * t
+                if x < l0 or x > h0:
+                    g = l0 - x if x < l0 else x - h0
+                    g -= 2.0 ** -48 * (abs(o0) + abs(d0 * t))
+                    dw = abs(d[which])
+                    gap = g * dw / (dw + abs(d0)) if g > 0 else 0.0
+                    break
+            if which != 1:
+                x = o1 + d1 * t
+                if x < l1 or x > h1:
+                    g = l1 - x if x < l1 else x - h1
+                    g -= 2.0 ** -48 * (abs(o1) + abs(d1 * t))
+                    dw = abs(d[which])
+                    gap = g * dw / (dw + abs(d1)) if g > 0 else 0.0
+                    break
+            if which != 2:
+                x = o2 + d2 * t
+                if x < l2 or x > h2:
+                    g = l2 - x if x < l2 else x - h2
+                    g -= 2.0 ** -48 * (abs(o2) + abs(d2 * t))
+                    dw = abs(d[which])
+                    gap = g * dw / (dw + abs(d2)) if g > 0 else 0.0
+                    break
+            # a hit: the exit
+            n_out = None
+            if d0 > 0:
+                t_out, n_out = (h0 - o0) / d0, _N0P
+            elif d0 != 0:
+                t_out, n_out = (l0 - o0) / d0, _N0M
+            else:
+                t_out = INF
+            if d1 > 0:
+                x = (h1 - o1) / d1
+                if n_out is None or x < t_out:
+                    t_out, n_out = x, _N1P
+            elif d1 != 0:
+                x = (l1 - o1) / d1
+                if n_out is None or x < t_out:
+                    t_out, n_out = x, _N1M
+            if d2 > 0:
+                x = (h2 - o2) / d2
+                if n_out is None or x < t_out:
+                    t_out, n_out = x, _N2P
+            elif d2 != 0:
+                x = (l2 - o2) / d2
+                if n_out is None or x < t_out:
+                    t_out, n_out = x, _N2M
+            if t_out < t:
+                t_out = t
+            if t < 0 or not (t < t_out <= hi):
+                return None
+            # make_with, inlined (the fields a copy of a template's: a dict copy costs less
+            # than building it)
+            fields = hit_fields.copy()
+            fields["trace"] = Deferred(_cast_trace, a, box)
+            fields["first_t"] = t
+            fields["hits"] = Deferred(_cast_hits, a, box)
+            obj = new(HitResult)
+            setattr_(obj, "__dict__", fields)
+            return obj
+        # a miss with its gap: _clear_miss's scale, max(pair_scale(a, box), |d_i|), from the
+        # component's part of it and the box's (_woo_form, _box_form)
+        if x > scale:
+            scale = x
+        if gap > margin2 * scale and scale < 1e300:
+            fields = miss_fields.copy()  # make_with, inlined
+            fields["trace"] = Deferred(_cast_trace, a, box)
+            obj = new(HitResult)
+            setattr_(obj, "__dict__", fields)
+            return obj
+        return None
     return lean
 
 

@@ -33,7 +33,7 @@ from algorithms.kernels.closest import (INF, closest_point_triangle, golden_sect
                                         linear_segment_closest, point_at, rescue_hit,
                                         robust_distance, robust_settle, surface_hits,
                                         touching_distance, unit)
-from algorithms.kernels.filters import (FALLBACKS, FLOAT_SCALE_KEY, clearly_misses_at,
+from algorithms.kernels.filters import (FALLBACKS, FLOAT_SCALE_KEY, MARGIN, clearly_misses_at,
                                        float_scale_of, triangle_clearly_misses)
 from algorithms.kernels.filters import STATE as filters_state
 from algorithms.primitives import Triangle
@@ -264,9 +264,9 @@ def miss_view(hr) -> dict:
     (and the distance of a hit reads: ``barycentric``): the lean path's small record when
     the trace is still deferred, else the trace."""
     tr = hr.__dict__.get("trace")
-    if type(tr) is Deferred and tr.func is _badouel_trace:
+    if type(tr) is Deferred and tr.func is _badouel_trace and tr.args[-1] is not None:
         return tr.args[-1]
-    return hr.trace
+    return hr.trace  # (the lean kernel's miss keeps none: the trace has the same entries)
 
 
 def _badouel(o, d, lo, hi, tri, front_only):
@@ -442,12 +442,192 @@ def _checked(a, tri, hr, front_only=False):
     return _hits_and_features(a, tri, front_only)[0]
 
 
+#: where :func:`_plane_of` keeps a triangle's Badouel data on the (frozen) instance
+PLANE_KEY = "_badouel_plane"
+
+
+def _plane_of(tri):
+    """What Badouel (:func:`badouel_lean`) and the miss bound
+    (:func:`algorithms.kernels.filters.triangle_miss_bound`) compute from the triangle alone,
+    with their very operations (so the same bits), computed once and kept on the (frozen)
+    instance: ``(n0, n1, n2, n . p0, iu, iv, p0[iu], p0[iv], u1, u2, v1, v2, 1 / temp, |n|,
+    the lengths of the edges of the failed barycentrics alpha, beta, gamma, the unit normal
+    and its opposite, the largest |coordinate| (float_scale_of))``; ``False`` for a triangle the lean kernel leaves to
+    :func:`badouel_lean` (not all floats, collinear, a zero projected area, or a normal
+    length the bound cannot use)."""
+    found = tri.__dict__.get(PLANE_KEY)
+    if found is not None:
+        return found
+    out = False
+    verts = tri.vertices
+    p0, p1, p2 = verts
+    x0, y0, z0 = p0
+    x1, y1, z1 = p1
+    x2, y2, z2 = p2
+    if (type(x0) is float and type(y0) is float and type(z0) is float and type(x1) is float
+            and type(y1) is float and type(z1) is float and type(x2) is float
+            and type(y2) is float and type(z2) is float):  # (floats: not exact)
+        e10, e11, e12 = x1 - x0, y1 - y0, z1 - z0
+        e20, e21, e22 = x2 - x1, y2 - y1, z2 - z1
+        n0, n1, n2 = (e11 * e22 - e12 * e21, e12 * e20 - e10 * e22, e10 * e21 - e11 * e20)
+        if not (n0 == 0 and n1 == 0 and n2 == 0):
+            ax0, ax1, ax2 = abs(n0), abs(n1), abs(n2)
+            if ax0 > ax1:
+                iu, iv = (1, 2) if ax0 > ax2 else (0, 1)
+            else:
+                iu, iv = (0, 2) if ax1 > ax2 else (0, 1)
+            u1, u2 = p1[iu] - p0[iu], p2[iu] - p0[iu]
+            v1, v2 = p1[iv] - p0[iv], p2[iv] - p0[iv]
+            temp = u1 * v2 - v1 * u2
+            nl = math.sqrt(n0 * n0 + n1 * n1 + n2 * n2)  # (_miss_bound's |n|)
+            if temp != 0 and nl > 0 and math.isfinite(nl):
+                # the edge of each failed barycentric (filters._FAILED: alpha (2, 0), beta
+                # (0, 1), gamma (1, 2), edge = v_j - v_i), its length as _miss_bound's
+                a0, a1, a2 = x0 - x2, y0 - y2, z0 - z2
+                b0, b1, b2 = x1 - x0, y1 - y0, z1 - z0
+                g0, g1, g2 = x2 - x1, y2 - y1, z2 - z1
+                nh = unit((n0, n1, n2))
+                out = (n0, n1, n2, n0 * x0 + n1 * y0 + n2 * z0, iu, iv, p0[iu], p0[iv], u1, u2,
+                       v1, v2, 1 / temp, nl, math.sqrt(a0 * a0 + a1 * a1 + a2 * a2),
+                       math.sqrt(b0 * b0 + b1 * b1 + b2 * b2),
+                       math.sqrt(g0 * g0 + g1 * g1 + g2 * g2), nh,
+                       (0.0 - nh[0], 0.0 - nh[1], 0.0 - nh[2]), float_scale_of(tri, verts))
+    object.__setattr__(tri, PLANE_KEY, out)  # not a field: eq/hash unchanged
+    return out
+
+
+def _cast_trace(a, tri) -> dict:
+    """The trace of a miss of the float segment or ray ``a`` that the lean kernel answered:
+    the full path's (as :func:`_badouel_trace`'s). Two arguments, so the record's
+    :class:`~algorithms.results.Deferred` costs less to make."""
+    if a.kind == "segment":
+        return _badouel(a.p0, a.direction, 0, 1, tri, False).trace
+    return _badouel(a.origin, a.direction, 0, INF, tri, False).trace
+
+
+#: where :func:`_ray_form` keeps its answer on a segment or ray (not a field)
+RAY_FORM_KEY = "_badouel_ray_form"
+
+
+def _ray_form(a):
+    """What the lean kernel reads of a float segment or ray: ``(o, d, float scale of (o, d)
+    (float_scale_of), |d|)`` (``|d|`` as the miss bound computes it), or ``False`` for an
+    exact one; kept on the (frozen) instance."""
+    form = False
+    if not a.exact:
+        o = a.p0 if a.kind == "segment" else a.origin
+        d = a.direction
+        form = (o, d, float_scale_of(a, (o, d)),
+                math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]))
+    object.__setattr__(a, RAY_FORM_KEY, form)  # not a field: eq/hash unchanged
+    return form
+
+
 def _lean_cast(hi):
     """The lean kernel (:func:`algorithms.registry.lean_kernels`) of a float ray
     (``hi = inf``) or segment (``hi = 1``) against a float triangle: :func:`hits_linear_triangle`
-    in one frame around :func:`badouel_lean` (the record of a certified miss built here,
-    :func:`hits_badouel`'s very record), the same answers and the same counts of
-    :data:`~algorithms.kernels.filters.FALLBACKS`."""
+    in one frame: :func:`badouel_lean` with what depends on the triangle alone taken from
+    :func:`_plane_of` (the normal, the plane constant, the dropped axis, the projected edges
+    and ``1 / temp``: the same operations on the same inputs, so the same bits), the miss
+    bound of :func:`~algorithms.kernels.filters.clearly_misses_at` written out (its very
+    expressions, the triangle's ``|n|`` and edge lengths and the component's ``|d|`` kept on
+    the instances), and the record of a certified miss built here, :func:`hits_badouel`'s
+    very record: the same answers and the same counts of
+    :data:`~algorithms.kernels.filters.FALLBACKS`. A triangle :func:`_plane_of` leaves out,
+    and a component parallel to the plane, take :func:`_lean_general` (the step before)."""
+    state = filters_state
+    segment = hi == 1
+    new = object.__new__
+    setattr_ = object.__setattr__
+    plane_key = PLANE_KEY
+    form_key = RAY_FORM_KEY
+    general = _lean_general(hi)
+    sqrt2 = math.sqrt(2.0)
+    margin2 = 2 * MARGIN
+    miss_fields = {"method": A16, "trace": None, "intersects": False, "first_t": None,
+                   "hits": ()}
+
+    def lean(a, tri):
+        if not state["enabled"]:
+            return None
+        f = a.__dict__.get(form_key)
+        if f is None:
+            f = _ray_form(a)
+        if f is False:
+            return None  # an exact component: hits_linear_triangle's business
+        pl = tri.__dict__.get(plane_key)
+        if pl is None:
+            pl = _plane_of(tri)
+        if pl is False:
+            return general(a, tri)  # (an exact triangle among them: declined there)
+        o, d, sa, dl = f
+        (n0, n1, n2, dplane, iu, iv, pu, pv, u1, u2, v1, v2, itemp, nl, len_a, len_b, len_g,
+         nh, nh_neg, st) = pl
+        dot = n0 * d[0] + n1 * d[1] + n2 * d[2]
+        if not (dot != 0):
+            return general(a, tri)  # (declined and counted there)
+        tnum = dplane - (n0 * o[0] + n1 * o[1] + n2 * o[2])
+        sdot, stnum = (dot, tnum) if dot < 0 else (-dot, -tnum)
+        lam = None
+        if not (stnum <= 0) or (segment and not (stnum >= sdot * hi)):
+            # origin behind the plane, or the plane beyond the segment's end: the nearer
+            # end's height (_miss_bound)
+            if segment:
+                x = abs(tnum)
+                y = abs(tnum - dot)
+                bound = (y if y < x else x) / nl  # min(x, y), as min() decides
+            else:
+                bound = abs(tnum) / nl
+        else:
+            t = tnum / dot
+            u0 = (o[iu] + t * d[iu]) - pu
+            v0 = (o[iv] + t * d[iv]) - pv
+            alpha = (u0 * v2 - v0 * u2) * itemp
+            if not (alpha >= 0):
+                lam, el = alpha, len_a
+            else:
+                beta = (u1 * v0 - v1 * u0) * itemp
+                if not (beta >= 0):
+                    lam, el = beta, len_b
+                else:
+                    gamma = 1 - alpha - beta
+                    if not (gamma >= 0):
+                        lam, el = gamma, len_g
+                    else:
+                        hr = surface_hits(o, d, 0, hi, t, nh if dot < 0 else nh_neg, A16,
+                                          Deferred(_badouel_trace, o, d, 0, hi, tri,
+                                                   {"barycentric": (gamma, alpha, beta)}))
+                        return hr if hr.intersects else _checked(a, tri, hr)
+            # _miss_bound of the failed barycentric
+            if not (lam < 0):
+                bound = 0.0
+            else:
+                if not (el > 0 and dl > 0):
+                    bound = 0.0
+                else:
+                    sin_theta = abs(dot) / (nl * dl)
+                    bound = -lam * nl / el * sin_theta / sqrt2
+        # clearly_misses_at, with the scale of (o, d, *verts) from the two primitives' kept
+        # scales (the same maximum)
+        if bound > 0:
+            if sa is not None:  # (st: the triangle's, a float)
+                scale = sa if sa > st else st
+                if bound > margin2 * scale and scale < 1e300:
+                    fields = miss_fields.copy()  # make_with, inlined (a template's copy)
+                    fields["trace"] = Deferred(_cast_trace, a, tri)
+                    hr = new(HitResult)
+                    setattr_(hr, "__dict__", fields)
+                    return hr
+        FALLBACKS["badouel_miss"] = FALLBACKS.get("badouel_miss", 0) + 1
+        return _hits_and_features(a, tri, False)[0]
+
+    return lean
+
+
+def _lean_general(hi):
+    """The lean kernel's general step (every triangle, every component): one frame around
+    :func:`badouel_lean` (the record of a certified miss built here, :func:`hits_badouel`'s
+    very record)."""
     state = filters_state
     segment = hi == 1
     new = object.__new__

@@ -113,3 +113,99 @@ def test_triangle_kernel_is_hits_linear_triangle_bit_for_bit(kind, o, d, v0, v1,
     assert nq == nf
     with careful_only():  # the filters off: the kernel steps aside, the careful path answers
         _same(query("hits", a, tri), linear_triangle.hits_linear_triangle(a, tri))
+
+
+def test_kept_per_primitive_data_serves_every_partner_bit_for_bit():
+    # the kernels keep what depends on one primitive alone on its (frozen) instance
+    # (linear_triangle._plane_of and _ray_form, linear_aabb._woo_form and _box_form,
+    # stplane.segment_form): each
+    # primitive here meets many partners, and every answer must still be the registered
+    # function's own (which keeps nothing), the counts of declines alike
+    import random
+
+    rng = random.Random(5)
+
+    def rv(s=1.0):
+        return tuple(rng.choice([rng.uniform(-s, s), float(rng.randint(-2, 2))])
+                     for _ in range(3))
+
+    rays = [Ray(rv(3), rv()) for _ in range(12)] + [Segment(rv(2), rv(2)) for _ in range(12)]
+    rays = [r for r in rays if any(r.direction)]
+    boxes = []
+    for _ in range(8):
+        lo = rv()
+        boxes.append(AABB(lo, tuple(x + abs(y) for x, y in zip(lo, rv()))))
+    tris = [Triangle((rv(), rv(), rv())) for _ in range(8)]
+    tris.append(Triangle(((0.0, 0.0, 0.0), (1.0, 1.0, 1.0), (2.0, 2.0, 2.0))))  # collinear
+    for _ in range(2):  # the second round: every kept value read back, not computed
+        for a in rays:
+            for b, func in [(b, linear_aabb.hits_linear_aabb) for b in boxes] + \
+                    [(t, linear_triangle.hits_linear_triangle) for t in tris]:
+                q, nq = _counted(lambda: query("hits", a, b))
+                f, nf = _counted(lambda: func(a, b))
+                _same(q, f)
+                assert nq == nf
+        segs = [r for r in rays if r.kind == "segment"]
+        for a in segs:
+            for b in segs:
+                q, nq = _counted(lambda: query("distance", a, b))
+                f, nf = _counted(lambda: linear_linear.linear_distance(a, b))
+                _same(q, f)
+                assert nq == nf
+    # the kept values are not fields: equality, hashing and the fields' view are unchanged
+    import dataclasses
+
+    t = tris[0]
+    fresh = Triangle(t.vertices)
+    assert linear_triangle.PLANE_KEY in t.__dict__
+    assert t == fresh and hash(t) == hash(fresh)
+    assert dataclasses.asdict(t) == dataclasses.asdict(fresh)
+
+
+def test_the_triangle_kernel_keeps_the_plane_and_answers_as_the_general_step():
+    # the ray (0.2, 0.2, -1) + t (0, 0, 1) crosses the triangle z = 0 with vertices (0, 0, 0),
+    # (1, 0, 0), (0, 1, 0) at t = 1 (hand-derived); (2, 2, -1) misses it by the edge x + y = 1
+    # (1.5 sqrt 2 away in the plane, the ray perpendicular to it: sin theta = 1)
+    tri = Triangle(((0, 0, 0), (1, 0, 0), (0, 1, 0)))
+    lean = linear_triangle.hits_linear_triangle.lean[("ray", "triangle")][0]
+    general = linear_triangle._lean_general(float("inf"))
+    hit, miss = Ray((0.2, 0.2, -1), (0, 0, 1)), Ray((2, 2, -1), (0, 0, 1))
+    r = lean(hit, tri)
+    assert r.intersects and r.first_t == 1.0 and r.hits[0].point == (0.2, 0.2, 0.0)
+    assert linear_triangle._plane_of(tri) is not False  # kept: the fast step answered
+    _same(r, general(hit, tri))
+    m = lean(miss, tri)
+    assert not m.intersects and m.hits == ()
+    _same(m, general(miss, tri))
+    assert m.trace["rejected"] == general(miss, tri).trace["rejected"]
+    # a collinear triangle keeps False: the general step answers (and counts) as before
+    flat = Triangle(((0, 0, 0), (1, 1, 1), (2, 2, 2)))
+    assert linear_triangle._plane_of(flat) is False
+    (r1, n1), (r2, n2) = _counted(lambda: lean(hit, flat)), _counted(lambda: general(hit, flat))
+    _same(r1, r2)
+    assert n1 == n2 and n1["badouel_lean"] == 1
+
+
+def test_a_direct_edit_of_the_table_reaches_the_class_keyed_probe():
+    # query() keeps its answer per (query, class of A, class of B) and checks only that the
+    # table is the same object: the table itself drops the cache when a key is set
+    key = ("hits", "ray", "aabb")
+    ray, box = Ray((-2, 0.5, 0.5), (1, 0, 0)), AABB((0, 0, 0), (1, 1, 1))
+    assert query("hits", ray, box).method == linear_aabb.A18  # the probe's entry is cached
+    saved = registry._TABLE[key]
+    registry._TABLE[key] = [e for e in saved if e.name != "woo"]  # no _CACHE.clear() here
+    try:
+        assert query("hits", ray, box).method == linear_aabb.SLABS
+    finally:
+        registry._TABLE[key] = saved
+    assert query("hits", ray, box).method == linear_aabb.A18
+    # an entry removed from its list in place is noticed as well (it is no longer in it)
+    saved = list(registry._TABLE[key])
+    woo = next(e for e in saved if e.name == "woo")
+    registry._TABLE[key].remove(woo)
+    try:
+        assert query("hits", ray, box).method == linear_aabb.SLABS
+    finally:
+        registry._TABLE[key][:] = saved
+        registry._CACHE.clear()
+    assert query("hits", ray, box).method == linear_aabb.A18
