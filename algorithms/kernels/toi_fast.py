@@ -281,6 +281,62 @@ def shape(prim):
     raise Unsure(k)
 
 
+# A primitive is frozen: what the fast path derives from one alone is kept on the instance
+# (not a field: eq, hash and repr unchanged), as kernels.gjk keeps its cores and
+# kernels.support its arrays. Computed on first use, the same values as computed afresh.
+_ROUND_KEY = "_toi_fast_round"
+_FRAME_KEY = "_toi_fast_frame"
+_SHAPE_KEY = "_toi_fast_shape"
+
+
+class _Kept(tuple):
+    """:func:`shape` of a primitive as kept on it: a copy or a pickle of the primitive keeps
+    an empty one (its support function is a closure, which does not pickle) and computes
+    its own on first use."""
+
+    __slots__ = ()
+
+    def __reduce__(self):
+        return (tuple, ())
+
+
+def _round_of(prim, k):
+    """:func:`_round_core` of a point, sphere, segment or capsule, and its core's segment
+    for the closed form: ``(p0, p1 - p0, |p1 - p0|^2)`` as A's (still) and ``(p0, p1)`` as
+    B's (moving), flattened; kept on the primitive."""
+    found = prim.__dict__.get(_ROUND_KEY)
+    if found is None:
+        kind, pts, r, c, size = _round_core(prim, k)
+        p1x, p1y, p1z = pts[0]
+        q1 = pts[-1]
+        d1x, d1y, d1z = q1[0] - p1x, q1[1] - p1y, q1[2] - p1z
+        still = (p1x, p1y, p1z, d1x, d1y, d1z, d1x * d1x + d1y * d1y + d1z * d1z)
+        moving = (p1x, p1y, p1z, q1[0], q1[1], q1[2])
+        found = (kind, pts, r, c, size, still, moving)
+        object.__setattr__(prim, _ROUND_KEY, found)
+    return found
+
+
+def _frame_of(cyl):
+    """``(_cylinder_frame(cyl), size)`` of a cylinder, kept on it."""
+    found = cyl.__dict__.get(_FRAME_KEY)
+    if found is None:
+        frame = _cylinder_frame(cyl)
+        c, _, rad, hh = frame
+        found = (frame, max(abs(c[0]), abs(c[1]), abs(c[2]), rad, 2 * hh))
+        object.__setattr__(cyl, _FRAME_KEY, found)
+    return found
+
+
+def _shape_of(prim):
+    """:func:`shape` of a primitive, kept on it (:class:`_Kept`)."""
+    found = prim.__dict__.get(_SHAPE_KEY)
+    if not found:
+        found = _Kept(shape(prim))
+        object.__setattr__(prim, _SHAPE_KEY, found)
+    return found
+
+
 # ----------------------------------------------------------------------------- GJK
 
 
@@ -333,41 +389,32 @@ class Pair:
         ka, kb = a.kind, b.kind
         self.queries = 0  # the static queries asked (the trace's "static_queries")
         self.gjk_iterations = 0
-        if ka in _ROUND and kb in _ROUND:
+        ra_ = ka in _ROUND
+        rb_ = kb in _ROUND
+        if ra_ and rb_:
             self._closed_pair(a, b, ka, kb, size_m)
             return
         self.cyl = None
+        self.closed = False
         self.sa = self.sb = None
-        if ka in _ROUND and (kb in _ROUND or kb == "cylinder"):
-            ka, pa_, self.ra, ca, sza = _round_core(a, ka)
-            if kb == "cylinder":
-                pb_, self.rb, cb = None, 0.0, None
-                frame = _cylinder_frame(b)
-                c, _, rad, hh = frame
-                szb = max(abs(c[0]), abs(c[1]), abs(c[2]), rad, 2 * hh)
-            else:
-                kb, pb_, self.rb, cb, szb = _round_core(b, kb)
-        elif kb in _ROUND and ka == "cylinder":
-            kb, pb_, self.rb, cb, szb = _round_core(b, kb)
+        if ra_ and kb == "cylinder":
+            ka, pa_, self.ra, ca, sza = _round_of(a, ka)[:5]
+            pb_, self.rb, cb = None, 0.0, None
+            frame, szb = _frame_of(b)
+            if ka == "point":  # a point core against a cylinder: the solid's closed form
+                self.cyl = (False, pa_[0], frame)
+        elif rb_ and ka == "cylinder":
+            kb, pb_, self.rb, cb, szb = _round_of(b, kb)[:5]
             pa_, self.ra, ca = None, 0.0, None
-            frame = _cylinder_frame(a)
-            c, _, rad, hh = frame
-            sza = max(abs(c[0]), abs(c[1]), abs(c[2]), rad, 2 * hh)
-        else:
-            ka, pa_, self.sa, self.ra, ca, sza = shape(a)
-            kb, pb_, self.sb, self.rb, cb, szb = shape(b)
+            frame, sza = _frame_of(a)
+            if kb == "point":
+                self.cyl = (True, pb_[0], frame)
+        if self.cyl is None:
+            # GJK on the support functions (a segment core against a cylinder too)
+            ka, pa_, self.sa, self.ra, ca, sza = _shape_of(a)
+            kb, pb_, self.sb, self.rb, cb, szb = _shape_of(b)
         self.R = self.ra + self.rb
-        self.closed = pa_ is not None and pb_ is not None  # point/segment cores
         self.cores = (pa_, pb_)
-        # a point core against a cylinder: the closed form of the solid cylinder
-        if ka == "point" and kb == "cylinder":
-            self.cyl = (False, pa_[0], frame)
-        elif kb == "point" and ka == "cylinder":
-            self.cyl = (True, pb_[0], frame)
-        elif self.sa is None and not self.closed:
-            # a segment core against a cylinder: GJK on the support functions
-            ka, pa_, self.sa, self.ra, ca, sza = shape(a)
-            kb, pb_, self.sb, self.rb, cb, szb = shape(b)
         self.size = max(sza, szb, size_m)
         #: a curved core (the cylinder's rim): a GJK stall there may leave |v| well above
         #: the distance, so only the planes' bounds count
@@ -383,20 +430,16 @@ class Pair:
 
     def _closed_pair(self, a, b, ka, kb, size_m):
         """:meth:`__init__` for point/segment cores (the closed form, no GJK)."""
-        ka, pa_, ra, ca, sza = _round_core(a, ka)
-        kb, pb_, rb, cb, szb = _round_core(b, kb)
+        _, pa_, ra, ca, sza, still, _ = _round_of(a, ka)
+        _, pb_, rb, cb, szb, _, moving = _round_of(b, kb)
         self.ra, self.rb, self.R = ra, rb, ra + rb
         self.closed, self.cyl, self.curved = True, None, False
         self.cores = (pa_, pb_)  # (no GJK state: no support functions, simplex, start)
-        self.size = max(sza, szb, size_m)
+        self.size = size = max(sza, szb, size_m)
         self.gap = self._closed
-        p1x, p1y, p1z = pa_[0]
-        q1 = pa_[-1]
-        d1x, d1y, d1z = q1[0] - p1x, q1[1] - p1y, q1[2] - p1z
-        self.still = (p1x, p1y, p1z, d1x, d1y, d1z, d1x * d1x + d1y * d1y + d1z * d1z)
-        b0, q2 = pb_[0], pb_[-1]
-        self.moving = (b0[0], b0[1], b0[2], q2[0], q2[1], q2[2])
-        self.floor = 8 * _EPS * self.size  # (touching: |core distance| at rounding level)
+        self.still = still
+        self.moving = moving
+        self.floor = 8 * _EPS * size  # (touching: |core distance| at rounding level)
 
     def at(self, t, eps_abs, rel):
         """The core pair at time ``t``: ``(upper, lower, u, pa, pb)`` with ``upper >= |v|``
