@@ -302,15 +302,18 @@ class _Kept(tuple):
 
 def _round_of(prim, k):
     """:func:`_round_core` of a point, sphere, segment or capsule, and its core's segment
-    for the closed form: ``(p0, p1 - p0, |p1 - p0|^2)`` as A's (still) and ``(p0, p1)`` as
-    B's (moving), flattened; kept on the primitive."""
+    for the closed form: ``(p0, p1 - p0, |p1 - p0|^2, p0 + (p1 - p0) 0.0)`` as A's (still)
+    and ``(p0, p1)`` as B's (moving), flattened; kept on the primitive."""
     found = prim.__dict__.get(_ROUND_KEY)
     if found is None:
         kind, pts, r, c, size = _round_core(prim, k)
         p1x, p1y, p1z = pts[0]
         q1 = pts[-1]
         d1x, d1y, d1z = q1[0] - p1x, q1[1] - p1y, q1[2] - p1z
-        still = (p1x, p1y, p1z, d1x, d1y, d1z, d1x * d1x + d1y * d1y + d1z * d1z)
+        aa = d1x * d1x + d1y * d1y + d1z * d1z
+        # with |p1 - p0|^2 = 0 Ericson's s is 0 at every t: A's closest point p0 + d1 * 0.0
+        still = (p1x, p1y, p1z, d1x, d1y, d1z, aa, p1x + d1x * 0.0, p1y + d1y * 0.0,
+                 p1z + d1z * 0.0)
         moving = (p1x, p1y, p1z, q1[0], q1[1], q1[2])
         found = (kind, pts, r, c, size, still, moving)
         object.__setattr__(prim, _ROUND_KEY, found)
@@ -415,7 +418,11 @@ class Pair:
             kb, pb_, self.sb, self.rb, cb, szb = _shape_of(b)
         self.R = self.ra + self.rb
         self.cores = (pa_, pb_)
-        self.size = max(sza, szb, size_m)
+        self.size = size = max(sza, szb, size_m)
+        if self.cyl is not None:
+            cyl_is_a, (px, py, pz), ((cx, cy, cz), (w0, w1, w2), rad, hh) = self.cyl
+            self.cyl_flat = (cyl_is_a, px, py, pz, cx, cy, cz, w0, w1, w2, rad, hh,
+                             8 * _EPS * size)
         #: a curved core (the cylinder's rim): a GJK stall there may leave |v| well above
         #: the distance, so only the planes' bounds count
         self.curved = "cylinder" in (ka, kb)
@@ -436,9 +443,15 @@ class Pair:
         self.closed, self.cyl, self.curved = True, None, False
         self.cores = (pa_, pb_)  # (no GJK state: no support functions, simplex, start)
         self.size = size = max(sza, szb, size_m)
-        self.gap = self._closed
         self.still = still
         self.moving = moving
+        if still[6] == 0.0:  # A's core a point (|p1 - p0|^2 = 0: s = 0 at every t)
+            self.gap = self._closed_point_a
+        elif pb_[0] is pb_[-1] and -math.inf < moving[0] < math.inf \
+                and -math.inf < moving[1] < math.inf and -math.inf < moving[2] < math.inf:
+            self.gap = self._closed_point_b  # B's core a point: d2 = 0 at every t
+        else:
+            self.gap = self._closed
         self.floor = 8 * _EPS * size  # (touching: |core distance| at rounding level)
 
     def at(self, t, eps_abs, rel):
@@ -524,34 +537,38 @@ class Pair:
         """A point core against a solid cylinder: the axial coordinate clamped to the height and
         the radial part to the radius (the cylinder is a disk times an interval in orthogonal
         coordinates, so the nearest point splits the same way; GTCG §10.9); :attr:`gap` for
-        that pair: :meth:`at`'s values less ``R`` (the answer is exact: no gap), counted."""
+        that pair: :meth:`at`'s values less ``R`` (the answer is exact: no gap), counted.
+        (The point, the frame and the touching floor are unpacked from ``self.cyl_flat``.)"""
         self.queries += 1
         if self.queries > MAX_QUERIES:
             raise Unsure("too many steps")
-        m = self.m
-        ox, oy, oz = t * m[0], t * m[1], t * m[2]
-        cyl_is_a, p, (c, w, rad, hh) = self.cyl
+        m0, m1, m2 = self.m
+        ox, oy, oz = t * m0, t * m1, t * m2
+        cyl_is_a, px, py, pz, cx, cy, cz, w0, w1, w2, rad, hh, floor = self.cyl_flat
         if cyl_is_a:  # the point moves with B; the cylinder stays
-            p = (p[0] + ox, p[1] + oy, p[2] + oz)
+            px, py, pz = px + ox, py + oy, pz + oz
         else:  # the cylinder moves with B
-            c = (c[0] + ox, c[1] + oy, c[2] + oz)
-        dx, dy, dz = p[0] - c[0], p[1] - c[1], p[2] - c[2]
-        h = dx * w[0] + dy * w[1] + dz * w[2]
-        rx, ry, rz = dx - h * w[0], dy - h * w[1], dz - h * w[2]
-        rho = math.sqrt(rx * rx + ry * ry + rz * rz)
+            cx, cy, cz = cx + ox, cy + oy, cz + oz
+        dx, dy, dz = px - cx, py - cy, pz - cz
+        h = dx * w0 + dy * w1 + dz * w2
+        rx, ry, rz = dx - h * w0, dy - h * w1, dz - h * w2
+        rho = _sqrt(rx * rx + ry * ry + rz * rz)
         f = rad / rho if rho > rad else 1.0
         hc = hh if h > hh else (-hh if h < -hh else h)
-        q = (c[0] + hc * w[0] + f * rx, c[1] + hc * w[1] + f * ry, c[2] + hc * w[2] + f * rz)
-        self.gjk_iterations += 1
-        ex, ey, ez = p[0] - q[0], p[1] - q[1], p[2] - q[2]
-        dist = math.sqrt(ex * ex + ey * ey + ez * ez)
-        pa, pb = (q, p) if cyl_is_a else (p, q)
-        if not dist > 8 * _EPS * self.size:
+        qx, qy, qz = cx + hc * w0 + f * rx, cy + hc * w1 + f * ry, cz + hc * w2 + f * rz
+        ex, ey, ez = px - qx, py - qy, pz - qz
+        dist = _sqrt(ex * ex + ey * ey + ez * ez)
+        if cyl_is_a:
+            pa, pb = (qx, qy, qz), (px, py, pz)
+        else:
+            pa, pb = (px, py, pz), (qx, qy, qz)
+        if not dist > floor:
             g = 0.0 - self.R
             return g, g, None, pa, pb  # the point is in the cylinder
-        u = (pa[0] - pb[0]) / dist, (pa[1] - pb[1]) / dist, (pa[2] - pb[2]) / dist
         g = dist - self.R
-        return g, g, u, pa, pb
+        if cyl_is_a:
+            return g, g, ((qx - px) / dist, (qy - py) / dist, (qz - pz) / dist), pa, pb
+        return g, g, (ex / dist, ey / dist, ez / dist), pa, pb
 
     def _closed(self, t, eps_abs=0.0, rel=0.0):
         """Point/segment cores: Ericson RTCD §5.1.9 in plain floats (exact zero tests);
@@ -562,7 +579,7 @@ class Pair:
             raise Unsure("too many steps")
         m0, m1, m2 = self.m
         ox, oy, oz = t * m0, t * m1, t * m2
-        p1x, p1y, p1z, d1x, d1y, d1z, a = self.still  # A's segment: the same at every t
+        p1x, p1y, p1z, d1x, d1y, d1z, a, _, _, _ = self.still  # A's segment: the same at every t
         b0x, b0y, b0z, q2x, q2y, q2z = self.moving  # B's core at t = 0 (first, last point)
         p2x, p2y, p2z = b0x + ox, b0y + oy, b0z + oz
         d2x, d2y, d2z = q2x + ox - p2x, q2y + oy - p2y, q2z + oz - p2z
@@ -601,6 +618,63 @@ class Pair:
                     s = 0.0 if s < 0.0 else (1.0 if s > 1.0 else s)
         c1x, c1y, c1z = p1x + d1x * s, p1y + d1y * s, p1z + d1z * s
         c2x, c2y, c2z = p2x + d2x * t, p2y + d2y * t, p2z + d2z * t
+        dx, dy, dz = c1x - c2x, c1y - c2y, c1z - c2z
+        dist = _sqrt(dx * dx + dy * dy + dz * dz)
+        if not dist > self.floor:
+            g = 0.0 - self.R
+            return g, g, None, (c1x, c1y, c1z), (c2x, c2y, c2z)  # the cores touch
+        g = dist - self.R
+        return g, g, (dx / dist, dy / dist, dz / dist), (c1x, c1y, c1z), (c2x, c2y, c2z)
+
+
+    def _closed_point_a(self, t, eps_abs=0.0, rel=0.0):
+        """:meth:`_closed` where A's core is a point (``|p1 - p0|^2 = 0``): Ericson's ``s``
+        is ``0`` at every ``t`` and A's closest point the same (kept); the branch of
+        :meth:`_closed` that ``a = 0`` takes, the same operations."""
+        self.queries += 1
+        if self.queries > MAX_QUERIES:
+            raise Unsure("too many steps")
+        m0, m1, m2 = self.m
+        ox, oy, oz = t * m0, t * m1, t * m2
+        p1x, p1y, p1z, _, _, _, _, c1x, c1y, c1z = self.still
+        b0x, b0y, b0z, q2x, q2y, q2z = self.moving
+        p2x, p2y, p2z = b0x + ox, b0y + oy, b0z + oz
+        d2x, d2y, d2z = q2x + ox - p2x, q2y + oy - p2y, q2z + oz - p2z
+        e = d2x * d2x + d2y * d2y + d2z * d2z
+        if e <= 0:
+            t = 0.0
+        else:
+            t = (d2x * (p1x - p2x) + d2y * (p1y - p2y) + d2z * (p1z - p2z)) / e
+            t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+        c2x, c2y, c2z = p2x + d2x * t, p2y + d2y * t, p2z + d2z * t
+        dx, dy, dz = c1x - c2x, c1y - c2y, c1z - c2z
+        dist = _sqrt(dx * dx + dy * dy + dz * dz)
+        if not dist > self.floor:
+            g = 0.0 - self.R
+            return g, g, None, (c1x, c1y, c1z), (c2x, c2y, c2z)  # the cores touch
+        g = dist - self.R
+        return g, g, (dx / dist, dy / dist, dz / dist), (c1x, c1y, c1z), (c2x, c2y, c2z)
+
+    def _closed_point_b(self, t, eps_abs=0.0, rel=0.0):
+        """:meth:`_closed` where B's core is a point with finite coordinates: ``d2 = (p0 +
+        t m) - (p0 + t m)`` is ``+0.0`` at every ``t`` (so ``e = 0``, Ericson's ``t = 0``
+        and B's closest point ``p2 + 0.0``); the branches of :meth:`_closed` that ``e = 0``
+        takes, the same operations."""
+        self.queries += 1
+        if self.queries > MAX_QUERIES:
+            raise Unsure("too many steps")
+        m0, m1, m2 = self.m
+        ox, oy, oz = t * m0, t * m1, t * m2
+        p1x, p1y, p1z, d1x, d1y, d1z, a, _, _, _ = self.still
+        b0x, b0y, b0z = self.moving[:3]
+        p2x, p2y, p2z = b0x + ox, b0y + oy, b0z + oz
+        if a <= 0:
+            s = 0.0
+        else:
+            s = -(d1x * (p1x - p2x) + d1y * (p1y - p2y) + d1z * (p1z - p2z)) / a
+            s = 0.0 if s < 0.0 else (1.0 if s > 1.0 else s)
+        c1x, c1y, c1z = p1x + d1x * s, p1y + d1y * s, p1z + d1z * s
+        c2x, c2y, c2z = p2x + 0.0, p2y + 0.0, p2z + 0.0
         dx, dy, dz = c1x - c2x, c1y - c2y, c1z - c2z
         dist = _sqrt(dx * dx + dy * dy + dz * dz)
         if not dist > self.floor:
@@ -741,10 +815,10 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
             t_new = 1.0
         if not t_new > t:
             raise Unsure("no progress")
-        f_new, low_new, u_new, pa_new, pb_new = F(t_new, fine, STEP_REL)
-        if f_new <= 0:
+        f, low, u, pa, pb = F(t_new, fine, STEP_REL)
+        if f <= 0:
             raise Unsure("overshoot")
-        t, f, low, u, pa, pb = t_new, f_new, low_new, u_new, pa_new, pb_new
+        t = t_new
         if f <= tol:
             converged = True
             break
