@@ -265,13 +265,13 @@ def _ericson_triangle(a, b, c):
         l_c = (ax - bx) ** 2 + (ay - by) ** 2 + (az - bz) ** 2
         base = 1 if l_a >= l_b and l_a >= l_c else (2 if l_b >= l_c else 3)
     if base == 1:
-        ren = _ORDER_A
+        ren = _FACES_A
     elif base == 2:  # based at b: (b, a, c)
-        ren = _ORDER_B
+        ren = _FACES_B
         a, b = b, a
         ax, ay, az, bx, by, bz = bx, by, bz, ax, ay, az
     else:  # based at c: (c, a, b)
-        ren = _ORDER_C
+        ren = _FACES_C
         a, b, c = c, a, b
         ax, ay, az, bx, by, bz, cx, cy, cz = cx, cy, cz, ax, ay, az, bx, by, bz
     abx, aby, abz = bx - ax, by - ay, bz - az
@@ -280,36 +280,36 @@ def _ericson_triangle(a, b, c):
     d1 = -(abx * ax + aby * ay + abz * az)
     d2 = -(acx * ax + acy * ay + acz * az)
     if d1 <= 0 and d2 <= 0:
-        return ren[(0,)], (1.0,), a
+        return ren[0], (1.0,), a
     d3 = -(abx * bx + aby * by + abz * bz)
     d4 = -(acx * bx + acy * by + acz * bz)
     if d3 >= 0 and d4 <= d3:
-        return ren[(1,)], (1.0,), b
+        return ren[1], (1.0,), b
     vc = d1 * d4 - d3 * d2
     if vc <= 0 and d1 >= 0 and d3 <= 0:
         den = d1 - d3
         if not den > 0:
             raise _Degenerate("degenerate edge")
         v = d1 / den
-        return ren[(0, 1)], (1.0 - v, v), (ax + v * abx, ay + v * aby, az + v * abz)
+        return ren[2], (1.0 - v, v), (ax + v * abx, ay + v * aby, az + v * abz)
     d5 = -(abx * cx + aby * cy + abz * cz)
     d6 = -(acx * cx + acy * cy + acz * cz)
     if d6 >= 0 and d5 <= d6:
-        return ren[(2,)], (1.0,), c
+        return ren[3], (1.0,), c
     vb = d5 * d2 - d1 * d6
     if vb <= 0 and d2 >= 0 and d6 <= 0:
         den = d2 - d6
         if not den > 0:
             raise _Degenerate("degenerate edge")
         w = d2 / den
-        return ren[(0, 2)], (1.0 - w, w), (ax + w * acx, ay + w * acy, az + w * acz)
+        return ren[4], (1.0 - w, w), (ax + w * acx, ay + w * acy, az + w * acz)
     va = d3 * d6 - d5 * d4
     if va <= 0 and (d4 - d3) >= 0 and (d5 - d6) >= 0:
         den = (d4 - d3) + (d5 - d6)
         if not den > 0:
             raise _Degenerate("degenerate edge")
         w = (d4 - d3) / den
-        return ren[(1, 2)], (1.0 - w, w), (bx + w * (cx - bx), by + w * (cy - by),
+        return ren[5], (1.0 - w, w), (bx + w * (cx - bx), by + w * (cy - by),
                                            bz + w * (cz - bz))
     den = va + vb + vc
     # a sliver whose Gram determinant is lost in rounding: the careful sub-algorithm decides
@@ -319,9 +319,9 @@ def _ericson_triangle(a, b, c):
         raise _Degenerate("degenerate triangle")
     v = vb / den
     w = vc / den
-    return ren[(0, 1, 2)], (1.0 - v - w, v, w), (ax + abx * v + acx * w,
-                                                 ay + aby * v + acy * w,
-                                                 az + abz * v + acz * w)
+    return ren[6], (1.0 - v - w, v, w), (ax + abx * v + acx * w,
+                                          ay + aby * v + acy * w,
+                                          az + abz * v + acz * w)
 
 
 def _renamed(order):
@@ -338,6 +338,13 @@ _SEP = 1.0 + 1e-9
 _SEP_LO = 1.0 - 1e-9
 _ORDER_B = _renamed((1, 0, 2))
 _ORDER_C = _renamed((2, 0, 1))
+#: the faces :func:`_ericson_triangle` returns, renamed, by position (a tuple indexed by a
+#: constant: no tuple key hashed per call): the vertices 0, 1, the edge 01, the vertex 2,
+#: the edges 02, 12, the whole triangle
+_RETURNED = ((0,), (1,), (0, 1), (2,), (0, 2), (1, 2), (0, 1, 2))
+_FACES_A = tuple(_ORDER_A[f] for f in _RETURNED)
+_FACES_B = tuple(_ORDER_B[f] for f in _RETURNED)
+_FACES_C = tuple(_ORDER_C[f] for f in _RETURNED)
 
 
 _TETRA_FACES = ((0, 1, 2, 3), (0, 2, 3, 1), (0, 3, 1, 2), (1, 3, 2, 0))
@@ -663,7 +670,9 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
     if plain:
         eps_abs, rel, R = stop
     sqrt = math.sqrt
-    vv_next = None  # |v|^2 of the v the sub-algorithm gave, computed there already
+    # |v|^2 of the v the sub-algorithm gave, computed there already (at the start: max_w2,
+    # the same sum of the same squares)
+    vv_next = max_w2
     regions = closest is closest_on_simplex_fast
     while iterations < max_iterations:
         vx, vy, vz = v
@@ -693,14 +702,18 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
         # |v| (|v| - lower) is van den Bergen's v.v - v.w when q = v, and measured along the
         # direction actually queried it is not fooled by the noise cleaned out of v.
         if plain:
-            wx, wy, wz = w = (p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz)
+            a0, a1, a2 = p
+            b0, b1, b2 = q
+            wx, wy, wz = a0 - b0 - ox, a1 - b1 - oy, a2 - b2 - oz
+            w = (wx, wy, wz)
             # |q| is |v| when nothing was cleaned (the same sum of the same squares)
             qn = vn if qx is vx and qy is vy and qz is vz else sqrt(qx * qx + qy * qy + qz * qz)
             ux, uy, uz = qx / qn, qy / qn, qz / qn
             lower = ux * wx + uy * wy + uz * wz
             if lower > best_lower:
                 best_lower, best_dir = lower, (ux, uy, uz)
-            if vn - best_lower <= eps_abs or vn - best_lower <= rel * (best_lower - R):
+            gap = vn - best_lower
+            if gap <= eps_abs or gap <= rel * (best_lower - R):
                 termination = "converged (gap)"
                 break
             if w in Y:

@@ -419,10 +419,11 @@ class Pair:
         self.R = self.ra + self.rb
         self.cores = (pa_, pb_)
         self.size = size = max(sza, szb, size_m)
+        self.floor = 8 * _EPS * size  # (touching: |core distance| at rounding level)
         if self.cyl is not None:
             cyl_is_a, (px, py, pz), ((cx, cy, cz), (w0, w1, w2), rad, hh) = self.cyl
             self.cyl_flat = (cyl_is_a, px, py, pz, cx, cy, cz, w0, w1, w2, rad, hh,
-                             8 * _EPS * size)
+                             self.floor)
         #: a curved core (the cylinder's rim): a GJK stall there may leave |v| well above
         #: the distance, so only the planes' bounds count
         self.curved = "cylinder" in (ka, kb)
@@ -455,11 +456,13 @@ class Pair:
         self.floor = 8 * _EPS * size  # (touching: |core distance| at rounding level)
 
     def at(self, t, eps_abs, rel):
-        """The core pair at time ``t``: ``(upper, lower, u, pa, pb)`` with ``upper >= |v|``
-        the core distance found, ``lower`` the support value along the unit ``u`` (from B's
-        core towards A's, ``u . x >= lower`` over ``core(A) - core(B)``), ``pa, pb`` the
-        core points. Stops when ``upper - lower <= max(eps_abs, rel (lower - R))``: the
-        gap between the shapes known to ``rel`` of itself, or to ``eps_abs``."""
+        """The core pair at time ``t``: ``(upper - R, lower - R, u, pa, pb)`` (the gaps of
+        the shapes, as :attr:`gap` gives them) with ``upper >= |v|`` the core distance found,
+        ``lower`` the support value along the unit ``u`` (from B's core towards A's, ``u . x
+        >= lower`` over ``core(A) - core(B)``), ``pa, pb`` the core points. Stops when
+        ``upper - lower <= max(eps_abs, rel (lower - R))``: the gap between the shapes known
+        to ``rel`` of itself, or to ``eps_abs``. A stall raises :class:`Stalled` with
+        ``upper`` itself."""
         m0, m1, m2 = self.m
         ox, oy, oz = t * m0, t * m1, t * m2
         pts = self.simplex
@@ -481,7 +484,7 @@ class Pair:
         else:
             lam, v = (1.0,), Y[0]
         R = self.R
-        floor = 8 * _EPS * self.size
+        floor = self.floor
         # the one GJK loop (kernels.gjk.iterate), warm-started, in plain floats, stopping at
         # the gap this step needs
         s = iterate(self.sa, self.sb, pts, Y, lam, v, size=self.size, offset=(ox, oy, oz),
@@ -522,16 +525,19 @@ class Pair:
             # conservative step; near it (rel == 0) or with a poorer bound: the careful query
             if rel < STEP_REL or not best_lower - R >= STALL_FRACTION * (vn - R) > 0:
                 u = (dx / upper, dy / upper, dz / upper) if upper > 0 else best_u
-                raise Stalled(upper, u, tuple(pa), pb)
+                raise Stalled(upper, u, pa, pb)
         if settled == "repeat" and upper > 0:
-            return upper, upper, (dx / upper, dy / upper, dz / upper), tuple(pa), pb
-        return upper, best_lower, best_u, tuple(pa), pb
+            g = upper - R
+            return g, g, (dx / upper, dy / upper, dz / upper), pa, pb
+        return upper - R, best_lower - R, best_u, pa, pb
 
     def _touch(self, pts, lam, ox, oy, oz):
-        """The cores touch or overlap (``v = 0`` up to rounding): ``(0, 0, None, pa, pb)``
-        with the barycentric points of the simplex (a common point up to rounding)."""
+        """The cores touch or overlap (``v = 0`` up to rounding): ``(-R, -R, None, pa, pb)``
+        (:meth:`at`'s gaps at a core distance 0) with the barycentric points of the simplex
+        (a common point up to rounding)."""
         pa, pb = _barycentric_points(pts, lam, ox, oy, oz)
-        return 0.0, 0.0, None, pa, pb
+        g = 0.0 - self.R
+        return g, g, None, pa, pb
 
     def _point_cylinder(self, t, eps_abs=0.0, rel=0.0):
         """A point core against a solid cylinder: the axial coordinate clamped to the height and
@@ -735,7 +741,7 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
         if P.queries > MAX_QUERIES:
             raise Unsure("too many steps")
         try:
-            up, lo, u, pa, pb = at(t, eps, rel)
+            return at(t, eps, rel)
         except Stalled as e:
             up, u, pa, pb = e.args
             if up - R <= tol_now:
@@ -747,8 +753,7 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
             # smallest feasible projection): slower, and it gets past most slivers
             P.closest = closest_on_simplex
             try:
-                up, lo, u, pa, pb = P.at(t, eps, rel)
-                return up - R, lo - R, u, pa, pb
+                return P.at(t, eps, rel)
             except Stalled as e2:
                 up, u, pa, pb = e2.args
                 if up - R <= tol_now:
@@ -758,7 +763,6 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
             if careful is None:
                 raise Unsure("GJK stalled") from None
             return _careful(careful, t, P)
-        return up - R, lo - R, u, pa, pb
 
     if F is None:
         F = gjk_f  # noqa: N806
