@@ -356,43 +356,118 @@ def _ericson_tetrahedron(Y):
     """Ericson RTCD §5.1.6 ``ClosestPtPointTetrahedron`` for the origin: the nearest of the
     faces whose plane separates the origin from the opposite vertex; ``(0, 1, 2, 3)`` with the
     barycentrics when the origin is inside. A flat tetrahedron: the nearest of all four faces
-    (their union is the hull)."""
+    (their union is the hull).
+
+    The faces in the order ``(0, 1, 2), (0, 2, 3), (0, 3, 1), (1, 3, 2)`` (the opposite
+    vertex last), each with its normal ``n = e1 x e2``, the sign of the origin ``-a . n`` and
+    of the opposite vertex ``d . n`` (``e1, e2, d`` the edges from its first vertex ``a``),
+    written out: the three faces at vertex 0 take the same three edges from it (each edge
+    once as ``e1``, ``e2`` and ``d``: taken once), and ``|d|^2`` of the last face, whose
+    ``d`` is ``-(vertex 1 - vertex 0)``, is that edge's (the same squares)."""
+    A, B, C, D = Y
+    ax, ay, az = A
+    bx, by, bz = B
+    cx, cy, cz = C
+    dx, dy, dz = D
+    abx, aby, abz = bx - ax, by - ay, bz - az
+    acx, acy, acz = cx - ax, cy - ay, cz - az
+    adx, ady, adz = dx - ax, dy - ay, dz - az
+    bdx, bdy, bdz = dx - bx, dy - by, dz - bz
+    bcx, bcy, bcz = cx - bx, cy - by, cz - bz
+    bax, bay, baz = ax - bx, ay - by, az - bz
+    n_ab = abx * abx + aby * aby + abz * abz
+    n_ac = acx * acx + acy * acy + acz * acz
+    n_ad = adx * adx + ady * ady + adz * adz
     best = None
     best_vv = 0.0
     outside_any = False
-    for i, j, k, l_ in _TETRA_FACES:
-        a, b, c = Y[i], Y[j], Y[k]
-        ax, ay, az = a
-        dx, dy, dz = Y[l_]
-        e1x, e1y, e1z = b[0] - ax, b[1] - ay, b[2] - az
-        e2x, e2y, e2z = c[0] - ax, c[1] - ay, c[2] - az
-        nx = e1y * e2z - e1z * e2y
-        ny = e1z * e2x - e1x * e2z
-        nz = e1x * e2y - e1y * e2x
-        so = -(ax * nx + ay * ny + az * nz)
-        dx, dy, dz = dx - ax, dy - ay, dz - az  # the edge to the opposite vertex
-        sd = dx * nx + dy * ny + dz * nz
-        nn = nx * nx + ny * ny + nz * nz
-        # flat: not sd^2 > 1e-16 nn |d - a|^2, the length by ``** 2`` (as ever) only where
-        # the products' length is within 1e-9 of deciding it (as the triangle's longest edge)
-        s2, k16 = sd * sd, 1e-16 * nn
-        lim = k16 * (dx * dx + dy * dy + dz * dz)
-        if 1e-290 < lim < 1e290 and not _SEP_LO * lim <= s2 <= _SEP * lim:
-            flat = s2 < lim
-        else:
-            flat = not s2 > k16 * (dx ** 2 + dy ** 2 + dz ** 2)
-        if flat or so * sd < 0:  # flat, or the origin outside
-            outside_any = True
-            idx, lam, v = _ericson_triangle(a, b, c)
-            vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
-            if best is None or vv < best_vv:
-                best = (_TETRA_RENAME[i, j, k][idx], lam, v)
-                best_vv = vv
+    # face (0, 1, 2), opposite 3: e1 = ab, e2 = ac, d = ad
+    nx = aby * acz - abz * acy
+    ny = abz * acx - abx * acz
+    nz = abx * acy - aby * acx
+    so = -(ax * nx + ay * ny + az * nz)
+    sd = adx * nx + ady * ny + adz * nz
+    s2, k16 = sd * sd, 1e-16 * (nx * nx + ny * ny + nz * nz)
+    lim = k16 * n_ad
+    if 1e-290 < lim < 1e290 and not _SEP_LO * lim <= s2 <= _SEP * lim:
+        flat = s2 < lim
+    else:
+        flat = not s2 > k16 * (adx ** 2 + ady ** 2 + adz ** 2)
+    if flat or so * sd < 0:  # flat, or the origin outside
+        outside_any = True
+        idx, lam, v = _ericson_triangle(A, B, C)
+        vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
+        if best is None or vv < best_vv:
+            best = (_TR_012[idx], lam, v)
+            best_vv = vv
+    # face (0, 2, 3), opposite 1: e1 = ac, e2 = ad, d = ab
+    nx = acy * adz - acz * ady
+    ny = acz * adx - acx * adz
+    nz = acx * ady - acy * adx
+    so = -(ax * nx + ay * ny + az * nz)
+    sd = abx * nx + aby * ny + abz * nz
+    s2, k16 = sd * sd, 1e-16 * (nx * nx + ny * ny + nz * nz)
+    lim = k16 * n_ab
+    if 1e-290 < lim < 1e290 and not _SEP_LO * lim <= s2 <= _SEP * lim:
+        flat = s2 < lim
+    else:
+        flat = not s2 > k16 * (abx ** 2 + aby ** 2 + abz ** 2)
+    if flat or so * sd < 0:  # flat, or the origin outside
+        outside_any = True
+        idx, lam, v = _ericson_triangle(A, C, D)
+        vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
+        if best is None or vv < best_vv:
+            best = (_TR_023[idx], lam, v)
+            best_vv = vv
+    # face (0, 3, 1), opposite 2: e1 = ad, e2 = ab, d = ac
+    nx = ady * abz - adz * aby
+    ny = adz * abx - adx * abz
+    nz = adx * aby - ady * abx
+    so = -(ax * nx + ay * ny + az * nz)
+    sd = acx * nx + acy * ny + acz * nz
+    s2, k16 = sd * sd, 1e-16 * (nx * nx + ny * ny + nz * nz)
+    lim = k16 * n_ac
+    if 1e-290 < lim < 1e290 and not _SEP_LO * lim <= s2 <= _SEP * lim:
+        flat = s2 < lim
+    else:
+        flat = not s2 > k16 * (acx ** 2 + acy ** 2 + acz ** 2)
+    if flat or so * sd < 0:  # flat, or the origin outside
+        outside_any = True
+        idx, lam, v = _ericson_triangle(A, D, B)
+        vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
+        if best is None or vv < best_vv:
+            best = (_TR_031[idx], lam, v)
+            best_vv = vv
+    # face (1, 3, 2), opposite 0: e1 = bd, e2 = bc, d = ba
+    nx = bdy * bcz - bdz * bcy
+    ny = bdz * bcx - bdx * bcz
+    nz = bdx * bcy - bdy * bcx
+    so = -(bx * nx + by * ny + bz * nz)
+    sd = bax * nx + bay * ny + baz * nz
+    s2, k16 = sd * sd, 1e-16 * (nx * nx + ny * ny + nz * nz)
+    lim = k16 * n_ab
+    if 1e-290 < lim < 1e290 and not _SEP_LO * lim <= s2 <= _SEP * lim:
+        flat = s2 < lim
+    else:
+        flat = not s2 > k16 * (bax ** 2 + bay ** 2 + baz ** 2)
+    if flat or so * sd < 0:  # flat, or the origin outside
+        outside_any = True
+        idx, lam, v = _ericson_triangle(B, D, C)
+        vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
+        if best is None or vv < best_vv:
+            best = (_TR_132[idx], lam, v)
+            best_vv = vv
     if not outside_any:
         # inside: the barycentrics by Cramer's rule (kernels.gjk._face for k = 4)
         idx, lam, v = closest_on_simplex(Y)
         return idx, lam, v
     return best
+
+
+_TR_012 = _TETRA_RENAME[0, 1, 2]
+_TR_023 = _TETRA_RENAME[0, 2, 3]
+_TR_031 = _TETRA_RENAME[0, 3, 1]
+_TR_132 = _TETRA_RENAME[1, 3, 2]
 
 
 def closest_on_simplex_fast(Y, base=None):
