@@ -244,15 +244,17 @@ def _ericson_triangle(a, b, c):
     ax, ay, az = a
     bx, by, bz = b
     cx, cy, cz = c
+    # the edges b - a, c - a, c - b (each the edge from the base vertex for one choice
+    # below; their squares are those of a - b, a - c, b - c: x - y = -(y - x) exactly)
+    abx, aby, abz = bx - ax, by - ay, bz - az
+    acx, acy, acz = cx - ax, cy - ay, cz - az
+    bcx, bcy, bcz = cx - bx, cy - by, cz - bz
     # The longest edge, filtered: the squared lengths by products decide where no two are
     # within 1e-9 of each other (``x ** 2``, libm's pow, may differ from ``x * x`` by an ulp
     # of the length, never by 1e-9), the lengths by ``** 2`` (the choice as ever) otherwise.
-    x, y, z = bx - cx, by - cy, bz - cz
-    m_a = x * x + y * y + z * z
-    x, y, z = ax - cx, ay - cy, az - cz
-    m_b = x * x + y * y + z * z
-    x, y, z = ax - bx, ay - by, az - bz
-    m_c = x * x + y * y + z * z
+    m_a = bcx * bcx + bcy * bcy + bcz * bcz
+    m_b = acx * acx + acy * acy + acz * acz
+    m_c = abx * abx + aby * aby + abz * abz
     base = 0
     if 1e-200 < m_a < 1e200 and 1e-200 < m_b < 1e200 and 1e-200 < m_c < 1e200:
         if m_a > _SEP * m_b and m_a > _SEP * m_c:
@@ -264,18 +266,25 @@ def _ericson_triangle(a, b, c):
         l_b = (ax - cx) ** 2 + (ay - cy) ** 2 + (az - cz) ** 2
         l_c = (ax - bx) ** 2 + (ay - by) ** 2 + (az - bz) ** 2
         base = 1 if l_a >= l_b and l_a >= l_c else (2 if l_b >= l_c else 3)
+    # ab, ac: the edges from the base vertex (b - a, c - a once renamed), and their squared
+    # lengths (the same products as m_*)
     if base == 1:
         ren = _FACES_A
+        nab, nac = m_c, m_b
     elif base == 2:  # based at b: (b, a, c)
         ren = _FACES_B
         a, b = b, a
         ax, ay, az, bx, by, bz = bx, by, bz, ax, ay, az
+        abx, aby, abz = bx - ax, by - ay, bz - az
+        acx, acy, acz = bcx, bcy, bcz
+        nab, nac = m_c, m_a
     else:  # based at c: (c, a, b)
         ren = _FACES_C
         a, b, c = c, a, b
         ax, ay, az, bx, by, bz, cx, cy, cz = cx, cy, cz, ax, ay, az, bx, by, bz
-    abx, aby, abz = bx - ax, by - ay, bz - az
-    acx, acy, acz = cx - ax, cy - ay, cz - az
+        abx, aby, abz = bx - ax, by - ay, bz - az
+        acx, acy, acz = cx - ax, cy - ay, cz - az
+        nab, nac = m_b, m_a
     # ap = -a
     d1 = -(abx * ax + aby * ay + abz * az)
     d2 = -(acx * ax + acy * ay + acz * az)
@@ -313,8 +322,6 @@ def _ericson_triangle(a, b, c):
                                            bz + w * (cz - bz))
     den = va + vb + vc
     # a sliver whose Gram determinant is lost in rounding: the careful sub-algorithm decides
-    nab = abx * abx + aby * aby + abz * abz
-    nac = acx * acx + acy * acy + acz * acz
     if not den > 1e-10 * nab * nac:
         raise _Degenerate("degenerate triangle")
     v = vb / den
