@@ -74,7 +74,7 @@ from algorithms.kernels import filters, toi_fast
 from algorithms.kernels.motion import a6_trace
 from algorithms.primitives import TYPES, Segment
 from algorithms.registry import register
-from algorithms.results import ContactResult, Deferred, make
+from algorithms.results import ContactResult, Deferred, make_with
 
 TOL_REL = 1e-9
 
@@ -303,6 +303,10 @@ def conservative_advancement(a, b, motion, *, distance: Optional[Callable] = Non
     return _result(METHOD_CA, trace, t, pa, pb, n if n is not None else n_last)
 
 
+_FILTERS_ON = filters._state
+_TOI_FAST_ON = toi_fast._state
+_FAST_KINDS = frozenset(toi_fast.KINDS)
+
 FAST_PATH = ("fast path: plain floats, GJK warm-started between steps, its separating planes "
              "as step bounds (algorithms.kernels.toi_fast)")
 
@@ -311,10 +315,10 @@ def _fast_advancement(a, b, motion, max_iter, record=False) -> Optional[ContactR
     """:func:`algorithms.kernels.toi_fast.fast_advancement` for two bounded float primitives
     (issue 12: 10x faster), or ``None``: then the careful path below answers (always inside
     :func:`algorithms.kernels.filters.careful_only`)."""
-    if not (filters.enabled() and toi_fast.enabled()) or a.kind not in toi_fast.KINDS \
-            or b.kind not in toi_fast.KINDS:
-        return None
-    if a.exact or b.exact:
+    # (the switches' flags and the kinds probed directly: filters.enabled(), toi_fast.enabled()
+    # and toi_fast.KINDS without the calls and the tuple scan)
+    if not (_FILTERS_ON["enabled"] and _TOI_FAST_ON["enabled"]) \
+            or a.kind not in _FAST_KINDS or b.kind not in _FAST_KINDS or a.exact or b.exact:
         return None
     F = []  # the careful path's f(t), made on first use (GJK stalls near a curved rim)
 
@@ -330,12 +334,14 @@ def _fast_advancement(a, b, motion, max_iter, record=False) -> Optional[ContactR
     if out is None:
         return None
     toi, point, normal, part = out
-    # the record as the filtered kernels make theirs (results.make, the trace built when read:
-    # the same dict, key for key); the motion as the floats a6_trace takes of it, now
+    # the record as the filtered kernels make theirs (results.make_with, the trace built when
+    # read: the same dict, key for key); the motion as the floats a6_trace takes of it, now
     d = (float(motion[0]), float(motion[1]), float(motion[2])) if len(motion) == 3 else \
         tuple(float(c) for c in motion)
-    return make(ContactResult, method=METHOD_CA, trace=Deferred(_fast_trace, d, part), toi=toi,
-                point=point, normal=normal if toi is not None else None)
+    return make_with(ContactResult, {"method": METHOD_CA,
+                                     "trace": Deferred(_fast_trace, d, part), "toi": toi,
+                                     "point": point,
+                                     "normal": normal if toi is not None else None})
 
 
 def _fast_trace(d, part):

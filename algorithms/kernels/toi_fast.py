@@ -448,6 +448,7 @@ class Pair:
         self.moving = moving
         if still[6] == 0.0:  # A's core a point (|p1 - p0|^2 = 0: s = 0 at every t)
             self.gap = self._closed_point_a
+            self.c1 = still[7:]
         elif pb_[0] is pb_[-1] and -math.inf < moving[0] < math.inf \
                 and -math.inf < moving[1] < math.inf and -math.inf < moving[2] < math.inf:
             self.gap = self._closed_point_b  # B's core a point: d2 = 0 at every t
@@ -657,9 +658,9 @@ class Pair:
         dist = _sqrt(dx * dx + dy * dy + dz * dz)
         if not dist > self.floor:
             g = 0.0 - self.R
-            return g, g, None, (c1x, c1y, c1z), (c2x, c2y, c2z)  # the cores touch
+            return g, g, None, self.c1, (c2x, c2y, c2z)  # the cores touch
         g = dist - self.R
-        return g, g, (dx / dist, dy / dist, dz / dist), (c1x, c1y, c1z), (c2x, c2y, c2z)
+        return g, g, (dx / dist, dy / dist, dz / dist), self.c1, (c2x, c2y, c2z)
 
     def _closed_point_b(self, t, eps_abs=0.0, rel=0.0):
         """:meth:`_closed` where B's core is a point with finite coordinates: ``d2 = (p0 +
@@ -851,10 +852,27 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
         if f <= floor or t2 >= 1.0:
             break
     trace["polish"] = {"from_t": t0, "t": t, "distance": f, "steps": done}
-    pa_s, pb_s = _surface(pa, pb, P)
+    # the contact point between the surface points, and the normal: at distance 0 the careful
+    # path keeps the last direction of the closest points, else theirs (_surface and
+    # _normal written out: the one unit pb - pa they both take)
+    dx, dy, dz = pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]
+    n = _sqrt(dx * dx + dy * dy + dz * dz)
+    unit_ok = 0 < n < math.inf
+    if unit_ok:
+        nx, ny, nz = dx / n, dy / n, dz / n
+    if R == 0:
+        pa_s, pb_s = pa, pb
+    else:
+        if not unit_ok:
+            nx = ny = nz = 0.0
+        ra, rb = P.ra, P.rb
+        pa_s = (pa[0] + ra * nx, pa[1] + ra * ny, pa[2] + ra * nz)
+        pb_s = (pb[0] - rb * nx, pb[1] - rb * ny, pb[2] - rb * nz)
     point = ((pa_s[0] + pb_s[0]) / 2, (pa_s[1] + pb_s[1]) / 2, (pa_s[2] + pb_s[2]) / 2)
-    # at distance 0 the careful path keeps the last direction of the closest points
-    normal = (0.0 - u[0], 0.0 - u[1], 0.0 - u[2]) if f == 0 else _normal(pa, pb, u)
+    if f == 0 or not unit_ok:
+        normal = (0.0 - u[0], 0.0 - u[1], 0.0 - u[2])  # 0.0 - x: no signed zeros
+    else:
+        normal = (nx, ny, nz)
     trace.update({"case": "d(t) reached tol", "toi": t, "distance_at_toi": f,
                   "static_queries": P.queries})
     if steps is not None:
@@ -887,22 +905,12 @@ def _miss(trace, case, calls):
     return None, None, None, trace
 
 
-def _normal(pa, pb, u):
-    """Unit from A's core point to B's (the careful path's direction of the closest points);
-    the separating plane's ``-u`` where they coincide."""
-    dx, dy, dz = pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]
-    n = math.sqrt(dx * dx + dy * dy + dz * dz)
-    if n > 0 and math.isfinite(n):
-        return (dx / n, dy / n, dz / n)
-    return (0.0 - u[0], 0.0 - u[1], 0.0 - u[2])  # 0.0 - x: no signed zeros
-
-
 def _surface(pa, pb, P):
     """The closest points on the shapes from those on the cores: ``pa + r_A n``,
     ``pb - r_B n`` (van den Bergen §4.3.4)."""
     if P.R == 0:
         return pa, pb
-    # n = _normal(pa, pb, (0, 0, 0)), written out
+    # n: the unit from A's core point to B's (0 where they coincide)
     dx, dy, dz = pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]
     n = _sqrt(dx * dx + dy * dy + dz * dz)
     if 0 < n < math.inf:
