@@ -74,7 +74,7 @@ from algorithms.kernels import filters, toi_fast
 from algorithms.kernels.motion import a6_trace
 from algorithms.primitives import TYPES, Segment
 from algorithms.registry import register
-from algorithms.results import ContactResult, Deferred, make_with
+from algorithms.results import ContactResult, Deferred
 
 TOL_REL = 1e-9
 
@@ -303,6 +303,7 @@ def conservative_advancement(a, b, motion, *, distance: Optional[Callable] = Non
     return _result(METHOD_CA, trace, t, pa, pb, n if n is not None else n_last)
 
 
+_new = object.__new__
 _FILTERS_ON = filters._state
 _TOI_FAST_ON = toi_fast._state
 _FAST_KINDS = frozenset(toi_fast.KINDS)
@@ -338,10 +339,16 @@ def _fast_advancement(a, b, motion, max_iter, record=False) -> Optional[ContactR
     # read: the same dict, key for key); the motion as the floats a6_trace takes of it, now
     d = (float(motion[0]), float(motion[1]), float(motion[2])) if len(motion) == 3 else \
         tuple(float(c) for c in motion)
-    return make_with(ContactResult, {"method": METHOD_CA,
-                                     "trace": Deferred(_fast_trace, d, part), "toi": toi,
-                                     "point": point,
-                                     "normal": normal if toi is not None else None})
+    # (the fields stored into the new record's own __dict__: results.make_with without its
+    # object.__setattr__ of __dict__, the dearest step of a record made per query)
+    r = _new(ContactResult)
+    fields = r.__dict__
+    fields["method"] = METHOD_CA
+    fields["trace"] = Deferred(_fast_trace, d, part)
+    fields["toi"] = toi
+    fields["point"] = point
+    fields["normal"] = normal if toi is not None else None
+    return r
 
 
 def _fast_trace(d, part):

@@ -695,15 +695,25 @@ class Pair:
 
 
 def _tolerance(m, f0, pa, pb, rel):
-    """:func:`algorithms.generic.advancement._tolerance` on plain floats."""
-    scale = max(math.sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]),
-                f0 if math.isfinite(f0) else 0.0)
-    c = max(abs(pa[0]), abs(pa[1]), abs(pa[2]))
-    if c < math.inf and c > scale:  # finite (and not NaN)
-        scale = c
-    c = max(abs(pb[0]), abs(pb[1]), abs(pb[2]))
-    if c < math.inf and c > scale:
-        scale = c
+    """:func:`algorithms.generic.advancement._tolerance` on plain floats.
+
+    Written without calls: ``max(a, b)`` keeps ``a`` unless ``b > a`` (as the builtin
+    does, NaN included); ``|x|`` as ``x if x > 0 else -x``, which differs from ``abs`` only
+    in the sign of a zero, and a zero never passes ``c > scale`` (``scale >= 0``)."""
+    m0, m1, m2 = m
+    scale = _sqrt(m0 * m0 + m1 * m1 + m2 * m2)
+    if -math.inf < f0 < math.inf and f0 > scale:
+        scale = f0
+    for x, y, z in (pa, pb):
+        c = x if x > 0 else -x
+        y = y if y > 0 else -y
+        if y > c:
+            c = y
+        z = z if z > 0 else -z
+        if z > c:
+            c = z
+        if c < math.inf and c > scale:  # finite (and not NaN)
+            scale = c
     return rel * scale if scale > 0 else 1e-300
 
 
@@ -734,38 +744,39 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
             or not 0 < P.size < 1e150:
         raise Unsure("range")
     tol_now = -math.inf  # tol, once known
-    at = P.at
     F = P.gap  # noqa: N806 - the closed forms: no GJK, no stall, counted themselves
 
-    def gjk_f(t, eps, rel):  # the f(t) of the careful path, by GJK
-        P.queries += 1
-        if P.queries > MAX_QUERIES:
-            raise Unsure("too many steps")
-        try:
-            return at(t, eps, rel)
-        except Stalled as e:
-            up, u, pa, pb = e.args
-            if up - R <= tol_now:
-                # within tol by an upper bound: the careful path's criterion holds at t
-                # (which a conservative step reached); no bound for a further step
-                P.stalls += 1
-                return up - R, -math.inf, u, pa, pb
-            # GJK again with the careful exhaustive sub-algorithm (every face, the
-            # smallest feasible projection): slower, and it gets past most slivers
-            P.closest = closest_on_simplex
-            try:
-                return P.at(t, eps, rel)
-            except Stalled as e2:
-                up, u, pa, pb = e2.args
-                if up - R <= tol_now:
-                    return up - R, -math.inf, u, pa, pb
-            finally:
-                P.closest = closest_on_simplex_fast
-            if careful is None:
-                raise Unsure("GJK stalled") from None
-            return _careful(careful, t, P)
+    if F is None:  # (the closed forms need no wrapper: none made for them)
+        at = P.at
 
-    if F is None:
+        def gjk_f(t, eps, rel):  # the f(t) of the careful path, by GJK (F of GJK pairs)
+            P.queries += 1
+            if P.queries > MAX_QUERIES:
+                raise Unsure("too many steps")
+            try:
+                return at(t, eps, rel)
+            except Stalled as e:
+                up, u, pa, pb = e.args
+                if up - R <= tol_now:
+                    # within tol by an upper bound: the careful path's criterion holds at t
+                    # (which a conservative step reached); no bound for a further step
+                    P.stalls += 1
+                    return up - R, -math.inf, u, pa, pb
+                # GJK again with the careful exhaustive sub-algorithm (every face, the
+                # smallest feasible projection): slower, and it gets past most slivers
+                P.closest = closest_on_simplex
+                try:
+                    return P.at(t, eps, rel)
+                except Stalled as e2:
+                    up, u, pa, pb = e2.args
+                    if up - R <= tol_now:
+                        return up - R, -math.inf, u, pa, pb
+                finally:
+                    P.closest = closest_on_simplex_fast
+                if careful is None:
+                    raise Unsure("GJK stalled") from None
+                return _careful(careful, t, P)
+
         F = gjk_f  # noqa: N806
 
     # the first distance to FIRST_REL of itself (it is the trace's distance at t = 0 and sets
