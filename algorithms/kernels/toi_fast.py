@@ -386,6 +386,11 @@ def _barycentric_points(pts, lam, ox, oy, oz):
 class Pair:
     """core(A) and core(B) + ``t m`` with a simplex kept between times (warm start)."""
 
+    # (one made per query: slots, no instance dict to fill)
+    __slots__ = ("m", "queries", "gjk_iterations", "ra", "rb", "R", "closed", "cyl", "curved",
+                 "cores", "size", "floor", "gap", "sa", "sb", "start", "simplex", "closest",
+                 "stalls", "cyl_flat", "still", "moving", "c1", "careful_queries")
+
     def __init__(self, a, b, motion):
         m = self.m = (float(motion[0]), float(motion[1]), float(motion[2]))  # (_t3)
         size_m = max(abs(m[0]), abs(m[1]), abs(m[2]))
