@@ -224,7 +224,7 @@ def _ericson_segment(A, B):
     ex, ey, ez = B[0] - ax, B[1] - ay, B[2] - az
     ee = ex * ex + ey * ey + ez * ez
     t = -(ax * ex + ay * ey + az * ez)
-    if t <= 0 or ee <= 0:
+    if t <= 0.0 or ee <= 0.0:
         return (0,), (1.0,), A
     if t >= ee:
         return (1,), (1.0,), B
@@ -288,34 +288,34 @@ def _ericson_triangle(a, b, c):
     # ap = -a
     d1 = -(abx * ax + aby * ay + abz * az)
     d2 = -(acx * ax + acy * ay + acz * az)
-    if d1 <= 0 and d2 <= 0:
+    if d1 <= 0.0 and d2 <= 0.0:
         return ren[0], (1.0,), a
     d3 = -(abx * bx + aby * by + abz * bz)
     d4 = -(acx * bx + acy * by + acz * bz)
-    if d3 >= 0 and d4 <= d3:
+    if d3 >= 0.0 and d4 <= d3:
         return ren[1], (1.0,), b
     vc = d1 * d4 - d3 * d2
-    if vc <= 0 and d1 >= 0 and d3 <= 0:
+    if vc <= 0.0 and d1 >= 0.0 and d3 <= 0.0:
         den = d1 - d3
-        if not den > 0:
+        if not den > 0.0:
             raise _Degenerate("degenerate edge")
         v = d1 / den
         return ren[2], (1.0 - v, v), (ax + v * abx, ay + v * aby, az + v * abz)
     d5 = -(abx * cx + aby * cy + abz * cz)
     d6 = -(acx * cx + acy * cy + acz * cz)
-    if d6 >= 0 and d5 <= d6:
+    if d6 >= 0.0 and d5 <= d6:
         return ren[3], (1.0,), c
     vb = d5 * d2 - d1 * d6
-    if vb <= 0 and d2 >= 0 and d6 <= 0:
+    if vb <= 0.0 and d2 >= 0.0 and d6 <= 0.0:
         den = d2 - d6
-        if not den > 0:
+        if not den > 0.0:
             raise _Degenerate("degenerate edge")
         w = d2 / den
         return ren[4], (1.0 - w, w), (ax + w * acx, ay + w * acy, az + w * acz)
     va = d3 * d6 - d5 * d4
-    if va <= 0 and (d4 - d3) >= 0 and (d5 - d6) >= 0:
+    if va <= 0.0 and (d4 - d3) >= 0.0 and (d5 - d6) >= 0.0:
         den = (d4 - d3) + (d5 - d6)
-        if not den > 0:
+        if not den > 0.0:
             raise _Degenerate("degenerate edge")
         w = (d4 - d3) / den
         return ren[5], (1.0 - w, w), (bx + w * (cx - bx), by + w * (cy - by),
@@ -400,7 +400,7 @@ def _ericson_tetrahedron(Y):
         flat = s2 < lim
     else:
         flat = not s2 > k16 * (adx ** 2 + ady ** 2 + adz ** 2)
-    if flat or so * sd < 0:  # flat, or the origin outside
+    if flat or so * sd < 0.0:  # flat, or the origin outside
         outside_any = True
         idx, lam, v = _ericson_triangle(A, B, C)
         vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
@@ -419,7 +419,7 @@ def _ericson_tetrahedron(Y):
         flat = s2 < lim
     else:
         flat = not s2 > k16 * (abx ** 2 + aby ** 2 + abz ** 2)
-    if flat or so * sd < 0:  # flat, or the origin outside
+    if flat or so * sd < 0.0:  # flat, or the origin outside
         outside_any = True
         idx, lam, v = _ericson_triangle(A, C, D)
         vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
@@ -438,7 +438,7 @@ def _ericson_tetrahedron(Y):
         flat = s2 < lim
     else:
         flat = not s2 > k16 * (acx ** 2 + acy ** 2 + acz ** 2)
-    if flat or so * sd < 0:  # flat, or the origin outside
+    if flat or so * sd < 0.0:  # flat, or the origin outside
         outside_any = True
         idx, lam, v = _ericson_triangle(A, D, B)
         vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
@@ -457,7 +457,7 @@ def _ericson_tetrahedron(Y):
         flat = s2 < lim
     else:
         flat = not s2 > k16 * (bax ** 2 + bay ** 2 + baz ** 2)
-    if flat or so * sd < 0:  # flat, or the origin outside
+    if flat or so * sd < 0.0:  # flat, or the origin outside
         outside_any = True
         idx, lam, v = _ericson_triangle(B, D, C)
         vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]

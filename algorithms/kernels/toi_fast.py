@@ -195,9 +195,9 @@ def shape(prim):
 
         def box(d):
             x, y, z = d
-            return (hx if x > 0 else (lx if x < 0 else mx),
-                    hy if y > 0 else (ly if y < 0 else my),
-                    hz if z > 0 else (lz if z < 0 else mz))
+            return (hx if x > 0.0 else (lx if x < 0.0 else mx),
+                    hy if y > 0.0 else (ly if y < 0.0 else my),
+                    hz if z > 0.0 else (lz if z < 0.0 else mz))
         return "aabb", None, box, 0.0, mid, max(abs(lx), abs(ly), abs(lz), abs(hx), abs(hy),
                                                 abs(hz))
     if k == "obb":
@@ -236,11 +236,11 @@ def shape(prim):
         def obb(d):
             x, y, z = d
             h = a00 * x + a01 * y + a02 * z
-            k0 = 1 if h > 0 else (2 if h < 0 else 0)
+            k0 = 1 if h > 0.0 else (2 if h < 0.0 else 0)
             h = a10 * x + a11 * y + a12 * z
-            k1 = 1 if h > 0 else (2 if h < 0 else 0)
+            k1 = 1 if h > 0.0 else (2 if h < 0.0 else 0)
             h = a20 * x + a21 * y + a22 * z
-            i = 9 * k0 + 3 * k1 + (1 if h > 0 else (2 if h < 0 else 0))
+            i = 9 * k0 + 3 * k1 + (1 if h > 0.0 else (2 if h < 0.0 else 0))
             p = corners[i]
             if p is None:
                 p = corners[i] = corner(k0, k1, i % 3)
@@ -260,7 +260,7 @@ def shape(prim):
         def cyl(d):  # support._cylinder_rim in plain floats
             x, y, z = d
             dw = x * w0 + y * w1 + z * w2
-            p = top if dw > 0 else (bot if dw < 0 else c)
+            p = top if dw > 0.0 else (bot if dw < 0.0 else c)
             px, py, pz = x - dw * w0, y - dw * w1, z - dw * w2
             q = px * w0 + py * w1 + pz * w2
             px, py, pz = px - q * w0, py - q * w1, pz - q * w2
@@ -273,7 +273,7 @@ def shape(prim):
                 off_axis = pp > lim
             else:
                 off_axis = pn > PARALLEL_SIN * sqrt(x * x + y * y + z * z)
-            if rad > 0 and off_axis:
+            if rad > 0.0 and off_axis:
                 f = rad / pn
                 return (p[0] + f * px, p[1] + f * py, p[2] + f * pz)
             return p
@@ -424,7 +424,7 @@ class Pair:
         self.R = self.ra + self.rb
         self.cores = (pa_, pb_)
         self.size = size = max(sza, szb, size_m)
-        self.floor = 8 * _EPS * size  # (touching: |core distance| at rounding level)
+        self.floor = 8.0 * _EPS * size  # (touching: |core distance| at rounding level)
         if self.cyl is not None:
             cyl_is_a, (px, py, pz), ((cx, cy, cz), (w0, w1, w2), rad, hh) = self.cyl
             self.cyl_flat = (cyl_is_a, px, py, pz, cx, cy, cz, w0, w1, w2, rad, hh,
@@ -459,7 +459,7 @@ class Pair:
             self.gap = self._closed_point_b  # B's core a point: d2 = 0 at every t
         else:
             self.gap = self._closed
-        self.floor = 8 * _EPS * size  # (touching: |core distance| at rounding level)
+        self.floor = 8.0 * _EPS * size  # (touching: |core distance| at rounding level)
 
     def at(self, t, eps_abs, rel):
         """The core pair at time ``t``: ``(upper - R, lower - R, u, pa, pb)`` (the gaps of
@@ -529,10 +529,10 @@ class Pair:
                                        or vn - best_lower <= rel * (best_lower - R)):
             # far from the contact a plane that proves a tenth of the gap still makes a
             # conservative step; near it (rel == 0) or with a poorer bound: the careful query
-            if rel < STEP_REL or not best_lower - R >= STALL_FRACTION * (vn - R) > 0:
-                u = (dx / upper, dy / upper, dz / upper) if upper > 0 else best_u
+            if rel < STEP_REL or not best_lower - R >= STALL_FRACTION * (vn - R) > 0.0:
+                u = (dx / upper, dy / upper, dz / upper) if upper > 0.0 else best_u
                 raise Stalled(upper, u, pa, pb)
-        if settled == "repeat" and upper > 0:
+        if settled == "repeat" and upper > 0.0:
             g = upper - R
             return g, g, (dx / upper, dy / upper, dz / upper), pa, pb
         return upper - R, best_lower - R, best_u, pa, pb
@@ -599,22 +599,22 @@ class Pair:
         e = d2x * d2x + d2y * d2y + d2z * d2z
         f = d2x * rx + d2y * ry + d2z * rz
         # clamp(x) = min(max(x, 0), 1), written out (the same values, NaN and -0.0 included)
-        if a <= 0 and e <= 0:
+        if a <= 0.0 and e <= 0.0:
             s = t = 0.0
-        elif a <= 0:
+        elif a <= 0.0:
             s = 0.0
             t = f / e
             t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
         else:
             c = d1x * rx + d1y * ry + d1z * rz
-            if e <= 0:
+            if e <= 0.0:
                 t = 0.0
                 s = -c / a
                 s = 0.0 if s < 0.0 else (1.0 if s > 1.0 else s)
             else:
                 b = d1x * d2x + d1y * d2y + d1z * d2z
                 denom = a * e - b * b
-                if denom > 0:
+                if denom > 0.0:
                     s = (b * f - c * e) / denom
                     s = 0.0 if s < 0.0 else (1.0 if s > 1.0 else s)
                 else:
@@ -653,7 +653,7 @@ class Pair:
         p2x, p2y, p2z = b0x + ox, b0y + oy, b0z + oz
         d2x, d2y, d2z = q2x + ox - p2x, q2y + oy - p2y, q2z + oz - p2z
         e = d2x * d2x + d2y * d2y + d2z * d2z
-        if e <= 0:
+        if e <= 0.0:
             t = 0.0
         else:
             t = (d2x * (p1x - p2x) + d2y * (p1y - p2y) + d2z * (p1z - p2z)) / e
@@ -680,7 +680,7 @@ class Pair:
         p1x, p1y, p1z, d1x, d1y, d1z, a, _, _, _ = self.still
         b0x, b0y, b0z = self.moving[:3]
         p2x, p2y, p2z = b0x + ox, b0y + oy, b0z + oz
-        if a <= 0:
+        if a <= 0.0:
             s = 0.0
         else:
             s = -(d1x * (p1x - p2x) + d1y * (p1y - p2y) + d1z * (p1z - p2z)) / a
@@ -710,16 +710,16 @@ def _tolerance(m, f0, pa, pb, rel):
     if -math.inf < f0 < math.inf and f0 > scale:
         scale = f0
     for x, y, z in (pa, pb):
-        c = x if x > 0 else -x
-        y = y if y > 0 else -y
+        c = x if x > 0.0 else -x
+        y = y if y > 0.0 else -y
         if y > c:
             c = y
-        z = z if z > 0 else -z
+        z = z if z > 0.0 else -z
         if z > c:
             c = z
         if c < math.inf and c > scale:  # finite (and not NaN)
             scale = c
-    return rel * scale if scale > 0 else 1e-300
+    return rel * scale if scale > 0.0 else 1e-300
 
 
 def fast_advancement(a, b, motion, *, careful=None, tol_rel=1e-9, max_iter=64,
@@ -806,27 +806,27 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
     t = 0.0
     converged = False
     for _ in range(max_iter):
-        if low <= tol / 2:
+        if low <= tol * 0.5:
             # the gap is known only to STEP_REL: pin it down before deciding
             f, low, u, pa, pb = F(t, fine, 0.0)
             if f <= tol:
                 converged = True
                 break
-            if not low > tol / 2:
+            if not low > tol * 0.5:
                 raise Unsure("GJK stopped short of the gap")
         closing = u[0] * m0 + u[1] * m1 + u[2] * m2
         iterations.append({"t": t, "distance": f, "closing_speed": closing})
         if steps is not None:  # the step this loop takes: from the plane's bound low
-            dt = (low - tol / 2) / closing if closing > 0 else None
+            dt = (low - tol * 0.5) / closing if closing > 0.0 else None
             record("advance", t, f, pa, pb, closing_speed=closing,
                    normal=(0.0 - u[0], 0.0 - u[1], 0.0 - u[2]), dt=dt,
                    t_next=None if dt is None else t + dt)
-        if closing <= 0:
+        if closing <= 0.0:
             # u separates (low > 0): the shapes only part along it from here on
             return _miss(trace, "closing speed <= 0: d(t) is non-decreasing from here (convex)",
                          P.queries)
-        t_new = t + (low - tol / 2) / closing
-        if t_new > 1:
+        t_new = t + (low - tol * 0.5) / closing
+        if t_new > 1.0:
             f1 = F(1.0, fine, STEP_REL)
             if f1[0] > tol:
                 if steps is not None:
@@ -837,7 +837,7 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
         if not t_new > t:
             raise Unsure("no progress")
         f, low, u, pa, pb = F(t_new, fine, STEP_REL)
-        if f <= 0:
+        if f <= 0.0:
             raise Unsure("overshoot")
         t = t_new
         if f <= tol:
@@ -850,16 +850,16 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
     t0 = t
     done = 0
     floor = 1e-3 * tol
-    while done < polish_steps and f > 0:
+    while done < polish_steps and f > 0.0:
         closing = u[0] * m0 + u[1] * m1 + u[2] * m2
-        if closing <= 0 or low <= 0:
+        if closing <= 0.0 or low <= 0.0:
             break
         t2 = min(1.0, t + low / closing)
         if t2 <= t:
             break
         f2, low2, u2, pa2, pb2 = F(t2, fine, 0.0)
         done += 1
-        if f2 <= 0 or u2 is None:
+        if f2 <= 0.0 or u2 is None:
             # landed on the contact (transversal: one Newton step does it), touching or
             # overlapping by rounding, as the careful path's static query calls distance 0
             t, f, pa, pb = t2, 0.0, pa2, pb2
@@ -884,7 +884,7 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
         ra, rb = P.ra, P.rb
         pa_s = (pa[0] + ra * nx, pa[1] + ra * ny, pa[2] + ra * nz)
         pb_s = (pb[0] - rb * nx, pb[1] - rb * ny, pb[2] - rb * nz)
-    point = ((pa_s[0] + pb_s[0]) / 2, (pa_s[1] + pb_s[1]) / 2, (pa_s[2] + pb_s[2]) / 2)
+    point = ((pa_s[0] + pb_s[0]) * 0.5, (pa_s[1] + pb_s[1]) * 0.5, (pa_s[2] + pb_s[2]) * 0.5)
     if f == 0 or not unit_ok:
         normal = (0.0 - u[0], 0.0 - u[1], 0.0 - u[2])  # 0.0 - x: no signed zeros
     else:
@@ -902,11 +902,11 @@ def _careful(careful, t, P):
     cores (``pa - r_A n``, ``pb + r_B n``)."""
     P.careful_queries = getattr(P, "careful_queries", 0) + 1
     d, pa, pb = careful(t)
-    if d <= 0:
+    if d <= 0.0:
         return 0.0, 0.0, None, pa, pa  # contact: a common point (the polish lands on it)
     dx, dy, dz = pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]
     n = math.sqrt(dx * dx + dy * dy + dz * dz)
-    if not (n > 0 and math.isfinite(n)):
+    if not (n > 0.0 and math.isfinite(n)):
         raise Unsure("the careful query's closest points")
     nx, ny, nz = dx / n, dy / n, dz / n
     ra, rb = P.ra, P.rb
