@@ -331,7 +331,7 @@ def _fast_advancement(a, b, motion, max_iter, record=False) -> Optional[ContactR
 
     out = toi_fast.fast_advancement(a, b, motion, careful=careful, tol_rel=TOL_REL,
                                     max_iter=max_iter,
-                                    recorder=_StepRecorder if record else None)
+                                    recorder=_StepRecorder if record else None, raw=True)
     if out is None:
         return None
     toi, point, normal, part = out
@@ -353,7 +353,7 @@ def _fast_advancement(a, b, motion, max_iter, record=False) -> Optional[ContactR
 
 def _fast_trace(d, part):
     """The fast path's trace: the A.6 entry, the loop's keys, ``"path"``."""
-    return {"A.6": a6_trace(d), **part, "path": FAST_PATH}
+    return {"A.6": a6_trace(d), **toi_fast.trace_part(part), "path": FAST_PATH}
 
 
 def convex_search(a, b, motion, *, distance: Optional[Callable] = None,

@@ -723,10 +723,12 @@ def _tolerance(m, f0, pa, pb, rel):
 
 
 def fast_advancement(a, b, motion, *, careful=None, tol_rel=1e-9, max_iter=64,
-                     polish_steps=40, recorder=None):
+                     polish_steps=40, recorder=None, raw=False):
     """Conservative advancement for two bounded primitives (module notes), or ``None`` when
     the careful path must answer. Returns ``(toi, point, normal, trace_part)`` with
-    ``trace_part`` the keys the careful path's trace has besides ``"A.6"``.
+    ``trace_part`` the keys the careful path's trace has besides ``"A.6"``; with ``raw`` it
+    may be the loop's values as they are, which :func:`trace_part` makes that dict of (the
+    record of a query builds its trace when read: no dicts made for a trace never read).
 
     ``careful(t) -> (distance, pa, pb)`` (the careful path's static query, surface points)
     answers where GJK stalls short of its gap; without it the careful path takes over.
@@ -734,9 +736,34 @@ def fast_advancement(a, b, motion, *, careful=None, tol_rel=1e-9, max_iter=64,
     ``trace["steps"]`` (:class:`algorithms.traces.AdvancementStep`, the careful path's
     ``_StepRecorder``): the rows of this loop, its own step ``dt`` included."""
     try:
-        return _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful, recorder)
+        out = _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful, recorder)
     except (Unsure, ZeroDivisionError, OverflowError, ValueError):
         return None
+    if raw:
+        return out
+    toi, point, normal, part = out
+    return toi, point, normal, trace_part(part)
+
+
+def trace_part(part) -> dict:
+    """The trace keys of :func:`fast_advancement` from what :func:`_advance` returns: a dict
+    as it is, or ``(tol, iterations, polish, case, toi, distance_at_toi, static_queries)``
+    (``iterations`` rows ``(t, distance, closing_speed)``, ``polish`` ``(from_t, t,
+    distance, steps)`` or ``None`` for a miss, with ``toi`` and ``distance_at_toi`` unused)
+    made into the dict, key for key in the order the loop used to fill it."""
+    if type(part) is dict:
+        return part
+    tol, rows, polish, case, toi, dist, queries = part
+    out = {"tol": tol, "iterations": [{"t": t, "distance": f, "closing_speed": c}
+                                      for t, f, c in rows]}
+    if polish is None:
+        out["case"] = case
+        out["static_queries"] = queries
+        return out
+    t0, t1, f1, done = polish
+    out["polish"] = {"from_t": t0, "t": t1, "distance": f1, "steps": done}
+    out.update({"case": case, "toi": toi, "distance_at_toi": dist, "static_queries": queries})
+    return out
 
 
 def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, recorder=None):
@@ -794,9 +821,12 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
     tol_now = tol
     fine = FINE * tol
 
-    iterations = []
-    trace = {"tol": tol, "iterations": iterations}
-    steps = None if recorder is None else recorder(trace)
+    iterations = []  # rows (t, distance, closing_speed): trace_part makes the dicts
+    if recorder is None:
+        trace = steps = None
+    else:  # the dict filled as the loop goes (the recorder keeps its "steps" in it)
+        trace = {"tol": tol, "iterations": iterations}
+        steps = recorder(trace)
 
     if steps is not None:
         def record(phase, t, f, pa, pb, **more):
@@ -815,7 +845,7 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
             if not low > tol * 0.5:
                 raise Unsure("GJK stopped short of the gap")
         closing = u[0] * m0 + u[1] * m1 + u[2] * m2
-        iterations.append({"t": t, "distance": f, "closing_speed": closing})
+        iterations.append((t, f, closing))
         if steps is not None:  # the step this loop takes: from the plane's bound low
             dt = (low - tol * 0.5) / closing if closing > 0.0 else None
             record("advance", t, f, pa, pb, closing_speed=closing,
@@ -823,7 +853,8 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
                    t_next=None if dt is None else t + dt)
         if closing <= 0.0:
             # u separates (low > 0): the shapes only part along it from here on
-            return _miss(trace, "closing speed <= 0: d(t) is non-decreasing from here (convex)",
+            return _miss(tol, iterations, trace,
+                         "closing speed <= 0: d(t) is non-decreasing from here (convex)",
                          P.queries)
         t_new = t + (low - tol * 0.5) / closing
         if t_new > 1.0:
@@ -831,7 +862,8 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
             if f1[0] > tol:
                 if steps is not None:
                     record("end", 1.0, f1[0], f1[3], f1[4])
-                return _miss(trace, "the advancement bound passes t = 1: no contact in [0, 1]",
+                return _miss(tol, iterations, trace,
+                             "the advancement bound passes t = 1: no contact in [0, 1]",
                              P.queries)
             t_new = 1.0
         if not t_new > t:
@@ -867,7 +899,7 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
         t, f, low, u, pa, pb = t2, f2, low2, u2, pa2, pb2
         if f <= floor or t2 >= 1.0:
             break
-    trace["polish"] = {"from_t": t0, "t": t, "distance": f, "steps": done}
+    polish = (t0, t, f, done)
     # the contact point between the surface points, and the normal: at distance 0 the careful
     # path keeps the last direction of the closest points, else theirs (_surface and
     # _normal written out: the one unit pb - pa they both take)
@@ -889,11 +921,12 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
         normal = (0.0 - u[0], 0.0 - u[1], 0.0 - u[2])  # 0.0 - x: no signed zeros
     else:
         normal = (nx, ny, nz)
-    trace.update({"case": "d(t) reached tol", "toi": t, "distance_at_toi": f,
-                  "static_queries": P.queries})
+    part = (tol, iterations, polish, "d(t) reached tol", t, f, P.queries)
     if steps is not None:
+        _fill(trace, part)
         record("toi", t, f, pa, pb)
-    return t, point, normal, trace
+        return t, point, normal, trace
+    return t, point, normal, part
 
 
 def _careful(careful, t, P):
@@ -915,10 +948,22 @@ def _careful(careful, t, P):
     return d, d, (-nx, -ny, -nz), ca, cb
 
 
-def _miss(trace, case, calls):
-    trace["case"] = case
-    trace["static_queries"] = calls
+def _miss(tol, iterations, trace, case, calls):
+    part = (tol, iterations, None, case, None, None, calls)
+    if trace is None:
+        return None, None, None, part
+    _fill(trace, part)
     return None, None, None, trace
+
+
+def _fill(trace, part):
+    """The recorder's trace dict (``"tol"``, ``"iterations"``, ``"steps"`` so far) given the
+    rest of :func:`trace_part`'s keys, in its order (its rows made dicts in place)."""
+    full = trace_part(part)
+    trace["iterations"][:] = full["iterations"]
+    for k, v in full.items():
+        if k not in ("tol", "iterations"):
+            trace[k] = v
 
 
 def _surface(pa, pb, P):
