@@ -473,8 +473,8 @@ class Pair:
         ox, oy, oz = t * m0, t * m1, t * m2
         pts = self.simplex
         Y = []
-        for p, q in pts:  # (B's support points moved with B: van den Bergen §4.3)
-            Y.append((p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz))
+        for (px, py, pz), (qx, qy, qz) in pts:  # (B's support points moved with B: van
+            Y.append((px - qx - ox, py - qy - oy, pz - qz - oz))  # den Bergen §4.3)
         if len(Y) > 1:
             idx, lam, v = self.closest(Y)
             if idx != _IN_ORDER[len(Y)]:  # (the face picked without a comprehension)
@@ -514,7 +514,8 @@ class Pair:
         best_lower, best_u = s["lower"], s["lower_direction"]
         self.simplex = pts
         pa, pb = _barycentric_points(pts, lam, ox, oy, oz)
-        dx, dy, dz = pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2]
+        (ax, ay, az), (bx, by, bz) = pa, pb
+        dx, dy, dz = ax - bx, ay - by, az - bz
         upper = _sqrt(dx * dx + dy * dy + dz * dz)
         # a repeated support point: |v| is the distance up to rounding, as the careful GJK ends
         # (a step may use it with the tol / 2 margin, as the careful path does); else (also on
