@@ -60,12 +60,20 @@ path. :func:`off` and :func:`algorithms.kernels.filters.careful_only` switch it 
 the loop keeps the arithmetic and drops the rest: the closed forms are the step's ``f(t)``
 themselves (no wrapper), a closed-form pair builds no GJK state, the shapes take the
 primitive's coerced floats as they are, the box keeps the corners its support met, the
-barycentric points and GJK's simplex picks are written out, the result is made with
-:func:`algorithms.results.make` and its trace built when read. Where ``x ** 2`` (libm's pow,
-which can differ from ``x * x`` by an ulp) or a square root only *decides* a comparison, the
-products decide it when they do so with ``1e-9`` to spare and the original expression
-otherwise (Ericson's longest edge and flatness test in :mod:`algorithms.kernels.gjk`, the
-cylinder's "off the axis" test here): the same answers, bit for bit, as before these changes.
+barycentric points and GJK's simplex picks are written out, the result is made with its
+fields stored into its own ``__dict__`` and its trace built when read (the loop keeps its
+rows as tuples; :func:`trace_part` makes the dicts). A primitive keeps what the path derives
+from it alone (its cores, a cylinder's frame, its plain support: :func:`_shape_of`; not in a
+pickle or a deep copy), a point core has its own closed forms (:meth:`Pair._closed_point_a`,
+:meth:`Pair._closed_point_b`: the branches of the general one), Ericson's tetrahedron takes
+the three edges from its first vertex once, and comparisons are with float literals (``x >
+0.0``: the interpreter specialises float-float comparisons only; ``x > 0`` takes the generic
+path, as ``x / 2`` does, written ``x * 0.5``: the same correctly rounded value). Where
+``x ** 2`` (libm's pow, which can differ from ``x * x`` by an ulp) or a square root only
+*decides* a comparison, the products decide it when they do so with ``1e-9`` to spare and
+the original expression otherwise (Ericson's longest edge and flatness test in
+:mod:`algorithms.kernels.gjk`, the cylinder's "off the axis" test here): the same answers,
+bit for bit, as before these changes.
 """
 
 from __future__ import annotations
