@@ -35,9 +35,9 @@ GJK whose separating planes bound the steps, closed forms for point/segment core
 cannot vouch for an answer (touching at ``t = 0``, a step into contact, a GJK stall it cannot
 settle) the careful path below answers. :func:`algorithms.kernels.toi_fast.off` and
 :func:`algorithms.kernels.filters.careful_only` run the careful path alone (issue 12 asks
-10x; ``explorer bench kernels``'s moving pairs measured 9.0-21x on 2026-12-02, CPU time on
-a loaded 2-core machine: the cylinder pairs 11-21x, capsule-capsule 12-13x, the box and
-sphere pairs 10-11x, aabb-triangle 9.0-9.6x).
+10x; ``explorer bench kernels --rounds 15``'s moving pairs measured 10.0-27.9x in three runs
+on 2026-12-02, CPU time on a loaded 2-core machine: sphere-capsule 10.0-12.3x,
+aabb-triangle 10.8-12.2x, the others 11.2x and up).
 
 A moving point against X is a segment ray cast (A.6: "a ray can be seen as a moving point"):
 ``moving_point_ray_cast`` (priority -5) asks the ``"hits"`` query of the segment ``p -+ motion``
