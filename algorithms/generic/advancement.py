@@ -35,9 +35,9 @@ GJK whose separating planes bound the steps, closed forms for point/segment core
 cannot vouch for an answer (touching at ``t = 0``, a step into contact, a GJK stall it cannot
 settle) the careful path below answers. :func:`algorithms.kernels.toi_fast.off` and
 :func:`algorithms.kernels.filters.careful_only` run the careful path alone (issue 12 asks
-10x; ``explorer bench kernels``'s moving pairs measured 9.0-21x on 2026-12-02, CPU time on
-a loaded 2-core machine: the cylinder pairs 11-21x, capsule-capsule 12-13x, the box and
-sphere pairs 10-11x, aabb-triangle 9.0-9.6x).
+10x; ``explorer bench kernels --rounds 15``'s moving pairs measured 10.0-27.9x in three runs
+on 2026-12-02, CPU time on a loaded 2-core machine: sphere-capsule 10.0-12.3x,
+aabb-triangle 10.8-12.2x, the others 11.2x and up).
 
 A moving point against X is a segment ray cast (A.6: "a ray can be seen as a moving point"):
 ``moving_point_ray_cast`` (priority -5) asks the ``"hits"`` query of the segment ``p -+ motion``
@@ -74,7 +74,7 @@ from algorithms.kernels import filters, toi_fast
 from algorithms.kernels.motion import a6_trace
 from algorithms.primitives import TYPES, Segment
 from algorithms.registry import register
-from algorithms.results import ContactResult, Deferred, make
+from algorithms.results import ContactResult, Deferred
 
 TOL_REL = 1e-9
 
@@ -303,6 +303,11 @@ def conservative_advancement(a, b, motion, *, distance: Optional[Callable] = Non
     return _result(METHOD_CA, trace, t, pa, pb, n if n is not None else n_last)
 
 
+_new = object.__new__
+_FILTERS_ON = filters._state
+_TOI_FAST_ON = toi_fast._state
+_FAST_KINDS = frozenset(toi_fast.KINDS)
+
 FAST_PATH = ("fast path: plain floats, GJK warm-started between steps, its separating planes "
              "as step bounds (algorithms.kernels.toi_fast)")
 
@@ -311,10 +316,10 @@ def _fast_advancement(a, b, motion, max_iter, record=False) -> Optional[ContactR
     """:func:`algorithms.kernels.toi_fast.fast_advancement` for two bounded float primitives
     (issue 12: 10x faster), or ``None``: then the careful path below answers (always inside
     :func:`algorithms.kernels.filters.careful_only`)."""
-    if not (filters.enabled() and toi_fast.enabled()) or a.kind not in toi_fast.KINDS \
-            or b.kind not in toi_fast.KINDS:
-        return None
-    if a.exact or b.exact:
+    # (the switches' flags and the kinds probed directly: filters.enabled(), toi_fast.enabled()
+    # and toi_fast.KINDS without the calls and the tuple scan)
+    if not (_FILTERS_ON["enabled"] and _TOI_FAST_ON["enabled"]) \
+            or a.kind not in _FAST_KINDS or b.kind not in _FAST_KINDS or a.exact or b.exact:
         return None
     F = []  # the careful path's f(t), made on first use (GJK stalls near a curved rim)
 
@@ -326,21 +331,29 @@ def _fast_advancement(a, b, motion, max_iter, record=False) -> Optional[ContactR
 
     out = toi_fast.fast_advancement(a, b, motion, careful=careful, tol_rel=TOL_REL,
                                     max_iter=max_iter,
-                                    recorder=_StepRecorder if record else None)
+                                    recorder=_StepRecorder if record else None, raw=True)
     if out is None:
         return None
     toi, point, normal, part = out
-    # the record as the filtered kernels make theirs (results.make, the trace built when read:
-    # the same dict, key for key); the motion as the floats a6_trace takes of it, now
+    # the record as the filtered kernels make theirs (results.make_with, the trace built when
+    # read: the same dict, key for key); the motion as the floats a6_trace takes of it, now
     d = (float(motion[0]), float(motion[1]), float(motion[2])) if len(motion) == 3 else \
         tuple(float(c) for c in motion)
-    return make(ContactResult, method=METHOD_CA, trace=Deferred(_fast_trace, d, part), toi=toi,
-                point=point, normal=normal if toi is not None else None)
+    # (the fields stored into the new record's own __dict__: results.make_with without its
+    # object.__setattr__ of __dict__, the dearest step of a record made per query)
+    r = _new(ContactResult)
+    fields = r.__dict__
+    fields["method"] = METHOD_CA
+    fields["trace"] = Deferred(_fast_trace, d, part)
+    fields["toi"] = toi
+    fields["point"] = point
+    fields["normal"] = normal if toi is not None else None
+    return r
 
 
 def _fast_trace(d, part):
     """The fast path's trace: the A.6 entry, the loop's keys, ``"path"``."""
-    return {"A.6": a6_trace(d), **part, "path": FAST_PATH}
+    return {"A.6": a6_trace(d), **toi_fast.trace_part(part), "path": FAST_PATH}
 
 
 def convex_search(a, b, motion, *, distance: Optional[Callable] = None,

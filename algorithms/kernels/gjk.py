@@ -224,7 +224,7 @@ def _ericson_segment(A, B):
     ex, ey, ez = B[0] - ax, B[1] - ay, B[2] - az
     ee = ex * ex + ey * ey + ez * ez
     t = -(ax * ex + ay * ey + az * ez)
-    if t <= 0 or ee <= 0:
+    if t <= 0.0 or ee <= 0.0:
         return (0,), (1.0,), A
     if t >= ee:
         return (1,), (1.0,), B
@@ -244,15 +244,17 @@ def _ericson_triangle(a, b, c):
     ax, ay, az = a
     bx, by, bz = b
     cx, cy, cz = c
+    # the edges b - a, c - a, c - b (each the edge from the base vertex for one choice
+    # below; their squares are those of a - b, a - c, b - c: x - y = -(y - x) exactly)
+    abx, aby, abz = bx - ax, by - ay, bz - az
+    acx, acy, acz = cx - ax, cy - ay, cz - az
+    bcx, bcy, bcz = cx - bx, cy - by, cz - bz
     # The longest edge, filtered: the squared lengths by products decide where no two are
     # within 1e-9 of each other (``x ** 2``, libm's pow, may differ from ``x * x`` by an ulp
     # of the length, never by 1e-9), the lengths by ``** 2`` (the choice as ever) otherwise.
-    x, y, z = bx - cx, by - cy, bz - cz
-    m_a = x * x + y * y + z * z
-    x, y, z = ax - cx, ay - cy, az - cz
-    m_b = x * x + y * y + z * z
-    x, y, z = ax - bx, ay - by, az - bz
-    m_c = x * x + y * y + z * z
+    m_a = bcx * bcx + bcy * bcy + bcz * bcz
+    m_b = acx * acx + acy * acy + acz * acz
+    m_c = abx * abx + aby * aby + abz * abz
     base = 0
     if 1e-200 < m_a < 1e200 and 1e-200 < m_b < 1e200 and 1e-200 < m_c < 1e200:
         if m_a > _SEP * m_b and m_a > _SEP * m_c:
@@ -264,64 +266,69 @@ def _ericson_triangle(a, b, c):
         l_b = (ax - cx) ** 2 + (ay - cy) ** 2 + (az - cz) ** 2
         l_c = (ax - bx) ** 2 + (ay - by) ** 2 + (az - bz) ** 2
         base = 1 if l_a >= l_b and l_a >= l_c else (2 if l_b >= l_c else 3)
+    # ab, ac: the edges from the base vertex (b - a, c - a once renamed), and their squared
+    # lengths (the same products as m_*)
     if base == 1:
-        ren = _ORDER_A
+        ren = _FACES_A
+        nab, nac = m_c, m_b
     elif base == 2:  # based at b: (b, a, c)
-        ren = _ORDER_B
+        ren = _FACES_B
         a, b = b, a
         ax, ay, az, bx, by, bz = bx, by, bz, ax, ay, az
+        abx, aby, abz = bx - ax, by - ay, bz - az
+        acx, acy, acz = bcx, bcy, bcz
+        nab, nac = m_c, m_a
     else:  # based at c: (c, a, b)
-        ren = _ORDER_C
+        ren = _FACES_C
         a, b, c = c, a, b
         ax, ay, az, bx, by, bz, cx, cy, cz = cx, cy, cz, ax, ay, az, bx, by, bz
-    abx, aby, abz = bx - ax, by - ay, bz - az
-    acx, acy, acz = cx - ax, cy - ay, cz - az
+        abx, aby, abz = bx - ax, by - ay, bz - az
+        acx, acy, acz = cx - ax, cy - ay, cz - az
+        nab, nac = m_b, m_a
     # ap = -a
     d1 = -(abx * ax + aby * ay + abz * az)
     d2 = -(acx * ax + acy * ay + acz * az)
-    if d1 <= 0 and d2 <= 0:
-        return ren[(0,)], (1.0,), a
+    if d1 <= 0.0 and d2 <= 0.0:
+        return ren[0], (1.0,), a
     d3 = -(abx * bx + aby * by + abz * bz)
     d4 = -(acx * bx + acy * by + acz * bz)
-    if d3 >= 0 and d4 <= d3:
-        return ren[(1,)], (1.0,), b
+    if d3 >= 0.0 and d4 <= d3:
+        return ren[1], (1.0,), b
     vc = d1 * d4 - d3 * d2
-    if vc <= 0 and d1 >= 0 and d3 <= 0:
+    if vc <= 0.0 and d1 >= 0.0 and d3 <= 0.0:
         den = d1 - d3
-        if not den > 0:
+        if not den > 0.0:
             raise _Degenerate("degenerate edge")
         v = d1 / den
-        return ren[(0, 1)], (1.0 - v, v), (ax + v * abx, ay + v * aby, az + v * abz)
+        return ren[2], (1.0 - v, v), (ax + v * abx, ay + v * aby, az + v * abz)
     d5 = -(abx * cx + aby * cy + abz * cz)
     d6 = -(acx * cx + acy * cy + acz * cz)
-    if d6 >= 0 and d5 <= d6:
-        return ren[(2,)], (1.0,), c
+    if d6 >= 0.0 and d5 <= d6:
+        return ren[3], (1.0,), c
     vb = d5 * d2 - d1 * d6
-    if vb <= 0 and d2 >= 0 and d6 <= 0:
+    if vb <= 0.0 and d2 >= 0.0 and d6 <= 0.0:
         den = d2 - d6
-        if not den > 0:
+        if not den > 0.0:
             raise _Degenerate("degenerate edge")
         w = d2 / den
-        return ren[(0, 2)], (1.0 - w, w), (ax + w * acx, ay + w * acy, az + w * acz)
+        return ren[4], (1.0 - w, w), (ax + w * acx, ay + w * acy, az + w * acz)
     va = d3 * d6 - d5 * d4
-    if va <= 0 and (d4 - d3) >= 0 and (d5 - d6) >= 0:
+    if va <= 0.0 and (d4 - d3) >= 0.0 and (d5 - d6) >= 0.0:
         den = (d4 - d3) + (d5 - d6)
-        if not den > 0:
+        if not den > 0.0:
             raise _Degenerate("degenerate edge")
         w = (d4 - d3) / den
-        return ren[(1, 2)], (1.0 - w, w), (bx + w * (cx - bx), by + w * (cy - by),
+        return ren[5], (1.0 - w, w), (bx + w * (cx - bx), by + w * (cy - by),
                                            bz + w * (cz - bz))
     den = va + vb + vc
     # a sliver whose Gram determinant is lost in rounding: the careful sub-algorithm decides
-    nab = abx * abx + aby * aby + abz * abz
-    nac = acx * acx + acy * acy + acz * acz
     if not den > 1e-10 * nab * nac:
         raise _Degenerate("degenerate triangle")
     v = vb / den
     w = vc / den
-    return ren[(0, 1, 2)], (1.0 - v - w, v, w), (ax + abx * v + acx * w,
-                                                 ay + aby * v + acy * w,
-                                                 az + abz * v + acz * w)
+    return ren[6], (1.0 - v - w, v, w), (ax + abx * v + acx * w,
+                                          ay + aby * v + acy * w,
+                                          az + abz * v + acz * w)
 
 
 def _renamed(order):
@@ -338,6 +345,13 @@ _SEP = 1.0 + 1e-9
 _SEP_LO = 1.0 - 1e-9
 _ORDER_B = _renamed((1, 0, 2))
 _ORDER_C = _renamed((2, 0, 1))
+#: the faces :func:`_ericson_triangle` returns, renamed, by position (a tuple indexed by a
+#: constant: no tuple key hashed per call): the vertices 0, 1, the edge 01, the vertex 2,
+#: the edges 02, 12, the whole triangle
+_RETURNED = ((0,), (1,), (0, 1), (2,), (0, 2), (1, 2), (0, 1, 2))
+_FACES_A = tuple(_ORDER_A[f] for f in _RETURNED)
+_FACES_B = tuple(_ORDER_B[f] for f in _RETURNED)
+_FACES_C = tuple(_ORDER_C[f] for f in _RETURNED)
 
 
 _TETRA_FACES = ((0, 1, 2, 3), (0, 2, 3, 1), (0, 3, 1, 2), (1, 3, 2, 0))
@@ -349,43 +363,118 @@ def _ericson_tetrahedron(Y):
     """Ericson RTCD §5.1.6 ``ClosestPtPointTetrahedron`` for the origin: the nearest of the
     faces whose plane separates the origin from the opposite vertex; ``(0, 1, 2, 3)`` with the
     barycentrics when the origin is inside. A flat tetrahedron: the nearest of all four faces
-    (their union is the hull)."""
+    (their union is the hull).
+
+    The faces in the order ``(0, 1, 2), (0, 2, 3), (0, 3, 1), (1, 3, 2)`` (the opposite
+    vertex last), each with its normal ``n = e1 x e2``, the sign of the origin ``-a . n`` and
+    of the opposite vertex ``d . n`` (``e1, e2, d`` the edges from its first vertex ``a``),
+    written out: the three faces at vertex 0 take the same three edges from it (each edge
+    once as ``e1``, ``e2`` and ``d``: taken once), and ``|d|^2`` of the last face, whose
+    ``d`` is ``-(vertex 1 - vertex 0)``, is that edge's (the same squares)."""
+    A, B, C, D = Y
+    ax, ay, az = A
+    bx, by, bz = B
+    cx, cy, cz = C
+    dx, dy, dz = D
+    abx, aby, abz = bx - ax, by - ay, bz - az
+    acx, acy, acz = cx - ax, cy - ay, cz - az
+    adx, ady, adz = dx - ax, dy - ay, dz - az
+    bdx, bdy, bdz = dx - bx, dy - by, dz - bz
+    bcx, bcy, bcz = cx - bx, cy - by, cz - bz
+    bax, bay, baz = ax - bx, ay - by, az - bz
+    n_ab = abx * abx + aby * aby + abz * abz
+    n_ac = acx * acx + acy * acy + acz * acz
+    n_ad = adx * adx + ady * ady + adz * adz
     best = None
     best_vv = 0.0
     outside_any = False
-    for i, j, k, l_ in _TETRA_FACES:
-        a, b, c = Y[i], Y[j], Y[k]
-        ax, ay, az = a
-        dx, dy, dz = Y[l_]
-        e1x, e1y, e1z = b[0] - ax, b[1] - ay, b[2] - az
-        e2x, e2y, e2z = c[0] - ax, c[1] - ay, c[2] - az
-        nx = e1y * e2z - e1z * e2y
-        ny = e1z * e2x - e1x * e2z
-        nz = e1x * e2y - e1y * e2x
-        so = -(ax * nx + ay * ny + az * nz)
-        dx, dy, dz = dx - ax, dy - ay, dz - az  # the edge to the opposite vertex
-        sd = dx * nx + dy * ny + dz * nz
-        nn = nx * nx + ny * ny + nz * nz
-        # flat: not sd^2 > 1e-16 nn |d - a|^2, the length by ``** 2`` (as ever) only where
-        # the products' length is within 1e-9 of deciding it (as the triangle's longest edge)
-        s2, k16 = sd * sd, 1e-16 * nn
-        lim = k16 * (dx * dx + dy * dy + dz * dz)
-        if 1e-290 < lim < 1e290 and not _SEP_LO * lim <= s2 <= _SEP * lim:
-            flat = s2 < lim
-        else:
-            flat = not s2 > k16 * (dx ** 2 + dy ** 2 + dz ** 2)
-        if flat or so * sd < 0:  # flat, or the origin outside
-            outside_any = True
-            idx, lam, v = _ericson_triangle(a, b, c)
-            vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
-            if best is None or vv < best_vv:
-                best = (_TETRA_RENAME[i, j, k][idx], lam, v)
-                best_vv = vv
+    # face (0, 1, 2), opposite 3: e1 = ab, e2 = ac, d = ad
+    nx = aby * acz - abz * acy
+    ny = abz * acx - abx * acz
+    nz = abx * acy - aby * acx
+    so = -(ax * nx + ay * ny + az * nz)
+    sd = adx * nx + ady * ny + adz * nz
+    s2, k16 = sd * sd, 1e-16 * (nx * nx + ny * ny + nz * nz)
+    lim = k16 * n_ad
+    if 1e-290 < lim < 1e290 and not _SEP_LO * lim <= s2 <= _SEP * lim:
+        flat = s2 < lim
+    else:
+        flat = not s2 > k16 * (adx ** 2 + ady ** 2 + adz ** 2)
+    if flat or so * sd < 0.0:  # flat, or the origin outside
+        outside_any = True
+        idx, lam, v = _ericson_triangle(A, B, C)
+        vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
+        if best is None or vv < best_vv:
+            best = (_TR_012[idx], lam, v)
+            best_vv = vv
+    # face (0, 2, 3), opposite 1: e1 = ac, e2 = ad, d = ab
+    nx = acy * adz - acz * ady
+    ny = acz * adx - acx * adz
+    nz = acx * ady - acy * adx
+    so = -(ax * nx + ay * ny + az * nz)
+    sd = abx * nx + aby * ny + abz * nz
+    s2, k16 = sd * sd, 1e-16 * (nx * nx + ny * ny + nz * nz)
+    lim = k16 * n_ab
+    if 1e-290 < lim < 1e290 and not _SEP_LO * lim <= s2 <= _SEP * lim:
+        flat = s2 < lim
+    else:
+        flat = not s2 > k16 * (abx ** 2 + aby ** 2 + abz ** 2)
+    if flat or so * sd < 0.0:  # flat, or the origin outside
+        outside_any = True
+        idx, lam, v = _ericson_triangle(A, C, D)
+        vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
+        if best is None or vv < best_vv:
+            best = (_TR_023[idx], lam, v)
+            best_vv = vv
+    # face (0, 3, 1), opposite 2: e1 = ad, e2 = ab, d = ac
+    nx = ady * abz - adz * aby
+    ny = adz * abx - adx * abz
+    nz = adx * aby - ady * abx
+    so = -(ax * nx + ay * ny + az * nz)
+    sd = acx * nx + acy * ny + acz * nz
+    s2, k16 = sd * sd, 1e-16 * (nx * nx + ny * ny + nz * nz)
+    lim = k16 * n_ac
+    if 1e-290 < lim < 1e290 and not _SEP_LO * lim <= s2 <= _SEP * lim:
+        flat = s2 < lim
+    else:
+        flat = not s2 > k16 * (acx ** 2 + acy ** 2 + acz ** 2)
+    if flat or so * sd < 0.0:  # flat, or the origin outside
+        outside_any = True
+        idx, lam, v = _ericson_triangle(A, D, B)
+        vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
+        if best is None or vv < best_vv:
+            best = (_TR_031[idx], lam, v)
+            best_vv = vv
+    # face (1, 3, 2), opposite 0: e1 = bd, e2 = bc, d = ba
+    nx = bdy * bcz - bdz * bcy
+    ny = bdz * bcx - bdx * bcz
+    nz = bdx * bcy - bdy * bcx
+    so = -(bx * nx + by * ny + bz * nz)
+    sd = bax * nx + bay * ny + baz * nz
+    s2, k16 = sd * sd, 1e-16 * (nx * nx + ny * ny + nz * nz)
+    lim = k16 * n_ab
+    if 1e-290 < lim < 1e290 and not _SEP_LO * lim <= s2 <= _SEP * lim:
+        flat = s2 < lim
+    else:
+        flat = not s2 > k16 * (bax ** 2 + bay ** 2 + baz ** 2)
+    if flat or so * sd < 0.0:  # flat, or the origin outside
+        outside_any = True
+        idx, lam, v = _ericson_triangle(B, D, C)
+        vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]
+        if best is None or vv < best_vv:
+            best = (_TR_132[idx], lam, v)
+            best_vv = vv
     if not outside_any:
         # inside: the barycentrics by Cramer's rule (kernels.gjk._face for k = 4)
         idx, lam, v = closest_on_simplex(Y)
         return idx, lam, v
     return best
+
+
+_TR_012 = _TETRA_RENAME[0, 1, 2]
+_TR_023 = _TETRA_RENAME[0, 2, 3]
+_TR_031 = _TETRA_RENAME[0, 3, 1]
+_TR_132 = _TETRA_RENAME[1, 3, 2]
 
 
 def closest_on_simplex_fast(Y, base=None):
@@ -663,7 +752,9 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
     if plain:
         eps_abs, rel, R = stop
     sqrt = math.sqrt
-    vv_next = None  # |v|^2 of the v the sub-algorithm gave, computed there already
+    # |v|^2 of the v the sub-algorithm gave, computed there already (at the start: max_w2,
+    # the same sum of the same squares)
+    vv_next = max_w2
     regions = closest is closest_on_simplex_fast
     while iterations < max_iterations:
         vx, vy, vz = v
@@ -693,14 +784,18 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
         # |v| (|v| - lower) is van den Bergen's v.v - v.w when q = v, and measured along the
         # direction actually queried it is not fooled by the noise cleaned out of v.
         if plain:
-            wx, wy, wz = w = (p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz)
+            a0, a1, a2 = p
+            b0, b1, b2 = q
+            wx, wy, wz = a0 - b0 - ox, a1 - b1 - oy, a2 - b2 - oz
+            w = (wx, wy, wz)
             # |q| is |v| when nothing was cleaned (the same sum of the same squares)
             qn = vn if qx is vx and qy is vy and qz is vz else sqrt(qx * qx + qy * qy + qz * qz)
             ux, uy, uz = qx / qn, qy / qn, qz / qn
             lower = ux * wx + uy * wy + uz * wz
             if lower > best_lower:
                 best_lower, best_dir = lower, (ux, uy, uz)
-            if vn - best_lower <= eps_abs or vn - best_lower <= rel * (best_lower - R):
+            gap = vn - best_lower
+            if gap <= eps_abs or gap <= rel * (best_lower - R):
                 termination = "converged (gap)"
                 break
             if w in Y:

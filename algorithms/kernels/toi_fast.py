@@ -60,12 +60,20 @@ path. :func:`off` and :func:`algorithms.kernels.filters.careful_only` switch it 
 the loop keeps the arithmetic and drops the rest: the closed forms are the step's ``f(t)``
 themselves (no wrapper), a closed-form pair builds no GJK state, the shapes take the
 primitive's coerced floats as they are, the box keeps the corners its support met, the
-barycentric points and GJK's simplex picks are written out, the result is made with
-:func:`algorithms.results.make` and its trace built when read. Where ``x ** 2`` (libm's pow,
-which can differ from ``x * x`` by an ulp) or a square root only *decides* a comparison, the
-products decide it when they do so with ``1e-9`` to spare and the original expression
-otherwise (Ericson's longest edge and flatness test in :mod:`algorithms.kernels.gjk`, the
-cylinder's "off the axis" test here): the same answers, bit for bit, as before these changes.
+barycentric points and GJK's simplex picks are written out, the result is made with its
+fields stored into its own ``__dict__`` and its trace built when read (the loop keeps its
+rows as tuples; :func:`trace_part` makes the dicts). A primitive keeps what the path derives
+from it alone (its cores, a cylinder's frame, its plain support: :func:`_shape_of`; not in a
+pickle or a deep copy), a point core has its own closed forms (:meth:`Pair._closed_point_a`,
+:meth:`Pair._closed_point_b`: the branches of the general one), Ericson's tetrahedron takes
+the three edges from its first vertex once, and comparisons are with float literals (``x >
+0.0``: the interpreter specialises float-float comparisons only; ``x > 0`` takes the generic
+path, as ``x / 2`` does, written ``x * 0.5``: the same correctly rounded value). Where
+``x ** 2`` (libm's pow, which can differ from ``x * x`` by an ulp) or a square root only
+*decides* a comparison, the products decide it when they do so with ``1e-9`` to spare and
+the original expression otherwise (Ericson's longest edge and flatness test in
+:mod:`algorithms.kernels.gjk`, the cylinder's "off the axis" test here): the same answers,
+bit for bit, as before these changes.
 """
 
 from __future__ import annotations
@@ -195,9 +203,9 @@ def shape(prim):
 
         def box(d):
             x, y, z = d
-            return (hx if x > 0 else (lx if x < 0 else mx),
-                    hy if y > 0 else (ly if y < 0 else my),
-                    hz if z > 0 else (lz if z < 0 else mz))
+            return (hx if x > 0.0 else (lx if x < 0.0 else mx),
+                    hy if y > 0.0 else (ly if y < 0.0 else my),
+                    hz if z > 0.0 else (lz if z < 0.0 else mz))
         return "aabb", None, box, 0.0, mid, max(abs(lx), abs(ly), abs(lz), abs(hx), abs(hy),
                                                 abs(hz))
     if k == "obb":
@@ -236,11 +244,11 @@ def shape(prim):
         def obb(d):
             x, y, z = d
             h = a00 * x + a01 * y + a02 * z
-            k0 = 1 if h > 0 else (2 if h < 0 else 0)
+            k0 = 1 if h > 0.0 else (2 if h < 0.0 else 0)
             h = a10 * x + a11 * y + a12 * z
-            k1 = 1 if h > 0 else (2 if h < 0 else 0)
+            k1 = 1 if h > 0.0 else (2 if h < 0.0 else 0)
             h = a20 * x + a21 * y + a22 * z
-            i = 9 * k0 + 3 * k1 + (1 if h > 0 else (2 if h < 0 else 0))
+            i = 9 * k0 + 3 * k1 + (1 if h > 0.0 else (2 if h < 0.0 else 0))
             p = corners[i]
             if p is None:
                 p = corners[i] = corner(k0, k1, i % 3)
@@ -260,7 +268,7 @@ def shape(prim):
         def cyl(d):  # support._cylinder_rim in plain floats
             x, y, z = d
             dw = x * w0 + y * w1 + z * w2
-            p = top if dw > 0 else (bot if dw < 0 else c)
+            p = top if dw > 0.0 else (bot if dw < 0.0 else c)
             px, py, pz = x - dw * w0, y - dw * w1, z - dw * w2
             q = px * w0 + py * w1 + pz * w2
             px, py, pz = px - q * w0, py - q * w1, pz - q * w2
@@ -273,12 +281,71 @@ def shape(prim):
                 off_axis = pp > lim
             else:
                 off_axis = pn > PARALLEL_SIN * sqrt(x * x + y * y + z * z)
-            if rad > 0 and off_axis:
+            if rad > 0.0 and off_axis:
                 f = rad / pn
                 return (p[0] + f * px, p[1] + f * py, p[2] + f * pz)
             return p
         return "cylinder", None, cyl, 0.0, c, max(abs(c[0]), abs(c[1]), abs(c[2]), rad, 2 * hh)
     raise Unsure(k)
+
+
+# A primitive is frozen: what the fast path derives from one alone is kept on the instance
+# (not a field: eq, hash and repr unchanged), as kernels.gjk keeps its cores and
+# kernels.support its arrays. Computed on first use, the same values as computed afresh.
+_ROUND_KEY = "_toi_fast_round"
+_FRAME_KEY = "_toi_fast_frame"
+_SHAPE_KEY = "_toi_fast_shape"
+
+
+class _Kept(tuple):
+    """:func:`shape` of a primitive as kept on it: a copy or a pickle of the primitive keeps
+    an empty one (its support function is a closure, which does not pickle) and computes
+    its own on first use."""
+
+    __slots__ = ()
+
+    def __reduce__(self):
+        return (tuple, ())
+
+
+def _round_of(prim, k):
+    """:func:`_round_core` of a point, sphere, segment or capsule, and its core's segment
+    for the closed form: ``(p0, p1 - p0, |p1 - p0|^2, p0 + (p1 - p0) 0.0)`` as A's (still)
+    and ``(p0, p1)`` as B's (moving), flattened; kept on the primitive."""
+    found = prim.__dict__.get(_ROUND_KEY)
+    if found is None:
+        kind, pts, r, c, size = _round_core(prim, k)
+        p1x, p1y, p1z = pts[0]
+        q1 = pts[-1]
+        d1x, d1y, d1z = q1[0] - p1x, q1[1] - p1y, q1[2] - p1z
+        aa = d1x * d1x + d1y * d1y + d1z * d1z
+        # with |p1 - p0|^2 = 0 Ericson's s is 0 at every t: A's closest point p0 + d1 * 0.0
+        still = (p1x, p1y, p1z, d1x, d1y, d1z, aa, p1x + d1x * 0.0, p1y + d1y * 0.0,
+                 p1z + d1z * 0.0)
+        moving = (p1x, p1y, p1z, q1[0], q1[1], q1[2])
+        found = (kind, pts, r, c, size, still, moving)
+        object.__setattr__(prim, _ROUND_KEY, found)
+    return found
+
+
+def _frame_of(cyl):
+    """``(_cylinder_frame(cyl), size)`` of a cylinder, kept on it."""
+    found = cyl.__dict__.get(_FRAME_KEY)
+    if found is None:
+        frame = _cylinder_frame(cyl)
+        c, _, rad, hh = frame
+        found = (frame, max(abs(c[0]), abs(c[1]), abs(c[2]), rad, 2 * hh))
+        object.__setattr__(cyl, _FRAME_KEY, found)
+    return found
+
+
+def _shape_of(prim):
+    """:func:`shape` of a primitive, kept on it (:class:`_Kept`)."""
+    found = prim.__dict__.get(_SHAPE_KEY)
+    if not found:
+        found = _Kept(shape(prim))
+        object.__setattr__(prim, _SHAPE_KEY, found)
+    return found
 
 
 # ----------------------------------------------------------------------------- GJK
@@ -327,48 +394,49 @@ def _barycentric_points(pts, lam, ox, oy, oz):
 class Pair:
     """core(A) and core(B) + ``t m`` with a simplex kept between times (warm start)."""
 
+    # (one made per query: slots, no instance dict to fill)
+    __slots__ = ("m", "queries", "gjk_iterations", "ra", "rb", "R", "closed", "cyl", "curved",
+                 "cores", "size", "floor", "gap", "sa", "sb", "start", "simplex", "closest",
+                 "stalls", "cyl_flat", "still", "moving", "c1", "careful_queries")
+
     def __init__(self, a, b, motion):
         m = self.m = (float(motion[0]), float(motion[1]), float(motion[2]))  # (_t3)
         size_m = max(abs(m[0]), abs(m[1]), abs(m[2]))
         ka, kb = a.kind, b.kind
         self.queries = 0  # the static queries asked (the trace's "static_queries")
         self.gjk_iterations = 0
-        if ka in _ROUND and kb in _ROUND:
+        ra_ = ka in _ROUND
+        rb_ = kb in _ROUND
+        if ra_ and rb_:
             self._closed_pair(a, b, ka, kb, size_m)
             return
         self.cyl = None
+        self.closed = False
         self.sa = self.sb = None
-        if ka in _ROUND and (kb in _ROUND or kb == "cylinder"):
-            ka, pa_, self.ra, ca, sza = _round_core(a, ka)
-            if kb == "cylinder":
-                pb_, self.rb, cb = None, 0.0, None
-                frame = _cylinder_frame(b)
-                c, _, rad, hh = frame
-                szb = max(abs(c[0]), abs(c[1]), abs(c[2]), rad, 2 * hh)
-            else:
-                kb, pb_, self.rb, cb, szb = _round_core(b, kb)
-        elif kb in _ROUND and ka == "cylinder":
-            kb, pb_, self.rb, cb, szb = _round_core(b, kb)
+        if ra_ and kb == "cylinder":
+            ka, pa_, self.ra, ca, sza = _round_of(a, ka)[:5]
+            pb_, self.rb, cb = None, 0.0, None
+            frame, szb = _frame_of(b)
+            if ka == "point":  # a point core against a cylinder: the solid's closed form
+                self.cyl = (False, pa_[0], frame)
+        elif rb_ and ka == "cylinder":
+            kb, pb_, self.rb, cb, szb = _round_of(b, kb)[:5]
             pa_, self.ra, ca = None, 0.0, None
-            frame = _cylinder_frame(a)
-            c, _, rad, hh = frame
-            sza = max(abs(c[0]), abs(c[1]), abs(c[2]), rad, 2 * hh)
-        else:
-            ka, pa_, self.sa, self.ra, ca, sza = shape(a)
-            kb, pb_, self.sb, self.rb, cb, szb = shape(b)
+            frame, sza = _frame_of(a)
+            if kb == "point":
+                self.cyl = (True, pb_[0], frame)
+        if self.cyl is None:
+            # GJK on the support functions (a segment core against a cylinder too)
+            ka, pa_, self.sa, self.ra, ca, sza = _shape_of(a)
+            kb, pb_, self.sb, self.rb, cb, szb = _shape_of(b)
         self.R = self.ra + self.rb
-        self.closed = pa_ is not None and pb_ is not None  # point/segment cores
         self.cores = (pa_, pb_)
-        # a point core against a cylinder: the closed form of the solid cylinder
-        if ka == "point" and kb == "cylinder":
-            self.cyl = (False, pa_[0], frame)
-        elif kb == "point" and ka == "cylinder":
-            self.cyl = (True, pb_[0], frame)
-        elif self.sa is None and not self.closed:
-            # a segment core against a cylinder: GJK on the support functions
-            ka, pa_, self.sa, self.ra, ca, sza = shape(a)
-            kb, pb_, self.sb, self.rb, cb, szb = shape(b)
-        self.size = max(sza, szb, size_m)
+        self.size = size = max(sza, szb, size_m)
+        self.floor = 8.0 * _EPS * size  # (touching: |core distance| at rounding level)
+        if self.cyl is not None:
+            cyl_is_a, (px, py, pz), ((cx, cy, cz), (w0, w1, w2), rad, hh) = self.cyl
+            self.cyl_flat = (cyl_is_a, px, py, pz, cx, cy, cz, w0, w1, w2, rad, hh,
+                             self.floor)
         #: a curved core (the cylinder's rim): a GJK stall there may leave |v| well above
         #: the distance, so only the planes' bounds count
         self.curved = "cylinder" in (ka, kb)
@@ -383,33 +451,38 @@ class Pair:
 
     def _closed_pair(self, a, b, ka, kb, size_m):
         """:meth:`__init__` for point/segment cores (the closed form, no GJK)."""
-        ka, pa_, ra, ca, sza = _round_core(a, ka)
-        kb, pb_, rb, cb, szb = _round_core(b, kb)
+        _, pa_, ra, ca, sza, still, _ = _round_of(a, ka)
+        _, pb_, rb, cb, szb, _, moving = _round_of(b, kb)
         self.ra, self.rb, self.R = ra, rb, ra + rb
         self.closed, self.cyl, self.curved = True, None, False
         self.cores = (pa_, pb_)  # (no GJK state: no support functions, simplex, start)
-        self.size = max(sza, szb, size_m)
-        self.gap = self._closed
-        p1x, p1y, p1z = pa_[0]
-        q1 = pa_[-1]
-        d1x, d1y, d1z = q1[0] - p1x, q1[1] - p1y, q1[2] - p1z
-        self.still = (p1x, p1y, p1z, d1x, d1y, d1z, d1x * d1x + d1y * d1y + d1z * d1z)
-        b0, q2 = pb_[0], pb_[-1]
-        self.moving = (b0[0], b0[1], b0[2], q2[0], q2[1], q2[2])
-        self.floor = 8 * _EPS * self.size  # (touching: |core distance| at rounding level)
+        self.size = size = max(sza, szb, size_m)
+        self.still = still
+        self.moving = moving
+        if still[6] == 0.0:  # A's core a point (|p1 - p0|^2 = 0: s = 0 at every t)
+            self.gap = self._closed_point_a
+            self.c1 = still[7:]
+        elif pb_[0] is pb_[-1] and -math.inf < moving[0] < math.inf \
+                and -math.inf < moving[1] < math.inf and -math.inf < moving[2] < math.inf:
+            self.gap = self._closed_point_b  # B's core a point: d2 = 0 at every t
+        else:
+            self.gap = self._closed
+        self.floor = 8.0 * _EPS * size  # (touching: |core distance| at rounding level)
 
     def at(self, t, eps_abs, rel):
-        """The core pair at time ``t``: ``(upper, lower, u, pa, pb)`` with ``upper >= |v|``
-        the core distance found, ``lower`` the support value along the unit ``u`` (from B's
-        core towards A's, ``u . x >= lower`` over ``core(A) - core(B)``), ``pa, pb`` the
-        core points. Stops when ``upper - lower <= max(eps_abs, rel (lower - R))``: the
-        gap between the shapes known to ``rel`` of itself, or to ``eps_abs``."""
+        """The core pair at time ``t``: ``(upper - R, lower - R, u, pa, pb)`` (the gaps of
+        the shapes, as :attr:`gap` gives them) with ``upper >= |v|`` the core distance found,
+        ``lower`` the support value along the unit ``u`` (from B's core towards A's, ``u . x
+        >= lower`` over ``core(A) - core(B)``), ``pa, pb`` the core points. Stops when
+        ``upper - lower <= max(eps_abs, rel (lower - R))``: the gap between the shapes known
+        to ``rel`` of itself, or to ``eps_abs``. A stall raises :class:`Stalled` with
+        ``upper`` itself."""
         m0, m1, m2 = self.m
         ox, oy, oz = t * m0, t * m1, t * m2
         pts = self.simplex
         Y = []
-        for p, q in pts:  # (B's support points moved with B: van den Bergen §4.3)
-            Y.append((p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz))
+        for (px, py, pz), (qx, qy, qz) in pts:  # (B's support points moved with B: van
+            Y.append((px - qx - ox, py - qy - oy, pz - qz - oz))  # den Bergen §4.3)
         if len(Y) > 1:
             idx, lam, v = self.closest(Y)
             if idx != _IN_ORDER[len(Y)]:  # (the face picked without a comprehension)
@@ -425,7 +498,7 @@ class Pair:
         else:
             lam, v = (1.0,), Y[0]
         R = self.R
-        floor = 8 * _EPS * self.size
+        floor = self.floor
         # the one GJK loop (kernels.gjk.iterate), warm-started, in plain floats, stopping at
         # the gap this step needs
         s = iterate(self.sa, self.sb, pts, Y, lam, v, size=self.size, offset=(ox, oy, oz),
@@ -449,7 +522,8 @@ class Pair:
         best_lower, best_u = s["lower"], s["lower_direction"]
         self.simplex = pts
         pa, pb = _barycentric_points(pts, lam, ox, oy, oz)
-        dx, dy, dz = pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2]
+        (ax, ay, az), (bx, by, bz) = pa, pb
+        dx, dy, dz = ax - bx, ay - by, az - bz
         upper = _sqrt(dx * dx + dy * dy + dz * dz)
         # a repeated support point: |v| is the distance up to rounding, as the careful GJK ends
         # (a step may use it with the tol / 2 margin, as the careful path does); else (also on
@@ -464,51 +538,58 @@ class Pair:
                                        or vn - best_lower <= rel * (best_lower - R)):
             # far from the contact a plane that proves a tenth of the gap still makes a
             # conservative step; near it (rel == 0) or with a poorer bound: the careful query
-            if rel < STEP_REL or not best_lower - R >= STALL_FRACTION * (vn - R) > 0:
-                u = (dx / upper, dy / upper, dz / upper) if upper > 0 else best_u
-                raise Stalled(upper, u, tuple(pa), pb)
-        if settled == "repeat" and upper > 0:
-            return upper, upper, (dx / upper, dy / upper, dz / upper), tuple(pa), pb
-        return upper, best_lower, best_u, tuple(pa), pb
+            if rel < STEP_REL or not best_lower - R >= STALL_FRACTION * (vn - R) > 0.0:
+                u = (dx / upper, dy / upper, dz / upper) if upper > 0.0 else best_u
+                raise Stalled(upper, u, pa, pb)
+        if settled == "repeat" and upper > 0.0:
+            g = upper - R
+            return g, g, (dx / upper, dy / upper, dz / upper), pa, pb
+        return upper - R, best_lower - R, best_u, pa, pb
 
     def _touch(self, pts, lam, ox, oy, oz):
-        """The cores touch or overlap (``v = 0`` up to rounding): ``(0, 0, None, pa, pb)``
-        with the barycentric points of the simplex (a common point up to rounding)."""
+        """The cores touch or overlap (``v = 0`` up to rounding): ``(-R, -R, None, pa, pb)``
+        (:meth:`at`'s gaps at a core distance 0) with the barycentric points of the simplex
+        (a common point up to rounding)."""
         pa, pb = _barycentric_points(pts, lam, ox, oy, oz)
-        return 0.0, 0.0, None, pa, pb
+        g = 0.0 - self.R
+        return g, g, None, pa, pb
 
     def _point_cylinder(self, t, eps_abs=0.0, rel=0.0):
         """A point core against a solid cylinder: the axial coordinate clamped to the height and
         the radial part to the radius (the cylinder is a disk times an interval in orthogonal
         coordinates, so the nearest point splits the same way; GTCG §10.9); :attr:`gap` for
-        that pair: :meth:`at`'s values less ``R`` (the answer is exact: no gap), counted."""
+        that pair: :meth:`at`'s values less ``R`` (the answer is exact: no gap), counted.
+        (The point, the frame and the touching floor are unpacked from ``self.cyl_flat``.)"""
         self.queries += 1
         if self.queries > MAX_QUERIES:
             raise Unsure("too many steps")
-        m = self.m
-        ox, oy, oz = t * m[0], t * m[1], t * m[2]
-        cyl_is_a, p, (c, w, rad, hh) = self.cyl
+        m0, m1, m2 = self.m
+        ox, oy, oz = t * m0, t * m1, t * m2
+        cyl_is_a, px, py, pz, cx, cy, cz, w0, w1, w2, rad, hh, floor = self.cyl_flat
         if cyl_is_a:  # the point moves with B; the cylinder stays
-            p = (p[0] + ox, p[1] + oy, p[2] + oz)
+            px, py, pz = px + ox, py + oy, pz + oz
         else:  # the cylinder moves with B
-            c = (c[0] + ox, c[1] + oy, c[2] + oz)
-        dx, dy, dz = p[0] - c[0], p[1] - c[1], p[2] - c[2]
-        h = dx * w[0] + dy * w[1] + dz * w[2]
-        rx, ry, rz = dx - h * w[0], dy - h * w[1], dz - h * w[2]
-        rho = math.sqrt(rx * rx + ry * ry + rz * rz)
+            cx, cy, cz = cx + ox, cy + oy, cz + oz
+        dx, dy, dz = px - cx, py - cy, pz - cz
+        h = dx * w0 + dy * w1 + dz * w2
+        rx, ry, rz = dx - h * w0, dy - h * w1, dz - h * w2
+        rho = _sqrt(rx * rx + ry * ry + rz * rz)
         f = rad / rho if rho > rad else 1.0
         hc = hh if h > hh else (-hh if h < -hh else h)
-        q = (c[0] + hc * w[0] + f * rx, c[1] + hc * w[1] + f * ry, c[2] + hc * w[2] + f * rz)
-        self.gjk_iterations += 1
-        ex, ey, ez = p[0] - q[0], p[1] - q[1], p[2] - q[2]
-        dist = math.sqrt(ex * ex + ey * ey + ez * ez)
-        pa, pb = (q, p) if cyl_is_a else (p, q)
-        if not dist > 8 * _EPS * self.size:
+        qx, qy, qz = cx + hc * w0 + f * rx, cy + hc * w1 + f * ry, cz + hc * w2 + f * rz
+        ex, ey, ez = px - qx, py - qy, pz - qz
+        dist = _sqrt(ex * ex + ey * ey + ez * ez)
+        if cyl_is_a:
+            pa, pb = (qx, qy, qz), (px, py, pz)
+        else:
+            pa, pb = (px, py, pz), (qx, qy, qz)
+        if not dist > floor:
             g = 0.0 - self.R
             return g, g, None, pa, pb  # the point is in the cylinder
-        u = (pa[0] - pb[0]) / dist, (pa[1] - pb[1]) / dist, (pa[2] - pb[2]) / dist
         g = dist - self.R
-        return g, g, u, pa, pb
+        if cyl_is_a:
+            return g, g, ((qx - px) / dist, (qy - py) / dist, (qz - pz) / dist), pa, pb
+        return g, g, (ex / dist, ey / dist, ez / dist), pa, pb
 
     def _closed(self, t, eps_abs=0.0, rel=0.0):
         """Point/segment cores: Ericson RTCD §5.1.9 in plain floats (exact zero tests);
@@ -519,7 +600,7 @@ class Pair:
             raise Unsure("too many steps")
         m0, m1, m2 = self.m
         ox, oy, oz = t * m0, t * m1, t * m2
-        p1x, p1y, p1z, d1x, d1y, d1z, a = self.still  # A's segment: the same at every t
+        p1x, p1y, p1z, d1x, d1y, d1z, a, _, _, _ = self.still  # A's segment: the same at every t
         b0x, b0y, b0z, q2x, q2y, q2z = self.moving  # B's core at t = 0 (first, last point)
         p2x, p2y, p2z = b0x + ox, b0y + oy, b0z + oz
         d2x, d2y, d2z = q2x + ox - p2x, q2y + oy - p2y, q2z + oz - p2z
@@ -527,22 +608,22 @@ class Pair:
         e = d2x * d2x + d2y * d2y + d2z * d2z
         f = d2x * rx + d2y * ry + d2z * rz
         # clamp(x) = min(max(x, 0), 1), written out (the same values, NaN and -0.0 included)
-        if a <= 0 and e <= 0:
+        if a <= 0.0 and e <= 0.0:
             s = t = 0.0
-        elif a <= 0:
+        elif a <= 0.0:
             s = 0.0
             t = f / e
             t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
         else:
             c = d1x * rx + d1y * ry + d1z * rz
-            if e <= 0:
+            if e <= 0.0:
                 t = 0.0
                 s = -c / a
                 s = 0.0 if s < 0.0 else (1.0 if s > 1.0 else s)
             else:
                 b = d1x * d2x + d1y * d2y + d1z * d2z
                 denom = a * e - b * b
-                if denom > 0:
+                if denom > 0.0:
                     s = (b * f - c * e) / denom
                     s = 0.0 if s < 0.0 else (1.0 if s > 1.0 else s)
                 else:
@@ -567,27 +648,96 @@ class Pair:
         return g, g, (dx / dist, dy / dist, dz / dist), (c1x, c1y, c1z), (c2x, c2y, c2z)
 
 
+    def _closed_point_a(self, t, eps_abs=0.0, rel=0.0):
+        """:meth:`_closed` where A's core is a point (``|p1 - p0|^2 = 0``): Ericson's ``s``
+        is ``0`` at every ``t`` and A's closest point the same (kept); the branch of
+        :meth:`_closed` that ``a = 0`` takes, the same operations."""
+        self.queries += 1
+        if self.queries > MAX_QUERIES:
+            raise Unsure("too many steps")
+        m0, m1, m2 = self.m
+        ox, oy, oz = t * m0, t * m1, t * m2
+        p1x, p1y, p1z, _, _, _, _, c1x, c1y, c1z = self.still
+        b0x, b0y, b0z, q2x, q2y, q2z = self.moving
+        p2x, p2y, p2z = b0x + ox, b0y + oy, b0z + oz
+        d2x, d2y, d2z = q2x + ox - p2x, q2y + oy - p2y, q2z + oz - p2z
+        e = d2x * d2x + d2y * d2y + d2z * d2z
+        if e <= 0.0:
+            t = 0.0
+        else:
+            t = (d2x * (p1x - p2x) + d2y * (p1y - p2y) + d2z * (p1z - p2z)) / e
+            t = 0.0 if t < 0.0 else (1.0 if t > 1.0 else t)
+        c2x, c2y, c2z = p2x + d2x * t, p2y + d2y * t, p2z + d2z * t
+        dx, dy, dz = c1x - c2x, c1y - c2y, c1z - c2z
+        dist = _sqrt(dx * dx + dy * dy + dz * dz)
+        if not dist > self.floor:
+            g = 0.0 - self.R
+            return g, g, None, self.c1, (c2x, c2y, c2z)  # the cores touch
+        g = dist - self.R
+        return g, g, (dx / dist, dy / dist, dz / dist), self.c1, (c2x, c2y, c2z)
+
+    def _closed_point_b(self, t, eps_abs=0.0, rel=0.0):
+        """:meth:`_closed` where B's core is a point with finite coordinates: ``d2 = (p0 +
+        t m) - (p0 + t m)`` is ``+0.0`` at every ``t`` (so ``e = 0``, Ericson's ``t = 0``
+        and B's closest point ``p2 + 0.0``); the branches of :meth:`_closed` that ``e = 0``
+        takes, the same operations."""
+        self.queries += 1
+        if self.queries > MAX_QUERIES:
+            raise Unsure("too many steps")
+        m0, m1, m2 = self.m
+        ox, oy, oz = t * m0, t * m1, t * m2
+        p1x, p1y, p1z, d1x, d1y, d1z, a, _, _, _ = self.still
+        b0x, b0y, b0z = self.moving[:3]
+        p2x, p2y, p2z = b0x + ox, b0y + oy, b0z + oz
+        if a <= 0.0:
+            s = 0.0
+        else:
+            s = -(d1x * (p1x - p2x) + d1y * (p1y - p2y) + d1z * (p1z - p2z)) / a
+            s = 0.0 if s < 0.0 else (1.0 if s > 1.0 else s)
+        c1x, c1y, c1z = p1x + d1x * s, p1y + d1y * s, p1z + d1z * s
+        c2x, c2y, c2z = p2x + 0.0, p2y + 0.0, p2z + 0.0
+        dx, dy, dz = c1x - c2x, c1y - c2y, c1z - c2z
+        dist = _sqrt(dx * dx + dy * dy + dz * dz)
+        if not dist > self.floor:
+            g = 0.0 - self.R
+            return g, g, None, (c1x, c1y, c1z), (c2x, c2y, c2z)  # the cores touch
+        g = dist - self.R
+        return g, g, (dx / dist, dy / dist, dz / dist), (c1x, c1y, c1z), (c2x, c2y, c2z)
+
+
 # ----------------------------------------------------------------------------- advancement
 
 
 def _tolerance(m, f0, pa, pb, rel):
-    """:func:`algorithms.generic.advancement._tolerance` on plain floats."""
-    scale = max(math.sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]),
-                f0 if math.isfinite(f0) else 0.0)
-    c = max(abs(pa[0]), abs(pa[1]), abs(pa[2]))
-    if c < math.inf and c > scale:  # finite (and not NaN)
-        scale = c
-    c = max(abs(pb[0]), abs(pb[1]), abs(pb[2]))
-    if c < math.inf and c > scale:
-        scale = c
-    return rel * scale if scale > 0 else 1e-300
+    """:func:`algorithms.generic.advancement._tolerance` on plain floats.
+
+    Written without calls: ``max(a, b)`` keeps ``a`` unless ``b > a`` (as the builtin
+    does, NaN included); ``|x|`` as ``x if x > 0 else -x``, which differs from ``abs`` only
+    in the sign of a zero, and a zero never passes ``c > scale`` (``scale >= 0``)."""
+    m0, m1, m2 = m
+    scale = _sqrt(m0 * m0 + m1 * m1 + m2 * m2)
+    if -math.inf < f0 < math.inf and f0 > scale:
+        scale = f0
+    for x, y, z in (pa, pb):
+        c = x if x > 0.0 else -x
+        y = y if y > 0.0 else -y
+        if y > c:
+            c = y
+        z = z if z > 0.0 else -z
+        if z > c:
+            c = z
+        if c < math.inf and c > scale:  # finite (and not NaN)
+            scale = c
+    return rel * scale if scale > 0.0 else 1e-300
 
 
 def fast_advancement(a, b, motion, *, careful=None, tol_rel=1e-9, max_iter=64,
-                     polish_steps=40, recorder=None):
+                     polish_steps=40, recorder=None, raw=False):
     """Conservative advancement for two bounded primitives (module notes), or ``None`` when
     the careful path must answer. Returns ``(toi, point, normal, trace_part)`` with
-    ``trace_part`` the keys the careful path's trace has besides ``"A.6"``.
+    ``trace_part`` the keys the careful path's trace has besides ``"A.6"``; with ``raw`` it
+    may be the loop's values as they are, which :func:`trace_part` makes that dict of (the
+    record of a query builds its trace when read: no dicts made for a trace never read).
 
     ``careful(t) -> (distance, pa, pb)`` (the careful path's static query, surface points)
     answers where GJK stalls short of its gap; without it the careful path takes over.
@@ -595,9 +745,34 @@ def fast_advancement(a, b, motion, *, careful=None, tol_rel=1e-9, max_iter=64,
     ``trace["steps"]`` (:class:`algorithms.traces.AdvancementStep`, the careful path's
     ``_StepRecorder``): the rows of this loop, its own step ``dt`` included."""
     try:
-        return _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful, recorder)
+        out = _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful, recorder)
     except (Unsure, ZeroDivisionError, OverflowError, ValueError):
         return None
+    if raw:
+        return out
+    toi, point, normal, part = out
+    return toi, point, normal, trace_part(part)
+
+
+def trace_part(part) -> dict:
+    """The trace keys of :func:`fast_advancement` from what :func:`_advance` returns: a dict
+    as it is, or ``(tol, iterations, polish, case, toi, distance_at_toi, static_queries)``
+    (``iterations`` rows ``(t, distance, closing_speed)``, ``polish`` ``(from_t, t,
+    distance, steps)`` or ``None`` for a miss, with ``toi`` and ``distance_at_toi`` unused)
+    made into the dict, key for key in the order the loop used to fill it."""
+    if type(part) is dict:
+        return part
+    tol, rows, polish, case, toi, dist, queries = part
+    out = {"tol": tol, "iterations": [{"t": t, "distance": f, "closing_speed": c}
+                                      for t, f, c in rows]}
+    if polish is None:
+        out["case"] = case
+        out["static_queries"] = queries
+        return out
+    t0, t1, f1, done = polish
+    out["polish"] = {"from_t": t0, "t": t1, "distance": f1, "steps": done}
+    out.update({"case": case, "toi": toi, "distance_at_toi": dist, "static_queries": queries})
+    return out
 
 
 def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, recorder=None):
@@ -610,40 +785,39 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
             or not 0 < P.size < 1e150:
         raise Unsure("range")
     tol_now = -math.inf  # tol, once known
-    at = P.at
     F = P.gap  # noqa: N806 - the closed forms: no GJK, no stall, counted themselves
 
-    def gjk_f(t, eps, rel):  # the f(t) of the careful path, by GJK
-        P.queries += 1
-        if P.queries > MAX_QUERIES:
-            raise Unsure("too many steps")
-        try:
-            up, lo, u, pa, pb = at(t, eps, rel)
-        except Stalled as e:
-            up, u, pa, pb = e.args
-            if up - R <= tol_now:
-                # within tol by an upper bound: the careful path's criterion holds at t
-                # (which a conservative step reached); no bound for a further step
-                P.stalls += 1
-                return up - R, -math.inf, u, pa, pb
-            # GJK again with the careful exhaustive sub-algorithm (every face, the
-            # smallest feasible projection): slower, and it gets past most slivers
-            P.closest = closest_on_simplex
-            try:
-                up, lo, u, pa, pb = P.at(t, eps, rel)
-                return up - R, lo - R, u, pa, pb
-            except Stalled as e2:
-                up, u, pa, pb = e2.args
-                if up - R <= tol_now:
-                    return up - R, -math.inf, u, pa, pb
-            finally:
-                P.closest = closest_on_simplex_fast
-            if careful is None:
-                raise Unsure("GJK stalled") from None
-            return _careful(careful, t, P)
-        return up - R, lo - R, u, pa, pb
+    if F is None:  # (the closed forms need no wrapper: none made for them)
+        at = P.at
 
-    if F is None:
+        def gjk_f(t, eps, rel):  # the f(t) of the careful path, by GJK (F of GJK pairs)
+            P.queries += 1
+            if P.queries > MAX_QUERIES:
+                raise Unsure("too many steps")
+            try:
+                return at(t, eps, rel)
+            except Stalled as e:
+                up, u, pa, pb = e.args
+                if up - R <= tol_now:
+                    # within tol by an upper bound: the careful path's criterion holds at t
+                    # (which a conservative step reached); no bound for a further step
+                    P.stalls += 1
+                    return up - R, -math.inf, u, pa, pb
+                # GJK again with the careful exhaustive sub-algorithm (every face, the
+                # smallest feasible projection): slower, and it gets past most slivers
+                P.closest = closest_on_simplex
+                try:
+                    return P.at(t, eps, rel)
+                except Stalled as e2:
+                    up, u, pa, pb = e2.args
+                    if up - R <= tol_now:
+                        return up - R, -math.inf, u, pa, pb
+                finally:
+                    P.closest = closest_on_simplex_fast
+                if careful is None:
+                    raise Unsure("GJK stalled") from None
+                return _careful(careful, t, P)
+
         F = gjk_f  # noqa: N806
 
     # the first distance to FIRST_REL of itself (it is the trace's distance at t = 0 and sets
@@ -656,9 +830,12 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
     tol_now = tol
     fine = FINE * tol
 
-    iterations = []
-    trace = {"tol": tol, "iterations": iterations}
-    steps = None if recorder is None else recorder(trace)
+    iterations = []  # rows (t, distance, closing_speed): trace_part makes the dicts
+    if recorder is None:
+        trace = steps = None
+    else:  # the dict filled as the loop goes (the recorder keeps its "steps" in it)
+        trace = {"tol": tol, "iterations": iterations}
+        steps = recorder(trace)
 
     if steps is not None:
         def record(phase, t, f, pa, pb, **more):
@@ -668,40 +845,42 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
     t = 0.0
     converged = False
     for _ in range(max_iter):
-        if low <= tol / 2:
+        if low <= tol * 0.5:
             # the gap is known only to STEP_REL: pin it down before deciding
             f, low, u, pa, pb = F(t, fine, 0.0)
             if f <= tol:
                 converged = True
                 break
-            if not low > tol / 2:
+            if not low > tol * 0.5:
                 raise Unsure("GJK stopped short of the gap")
         closing = u[0] * m0 + u[1] * m1 + u[2] * m2
-        iterations.append({"t": t, "distance": f, "closing_speed": closing})
+        iterations.append((t, f, closing))
         if steps is not None:  # the step this loop takes: from the plane's bound low
-            dt = (low - tol / 2) / closing if closing > 0 else None
+            dt = (low - tol * 0.5) / closing if closing > 0.0 else None
             record("advance", t, f, pa, pb, closing_speed=closing,
                    normal=(0.0 - u[0], 0.0 - u[1], 0.0 - u[2]), dt=dt,
                    t_next=None if dt is None else t + dt)
-        if closing <= 0:
+        if closing <= 0.0:
             # u separates (low > 0): the shapes only part along it from here on
-            return _miss(trace, "closing speed <= 0: d(t) is non-decreasing from here (convex)",
+            return _miss(tol, iterations, trace,
+                         "closing speed <= 0: d(t) is non-decreasing from here (convex)",
                          P.queries)
-        t_new = t + (low - tol / 2) / closing
-        if t_new > 1:
+        t_new = t + (low - tol * 0.5) / closing
+        if t_new > 1.0:
             f1 = F(1.0, fine, STEP_REL)
             if f1[0] > tol:
                 if steps is not None:
                     record("end", 1.0, f1[0], f1[3], f1[4])
-                return _miss(trace, "the advancement bound passes t = 1: no contact in [0, 1]",
+                return _miss(tol, iterations, trace,
+                             "the advancement bound passes t = 1: no contact in [0, 1]",
                              P.queries)
             t_new = 1.0
         if not t_new > t:
             raise Unsure("no progress")
-        f_new, low_new, u_new, pa_new, pb_new = F(t_new, fine, STEP_REL)
-        if f_new <= 0:
+        f, low, u, pa, pb = F(t_new, fine, STEP_REL)
+        if f <= 0.0:
             raise Unsure("overshoot")
-        t, f, low, u, pa, pb = t_new, f_new, low_new, u_new, pa_new, pb_new
+        t = t_new
         if f <= tol:
             converged = True
             break
@@ -712,16 +891,16 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
     t0 = t
     done = 0
     floor = 1e-3 * tol
-    while done < polish_steps and f > 0:
+    while done < polish_steps and f > 0.0:
         closing = u[0] * m0 + u[1] * m1 + u[2] * m2
-        if closing <= 0 or low <= 0:
+        if closing <= 0.0 or low <= 0.0:
             break
         t2 = min(1.0, t + low / closing)
         if t2 <= t:
             break
         f2, low2, u2, pa2, pb2 = F(t2, fine, 0.0)
         done += 1
-        if f2 <= 0 or u2 is None:
+        if f2 <= 0.0 or u2 is None:
             # landed on the contact (transversal: one Newton step does it), touching or
             # overlapping by rounding, as the careful path's static query calls distance 0
             t, f, pa, pb = t2, 0.0, pa2, pb2
@@ -729,16 +908,34 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
         t, f, low, u, pa, pb = t2, f2, low2, u2, pa2, pb2
         if f <= floor or t2 >= 1.0:
             break
-    trace["polish"] = {"from_t": t0, "t": t, "distance": f, "steps": done}
-    pa_s, pb_s = _surface(pa, pb, P)
-    point = ((pa_s[0] + pb_s[0]) / 2, (pa_s[1] + pb_s[1]) / 2, (pa_s[2] + pb_s[2]) / 2)
-    # at distance 0 the careful path keeps the last direction of the closest points
-    normal = (0.0 - u[0], 0.0 - u[1], 0.0 - u[2]) if f == 0 else _normal(pa, pb, u)
-    trace.update({"case": "d(t) reached tol", "toi": t, "distance_at_toi": f,
-                  "static_queries": P.queries})
+    polish = (t0, t, f, done)
+    # the contact point between the surface points, and the normal: at distance 0 the careful
+    # path keeps the last direction of the closest points, else theirs (_surface and
+    # _normal written out: the one unit pb - pa they both take)
+    dx, dy, dz = pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]
+    n = _sqrt(dx * dx + dy * dy + dz * dz)
+    unit_ok = 0 < n < math.inf
+    if unit_ok:
+        nx, ny, nz = dx / n, dy / n, dz / n
+    if R == 0:
+        pa_s, pb_s = pa, pb
+    else:
+        if not unit_ok:
+            nx = ny = nz = 0.0
+        ra, rb = P.ra, P.rb
+        pa_s = (pa[0] + ra * nx, pa[1] + ra * ny, pa[2] + ra * nz)
+        pb_s = (pb[0] - rb * nx, pb[1] - rb * ny, pb[2] - rb * nz)
+    point = ((pa_s[0] + pb_s[0]) * 0.5, (pa_s[1] + pb_s[1]) * 0.5, (pa_s[2] + pb_s[2]) * 0.5)
+    if f == 0 or not unit_ok:
+        normal = (0.0 - u[0], 0.0 - u[1], 0.0 - u[2])  # 0.0 - x: no signed zeros
+    else:
+        normal = (nx, ny, nz)
+    part = (tol, iterations, polish, "d(t) reached tol", t, f, P.queries)
     if steps is not None:
+        _fill(trace, part)
         record("toi", t, f, pa, pb)
-    return t, point, normal, trace
+        return t, point, normal, trace
+    return t, point, normal, part
 
 
 def _careful(careful, t, P):
@@ -747,11 +944,11 @@ def _careful(careful, t, P):
     cores (``pa - r_A n``, ``pb + r_B n``)."""
     P.careful_queries = getattr(P, "careful_queries", 0) + 1
     d, pa, pb = careful(t)
-    if d <= 0:
+    if d <= 0.0:
         return 0.0, 0.0, None, pa, pa  # contact: a common point (the polish lands on it)
     dx, dy, dz = pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]
     n = math.sqrt(dx * dx + dy * dy + dz * dz)
-    if not (n > 0 and math.isfinite(n)):
+    if not (n > 0.0 and math.isfinite(n)):
         raise Unsure("the careful query's closest points")
     nx, ny, nz = dx / n, dy / n, dz / n
     ra, rb = P.ra, P.rb
@@ -760,20 +957,22 @@ def _careful(careful, t, P):
     return d, d, (-nx, -ny, -nz), ca, cb
 
 
-def _miss(trace, case, calls):
-    trace["case"] = case
-    trace["static_queries"] = calls
+def _miss(tol, iterations, trace, case, calls):
+    part = (tol, iterations, None, case, None, None, calls)
+    if trace is None:
+        return None, None, None, part
+    _fill(trace, part)
     return None, None, None, trace
 
 
-def _normal(pa, pb, u):
-    """Unit from A's core point to B's (the careful path's direction of the closest points);
-    the separating plane's ``-u`` where they coincide."""
-    dx, dy, dz = pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]
-    n = math.sqrt(dx * dx + dy * dy + dz * dz)
-    if n > 0 and math.isfinite(n):
-        return (dx / n, dy / n, dz / n)
-    return (0.0 - u[0], 0.0 - u[1], 0.0 - u[2])  # 0.0 - x: no signed zeros
+def _fill(trace, part):
+    """The recorder's trace dict (``"tol"``, ``"iterations"``, ``"steps"`` so far) given the
+    rest of :func:`trace_part`'s keys, in its order (its rows made dicts in place)."""
+    full = trace_part(part)
+    trace["iterations"][:] = full["iterations"]
+    for k, v in full.items():
+        if k not in ("tol", "iterations"):
+            trace[k] = v
 
 
 def _surface(pa, pb, P):
@@ -781,7 +980,7 @@ def _surface(pa, pb, P):
     ``pb - r_B n`` (van den Bergen §4.3.4)."""
     if P.R == 0:
         return pa, pb
-    # n = _normal(pa, pb, (0, 0, 0)), written out
+    # n: the unit from A's core point to B's (0 where they coincide)
     dx, dy, dz = pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]
     n = _sqrt(dx * dx + dy * dy + dz * dz)
     if 0 < n < math.inf:

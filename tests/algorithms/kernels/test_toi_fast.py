@@ -209,3 +209,102 @@ def test_fast_toi_is_the_careful_toi_within_the_documented_tolerance():
         # distance), which tilts the direction by more
         assert r.normal == pytest.approx(c.normal, abs=1e-4 if curved else 1e-6), (ka, kb)
     assert fast_answers == 50  # every case: none handed to the careful path
+
+
+def test_point_core_forms_are_the_general_closed_form():
+    """A point core's closed forms (A's core a point: Ericson's ``s = 0`` at every ``t`` and
+    A's closest point kept; B's a point: ``d2 = (p + t m) - (p + t m) = +0.0``) take the
+    branches the general form (:meth:`Pair._closed`, RTCD 5.1.9) takes for such cores: the
+    same values bit for bit (repr tells -0.0 from 0.0), the general form the oracle."""
+    import random
+
+    rng = random.Random(4)
+
+    def rv(s=2.0):
+        return tuple(rng.uniform(-s, s) for _ in range(3))
+
+    compared = 0
+    for _ in range(150):
+        cases = ((Sphere(rv(), 0.3), Capsule(rv(), rv(), 0.2), "_closed_point_a"),
+                 (Point(rv()), Segment(rv(), rv()), "_closed_point_a"),
+                 (Sphere(rv(), 0.3), Sphere(rv(), 0.2), "_closed_point_a"),
+                 (Capsule(rv(), rv(), 0.2), Sphere(rv(), 0.3), "_closed_point_b"),
+                 (Segment(rv(), rv()), Point(rv()), "_closed_point_b"),
+                 (Capsule(rv(), rv(), 0.2), Capsule(rv(), rv(), 0.1), "_closed"))
+        for a, b, form in cases:
+            m = rv(4.0)
+            pair = toi_fast.Pair(a, b, m)
+            assert pair.gap.__name__ == form
+            for t in (0.0, 1.0, 0.5, rng.random(), rng.random()):
+                assert repr(pair.gap(t)) == repr(pair._closed(t)), (a, b, m, t)
+                compared += 1
+    assert compared == 150 * 6 * 5
+
+
+def test_kept_shapes_answer_as_fresh_ones_and_stay_out_of_copies():
+    """What the fast path keeps on a primitive (its cores, a cylinder's frame, its plain
+    support with the box corners met) answers as computed afresh, whichever side of a pair
+    the primitive is on; a pickle or a deep copy of the primitive keeps none of it (a support
+    function is a closure, which does not pickle) and computes its own."""
+    import copy
+    import pickle
+
+    def shapes():  # a box and a sphere near the origin, a cylinder and a capsule near x = 3
+        return (OBB((0.1, 0, 0), ((0.6, 0.8, 0), (-0.8, 0.6, 0), (0, 0, 1)), (0.5, 0.3, 0.4)),
+                Sphere((0.0, 0.1, 0.0), 0.4),
+                Cylinder((3, 0.2, 0.1), (0, 0.6, 0.8), 0.35, 0.9),
+                Capsule((3, -0.3, 0), (3.2, 0.4, 0.1), 0.25))
+
+    def answer(r):
+        return repr((r.toi, r.point, r.normal, r.trace))
+
+    m, back = (-4.0, 0.1, 0.2), (4.0, -0.1, -0.2)
+    box, sph, cyl, cap = shapes()
+    # each primitive on both sides; the sphere's point core against the cylinder's frame,
+    # the rest through GJK on the kept supports
+    pairs = ((box, cyl, m), (cyl, box, back), (box, cap, m), (cap, box, back),
+             (sph, cyl, m), (cyl, sph, back), (sph, cap, m), (cap, sph, back))
+    first = [answer(query("toi", a, b, mm)) for a, b, mm in pairs]  # fills what is kept
+    assert all("path" in query("toi", a, b, mm).trace for a, b, mm in pairs)
+    assert sum(query("toi", a, b, mm).toi is not None for a, b, mm in pairs) >= 6
+    again = [answer(query("toi", a, b, mm)) for a, b, mm in pairs]
+    fresh = dict(zip(map(id, (box, sph, cyl, cap)), shapes()))
+    anew = [answer(query("toi", fresh[id(a)], fresh[id(b)], mm)) for a, b, mm in pairs]
+    assert again == first and anew == first
+    for p in (box, sph, cyl, cap):
+        assert any(k.startswith("_toi_fast") for k in p.__dict__)
+        for q in (pickle.loads(pickle.dumps(p)), copy.deepcopy(p)):
+            assert q == p and not q.__dict__.get("_toi_fast_shape")
+        # a shallow copy shares the instance's dict entries: the same shape, rightly
+        assert copy.copy(p) == p
+    q = pickle.loads(pickle.dumps(box))
+    assert answer(query("toi", q, cyl, m)) == first[0]
+
+
+def test_trace_part_makes_the_trace_the_loop_used_to_fill():
+    """:func:`toi_fast.trace_part` of the loop's raw values is the trace dict key for key and
+    in its order (a hit: tol, iterations, polish, case, toi, distance_at_toi,
+    static_queries; a miss: tol, iterations, case, static_queries); with the step recorder
+    the trace is filled as the loop goes, its steps after the iterations."""
+    from algorithms.generic.advancement import conservative_advancement
+
+    a = Capsule((0, 0, 0), (0, 1, 0), 0.5)
+    hit = [("tol", "iterations", "polish", "case", "toi", "distance_at_toi", "static_queries"),
+           (Capsule((3, 0, 0), (3, 1, 0), 0.5), (-4, 0, 0))]
+    miss = [("tol", "iterations", "case", "static_queries"),
+            (Capsule((3, 5, 0), (3, 6, 0), 0.5), (-4, 0, 0))]
+    for keys, (b, m) in (hit, miss):
+        raw = toi_fast.fast_advancement(a, b, m, raw=True)
+        full = toi_fast.fast_advancement(a, b, m)
+        assert type(full[3]) is dict and tuple(full[3]) == keys
+        assert repr(toi_fast.trace_part(raw[3])) == repr(full[3])
+        assert all(set(row) == {"t", "distance", "closing_speed"}
+                   for row in full[3]["iterations"])
+        r = query("toi", a, b, m)
+        assert tuple(r.trace) == ("A.6",) + keys + ("path",)
+        assert repr({k: r.trace[k] for k in keys}) == repr(full[3])
+        rec = conservative_advancement(a, b, m, record=True)
+        assert tuple(rec.trace) == ("A.6", "tol", "iterations", "steps") + keys[2:] + ("path",)
+        assert repr({k: rec.trace[k] for k in keys}) == repr(full[3])
+    # the hit by hand (test_capsules_closing_side_by_side): gap 2 at speed 4, t = 0.5
+    assert toi_fast.fast_advancement(a, hit[1][0], (-4, 0, 0))[3]["toi"] == 0.5
