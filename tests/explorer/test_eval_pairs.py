@@ -181,3 +181,45 @@ def test_the_pairs_save_calls(tmp_path, capsys, monkeypatch, jobs):
     without = len(log.read_text().split())
     assert paired == alone
     assert 0 < with_pairs < without
+
+
+def test_the_reused_c_encoder_writes_what_json_encoder_encode_writes(tmp_path):
+    # every result of a mixed scene (traces with numpy arrays and records for the default
+    # hook, hollow errors) and a few edge values: report.encode (the C encoder made once)
+    # against report.encode_careful (JSONEncoder.encode, making it per call) and json.dumps
+    import math
+
+    import numpy as np
+
+    from algorithms import report
+    from algorithms.results import to_jsonable
+
+    doc = mixed_scene(300, objects=30, seed=4)
+    doc["objects"][6]["hollow"] = True
+    f = tmp_path / "mixed.json"
+    f.write_text(json.dumps(doc))
+    scene = load(f)
+    seen = 0
+    for a, b in dict.fromkeys(scene.query_list()):
+        ans = scene.answer(a, b)
+        out = report.result_fields(ans)
+        out["trace"] = report.trace_of(ans)
+        try:
+            careful = report.encode_careful(out)
+        except ValueError:  # a non-finite float: both refuse it
+            with pytest.raises(ValueError):
+                report.encode(out)
+            continue
+        assert report.encode(out) == careful == json.dumps(to_jsonable(out), allow_nan=False)
+        seen += 1
+    assert seen > 200
+    odd = {"x": [0.1, -0.0, 1e300, 5e-324, 1 / 3], "s": "é\n\"", "n": None, "t": True,
+           "i": 2 ** 70, "a": np.array([1.5, 2.0]), "f": np.float64(0.25), "tu": (1, 2.5)}
+    assert report.encode(odd) == report.encode_careful(odd)
+    assert report.encode(odd) == ('{"x": [0.1, -0.0, 1e+300, 5e-324, 0.3333333333333333], '
+                                  '"s": "\\u00e9\\n\\"", "n": null, "t": true, '
+                                  '"i": 1180591620717411303424, "a": [1.5, 2.0], "f": 0.25, '
+                                  '"tu": [1, 2.5]}')
+    for bad in (math.nan, math.inf, -math.inf):
+        with pytest.raises(ValueError):
+            report.encode({"v": [bad]})
