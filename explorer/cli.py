@@ -367,7 +367,7 @@ def _evaluated_chunks(scene, options, jobs, queries, total, pairs=None):
     kept: list = []  # the chunks out, until their texts come back
     pairs = pairs or {}
     texts = run_in_order(lambda chunk: _texts_of(scene, chunk, options, pairs),
-                         _chunks(queries, total, jobs, kept), jobs)
+                         _chunks(queries, total, jobs, kept, pairs), jobs)
     try:
         for result in texts:
             yield kept.pop(0), result
@@ -388,14 +388,21 @@ def _chunk_sizes(total: int, jobs: int):
         yield CHUNK
 
 
-def _chunks(queries, total: int, jobs: int, kept: list):
-    """Lists of consecutive ``queries`` of :func:`_chunk_sizes`, each also put in ``kept``."""
+def _chunks(queries, total: int, jobs: int, kept: list, pairs=None):
+    """Lists of consecutive ``queries`` of :func:`_chunk_sizes`, each also put in ``kept``; a
+    chunk ending on a query of ``pairs`` (:func:`partners`) takes the reverse that follows it
+    too (:func:`_partners_after`: the two share one analysis in one worker)."""
     import itertools
 
+    queries = iter(queries)
     for size in _chunk_sizes(total, jobs):
         chunk = list(itertools.islice(queries, size))
         if not chunk:
             return
+        if pairs and chunk[-1] in pairs:
+            after = next(queries, None)
+            if after is not None:
+                chunk.append(after)
         kept.append(chunk)
         yield chunk
 

@@ -223,3 +223,18 @@ def test_the_reused_c_encoder_writes_what_json_encoder_encode_writes(tmp_path):
     for bad in (math.nan, math.inf, -math.inf):
         with pytest.raises(ValueError):
             report.encode({"v": [bad]})
+
+
+def test_a_chunk_does_not_cut_a_pair_from_its_reverse(monkeypatch):
+    # sizes 2, 2, 2 ... (CHUNK 2): (A, B) is the 2nd query, its reverse pulled right after it
+    # by _partners_after, so the first chunk takes 3 and the pair stays together
+    asked = [("X", "Y"), ("A", "B"), ("C", "D"), ("B", "A"), ("E", "F")]
+    pairs = partners(asked, (False, False, False))
+    assert pairs == {("A", "B"): ("B", "A")}
+    order = list(cli._partners_after(iter(dict.fromkeys(asked)), pairs))
+    assert order == [("X", "Y"), ("A", "B"), ("B", "A"), ("C", "D"), ("E", "F")]
+    kept: list = []
+    monkeypatch.setattr(cli, "_chunk_sizes", lambda total, jobs: itertools.repeat(2))
+    chunks = list(cli._chunks(iter(order), 5, 2, kept, pairs))
+    assert chunks == [[("X", "Y"), ("A", "B"), ("B", "A")], [("C", "D"), ("E", "F")]]
+    assert kept == chunks
