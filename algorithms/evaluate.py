@@ -57,6 +57,7 @@ def evaluate_pair(
     id_b: str = "B",
     hollow_a: bool = False,
     hollow_b: bool = False,
+    memo: Optional[dict] = None,
 ) -> PairAnswer:
     """The typed answer for the pair ``(a, b)`` (see :class:`~algorithms.answer.PairAnswer`).
 
@@ -64,9 +65,15 @@ def evaluate_pair(
     ``hollow_a`` / ``hollow_b``: the sphere or box is its surface only (GTCG §11.12.8's hollow
     variants; answered for sphere-aabb pairs, the other pairs report that they treat it as
     solid in ``errors``).
+    ``memo``: a dict to analyse in, shared by calls on the same primitive objects (the
+    pair asked in both orders, ``explorer eval``): each default query function, each
+    ``once.shared`` pass, runs once per argument tuple across them
+    (:func:`algorithms.core.once.call`), so the answers are the ones computed alone, bit
+    for bit; ``None``: the memo of an open :func:`algorithms.core.once.carry`, else a
+    fresh one for this pair.
     """
     # the extras no other key needs are computed when read (results.DeferredField)
-    token = once.begin()
+    token = once.begin(memo)
     try:
         ans = _evaluate(a, b, motion_a, motion_b, id_a, id_b, hollow_a, hollow_b)
     finally:

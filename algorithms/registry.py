@@ -44,6 +44,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Callable, Optional
 
+from algorithms.core.once import call as once_call
 from algorithms.core.once import current_memo
 from algorithms.core.tolerance import PLAIN_KEY, call_rescaled, plain, toi_direct
 from algorithms.primitives import Primitive
@@ -447,7 +448,12 @@ def _make_runner(name: str, func: Callable, flip: bool, lean: Optional[Callable]
     :meth:`~algorithms.results.Result.flipped` when ``flip``), through :func:`call_rescaled`
     unless both primitives are :func:`~algorithms.core.tolerance.plain`; first the pair's
     ``lean`` kernel (:func:`lean_kernels`) when it has one (never flipped), ``careful`` when
-    that declines."""
+    that declines.
+
+    Inside a :func:`~algorithms.core.once.one_analysis` scope ``func`` runs once per pair of
+    arguments (:func:`algorithms.core.once.call`; a ``once.shared`` pass keeps its own memo):
+    a flipped query ``(a, b)`` and the query ``(b, a)`` are then one call of ``func(b, a)``,
+    and a time of impact's static distance at ``t = 0`` is the pair's distance query."""
     raw = getattr(func, "unshared", None)  # a once.shared pass: the function itself
     if lean is not None:
         inner = careful
@@ -460,7 +466,7 @@ def _make_runner(name: str, func: Callable, flip: bool, lean: Optional[Callable]
                 if in_scope() is None:
                     r = lean(a, b)
                     return r if r is not None else inner(a, b)
-                return func(a, b)
+                return once_call(func, a, b)
             return call_rescaled(func, name, a, b, (), None)
     elif not flip and raw is not None:
         def run(a, b):
@@ -475,14 +481,14 @@ def _make_runner(name: str, func: Callable, flip: bool, lean: Optional[Callable]
             pa = a.__dict__.get(PLAIN_KEY)
             pb = b.__dict__.get(PLAIN_KEY)
             if (pa if pa is not None else plain(a)) and (pb if pb is not None else plain(b)):
-                return func(a, b)
+                return once_call(func, a, b)
             return call_rescaled(func, name, a, b, (), None)
     else:
         def run(a, b):
             pa = a.__dict__.get(PLAIN_KEY)
             pb = b.__dict__.get(PLAIN_KEY)
             if (pa if pa is not None else plain(a)) and (pb if pb is not None else plain(b)):
-                return func(b, a).flipped()
+                return once_call(func, b, a).flipped()
             return call_rescaled(func, name, b, a, (), None).flipped()
     run.__qualname__ = (f"runner.<{name}: {getattr(func, '__name__', func)}"
                         f"{' flipped' if flip else ''}{' lean' if lean is not None else ''}>")

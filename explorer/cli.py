@@ -221,6 +221,74 @@ def result_text(scene, query: tuple, options: tuple = (False, False, False)) -> 
     return json.dumps(eval_result(scene, query, *options), allow_nan=False)
 
 
+def _pair_texts(scene, q: tuple, r: tuple, options: tuple) -> tuple:
+    """The texts of the pair query ``q`` and of its reverse ``r`` (:func:`partners`), in one
+    analysis (:func:`algorithms.core.once.carry`)."""
+    from algorithms.core.once import carry
+
+    with carry():
+        return result_text(scene, q, options), result_text(scene, r, options)
+
+
+#: a pair query whose reverse is first asked at most this many positions later is evaluated
+#: together with it (:func:`partners`); the reverse's text then waits for its turn (at most
+#: this many texts wait: a few MB)
+PAIR_WINDOW = 4096
+
+
+def partners(asked: list, options: tuple) -> dict:
+    """``{(a, b): (b, a)}`` for the pair queries of ``asked`` whose reverse is first asked
+    after them, within :data:`PAIR_WINDOW` positions: the two are evaluated in one analysis
+    (:func:`algorithms.core.once.carry`: a query registered for the kinds the other
+    way round is the other's function, flipped, and a pass both ask runs once), with the
+    same answers, bit for bit, as each alone. Empty with any option (user methods, exact,
+    cross-check: each result computes alone)."""
+    if any(options):
+        return {}
+    first: dict = {}
+    for i, q in enumerate(asked):
+        if len(q) == 2 and q not in first:
+            first[q] = i
+    out = {}
+    for q, i in first.items():
+        r = (q[1], q[0])
+        j = first.get(r)
+        if j is not None and i < j <= i + PAIR_WINDOW:
+            out[q] = r
+    return out
+
+
+def _texts_of(scene, chunk: list, options: tuple, pairs: dict) -> list:
+    """The texts of ``chunk`` (a worker's task): a query followed by its reverse
+    (:func:`partners`) shares one analysis with it."""
+    out = []
+    k = 0
+    while k < len(chunk):
+        q = chunk[k]
+        if k + 1 < len(chunk) and pairs.get(q) == chunk[k + 1]:
+            out.extend(_pair_texts(scene, q, chunk[k + 1], options))
+            k += 2
+        else:
+            out.append(result_text(scene, q, options))
+            k += 1
+    return out
+
+
+def _partners_after(queries, pairs: dict):
+    """``queries`` (distinct, in the order of first use), each query of ``pairs`` followed at
+    once by its reverse (which is not yielded again in its own place)."""
+    pulled = set()
+    for q in queries:
+        if q in pulled:
+            pulled.discard(q)
+            continue
+        yield q
+        r = pairs.get(q)
+        if r is not None:
+            pulled.add(r)
+            yield r
+
+
 def iter_result_texts(scene, options: tuple = (False, False, False), jobs: int = 1):
     """The JSON texts of the results of ``scene``, in query order, computed in ``jobs``
     processes (forked: they share the loaded scene). A query asked again later in a
@@ -251,18 +319,25 @@ def _texts_in_order(scene, options, jobs, distinct, asked, total=0):
     last = {q: i for i, q in enumerate(asked or ())}  # where each text is used the last time
     known: dict = {}
     pos = 0
+    pairs = partners(asked, options) if asked is not None else {}
     if jobs <= 1:
         for i, q in enumerate(asked):
             text = known.get(q)
             if text is None:
-                text = result_text(scene, q, options)
+                r = pairs.get(q)
+                if r is None:
+                    text = result_text(scene, q, options)
+                else:  # its reverse, asked later, in the same analysis; its text waits
+                    text, known[r] = _pair_texts(scene, q, r, options)
                 if last[q] != i:
                     known[q] = text
             elif last[q] == i:
                 del known[q]
             yield text
         return
-    chunks = _evaluated_chunks(scene, options, jobs, distinct, total)
+    if pairs:
+        distinct = _partners_after(distinct, pairs)
+    chunks = _evaluated_chunks(scene, options, jobs, distinct, total, pairs)
     try:  # (closing this generator closes the workers' at once)
         for chunk, texts in chunks:
             if asked is None:  # each asked once: a text goes out as soon as it is known
@@ -281,16 +356,18 @@ def _texts_in_order(scene, options, jobs, distinct, asked, total=0):
         chunks.close()
 
 
-def _evaluated_chunks(scene, options, jobs, queries, total):
+def _evaluated_chunks(scene, options, jobs, queries, total, pairs=None):
     """``(chunk, texts)`` for consecutive chunks of the ``total`` ``queries``, in order,
-    evaluated by ``jobs`` forked workers (:mod:`explorer.evalworkers`)."""
+    evaluated by ``jobs`` forked workers (:mod:`explorer.evalworkers`); ``pairs``
+    (:func:`partners`): a query and its reverse next to it in a chunk share one analysis."""
     from algorithms import registry
     from explorer.evalworkers import run_in_order
 
     registry.load_all()  # imported once here, not once per worker
     kept: list = []  # the chunks out, until their texts come back
-    texts = run_in_order(lambda chunk: [result_text(scene, q, options) for q in chunk],
-                         _chunks(queries, total, jobs, kept), jobs)
+    pairs = pairs or {}
+    texts = run_in_order(lambda chunk: _texts_of(scene, chunk, options, pairs),
+                         _chunks(queries, total, jobs, kept, pairs), jobs)
     try:
         for result in texts:
             yield kept.pop(0), result
@@ -311,14 +388,21 @@ def _chunk_sizes(total: int, jobs: int):
         yield CHUNK
 
 
-def _chunks(queries, total: int, jobs: int, kept: list):
-    """Lists of consecutive ``queries`` of :func:`_chunk_sizes`, each also put in ``kept``."""
+def _chunks(queries, total: int, jobs: int, kept: list, pairs=None):
+    """Lists of consecutive ``queries`` of :func:`_chunk_sizes`, each also put in ``kept``; a
+    chunk ending on a query of ``pairs`` (:func:`partners`) takes the reverse that follows it
+    too (:func:`_partners_after`: the two share one analysis in one worker)."""
     import itertools
 
+    queries = iter(queries)
     for size in _chunk_sizes(total, jobs):
         chunk = list(itertools.islice(queries, size))
         if not chunk:
             return
+        if pairs and chunk[-1] in pairs:
+            after = next(queries, None)
+            if after is not None:
+                chunk.append(after)
         kept.append(chunk)
         yield chunk
 

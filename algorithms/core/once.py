@@ -48,10 +48,34 @@ def one_analysis():
         _SCOPE.reset(token)
 
 
-def begin():
+_CARRIED: ContextVar[Optional[dict]] = ContextVar("carried_analysis", default=None)
+#: ``carried()``: the memo :func:`carry` opened, ``None`` outside it
+carried = _CARRIED.get
+
+
+@contextmanager
+def carry():
+    """Within it, every scope :func:`begin` opens without a memo of its own shares one memo
+    (:func:`algorithms.evaluate_pair` on the same primitives: ``explorer eval`` asks a pair
+    in both orders inside one): each :func:`shared` pass and each :func:`call` runs once per
+    argument tuple across them. Only for calls on primitives that do not change meanwhile
+    (they are frozen: the memo compares them by identity and keeps them alive)."""
+    token = _CARRIED.set({})
+    try:
+        yield
+    finally:
+        _CARRIED.reset(token)
+
+
+def begin(memo: Optional[dict] = None):
     """Open a :func:`one_analysis` scope without the context manager (the hot path of
-    :func:`algorithms.evaluate_pair`); returns the token for :func:`end`."""
-    return _SCOPE.set({})
+    :func:`algorithms.evaluate_pair`); returns the token for :func:`end`. ``memo``: the
+    scope's memo, a dict kept by the caller to share one analysis between scopes on the same
+    primitives (:func:`algorithms.evaluate_pair`'s ``memo``: a pair asked in both orders);
+    ``None``: the memo of an open :func:`carry`, else a fresh one."""
+    if memo is None:
+        memo = _CARRIED.get()
+    return _SCOPE.set({} if memo is None else memo)
 
 
 def end(token) -> None:
@@ -67,6 +91,21 @@ def remember(pass_: Callable, args: tuple, value) -> None:
     memo = _SCOPE.get()
     if memo is not None:
         memo[(pass_.unshared, tuple(map(id, args)), ())] = (value, args)
+
+
+def call(func: Callable, a, b):
+    """``func(a, b)``, run once per ``(func, a, b)`` (by identity) inside a scope (the
+    registry's default queries: :func:`algorithms.registry.runner`); outside every scope,
+    every call computes. Kept with the arguments, so an id is never reused while its entry
+    lives."""
+    memo = _SCOPE.get()
+    if memo is None:
+        return func(a, b)
+    key = (call, func, id(a), id(b))
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = (func(a, b), (a, b))
+    return hit[0]
 
 
 def shared(func: Callable) -> Callable:
