@@ -22,8 +22,9 @@ import importlib
 import sys
 import types
 
-#: what :func:`import_pyvista` defers (pyvista 0.4x imports them at import time)
-DEFERRED = ("matplotlib.pyplot", "matplotlib.backends.backend_agg")
+#: what :func:`import_pyvista` defers: pyvista 0.49 imports them when imported and reads a
+#: name of them only when used (``pooch``: ``pooch.retrieve`` to read a file from a URL)
+DEFERRED = ("matplotlib.pyplot", "matplotlib.backends.backend_agg", "pooch")
 
 
 class Deferred(types.ModuleType):
@@ -51,27 +52,22 @@ def _figure_canvas_agg(*args, **kwargs):
 
 
 def import_pyvista() -> types.ModuleType:
-    """``import pyvista`` with :data:`DEFERRED` left for later (see the module's docstring);
-    the plain import when pyvista or any of them is imported already."""
-    if "pyvista.plotting" in sys.modules or any(name in sys.modules for name in DEFERRED):
-        import pyvista.plotting  # noqa: F401
+    """``import pyvista.plotting`` with the modules of :data:`DEFERRED` that are not imported
+    yet left for later (see the module's docstring); the plain import when pyvista's
+    plotting is imported already. Returns ``pyvista``."""
+    if "pyvista.plotting" not in sys.modules:
+        stand_ins = [Deferred(name) for name in DEFERRED if name not in sys.modules]
+        try:
+            for module in stand_ins:
+                module.__spec__ = None  # the import system's "still initialising?" probe
+                if module.__name__ == "matplotlib.backends.backend_agg":
+                    module.FigureCanvasAgg = _figure_canvas_agg
+                sys.modules[module.__name__] = module
+            import pyvista.plotting  # noqa: F401 - ``import pyvista`` loads it at first use
+        finally:
+            for module in stand_ins:
+                if sys.modules.get(module.__name__) is module:
+                    del sys.modules[module.__name__]
+    import pyvista.plotting  # noqa: F401
 
-        return sys.modules["pyvista"]
-    import matplotlib.backends  # noqa: F401 - the parent package of backend_agg, as usual
-    import matplotlib.colors  # noqa: F401 - pyvista's type aliases read it
-
-    stand_ins = []
-    for name in DEFERRED:
-        module = Deferred(name)
-        module.__spec__ = None  # the import system's "is it still initialising?" probe
-        stand_ins.append(module)
-    stand_ins[1].FigureCanvasAgg = _figure_canvas_agg
-    try:
-        for module in stand_ins:
-            sys.modules[module.__name__] = module
-        import pyvista.plotting  # noqa: F401 - ``import pyvista`` loads it at first use only
-    finally:
-        for module in stand_ins:
-            if sys.modules.get(module.__name__) is module:
-                del sys.modules[module.__name__]
     return sys.modules["pyvista"]
