@@ -1,20 +1,22 @@
-"""Import pyvista for the window's start-up without matplotlib's plotting half.
+"""Import pyvista for the window's start-up without what it imports for charts and downloads.
 
-pyvista imports ``matplotlib.pyplot`` (``pyvista.plotting.colors``, ``pyvista.plotting.charts``)
-and ``matplotlib.backends.backend_agg`` (``charts``) when it is imported, for its 2-D charts
-and colour cycler; the explorer's view needs neither to draw its first frame. Those two
-modules, with the figure, axes, text and backend machinery they pull in, are about a quarter
-of the CPU time of importing pyvista on this project's machine (``explorer bench startup``
-compares the start-up with a plain ``import pyvista, pyvistaqt, PyQt6.QtWidgets``).
+pyvista 0.49 imports ``matplotlib.pyplot`` (``pyvista.plotting.colors``,
+``pyvista.plotting.charts``), ``matplotlib.backends.backend_agg`` (``charts``) and ``pooch``
+(``pyvista.core.utilities.reader_registry``) when it is imported, for its 2-D charts, its
+colour cycler and files read from a URL; the explorer's view needs none of them to draw its
+first frame. Those modules, with the figure, axes, text and backend machinery of matplotlib
+and the network and archive modules of pooch, are about a quarter of the CPU time of
+importing pyvista on this project's machine (``explorer bench startup`` compares the start-up
+with a plain ``import pyvista, pyvistaqt, PyQt6.QtWidgets``).
 
 :func:`import_pyvista` imports pyvista with a :class:`Deferred` stand-in for each: a module
 object that imports the real module the first time a name is read from it, and then answers
-with the real module's attribute. pyvista keeps the stand-in as its ``plt`` (every use of it
-reads an attribute, ``plt.subplots``, ``plt.rcParams``); ``charts.FigureCanvasAgg`` is a
-function that imports the real class and calls it. The stand-ins are in ``sys.modules`` only
-while pyvista is imported: any later ``import matplotlib.pyplot`` gets the real module.
-``matplotlib`` and ``matplotlib.colors`` themselves are imported as usual (pyvista's type
-aliases read ``matplotlib.colors.Colormap`` when imported)."""
+with the real module's attribute. pyvista keeps the stand-in as its ``plt`` and ``pooch``
+(every use of them reads an attribute: ``plt.subplots``, ``plt.rcParams``,
+``pooch.retrieve``); ``charts.FigureCanvasAgg`` is a function that imports the real class and
+calls it. The stand-ins are in ``sys.modules`` only while pyvista imports: any later
+``import matplotlib.pyplot`` gets the real module. ``matplotlib`` and ``matplotlib.colors``
+are imported as usual (pyvista's type aliases read ``matplotlib.colors.Colormap``)."""
 
 from __future__ import annotations
 
