@@ -75,6 +75,9 @@ def run(path: str, methods: Optional[list] = None, scene=None) -> int:
     app.setOrganizationName("intersection-explorer")
     splash = show_splash(app, path)
     _say(probe, "on-screen")
+    from explorer.render import libs
+
+    libs.import_pyvista()  # without matplotlib's pyplot, which the first frame does not need
     from explorer.qt import errors
 
     errors.install()  # an exception in a slot shows a dialog instead of aborting the process
