@@ -64,7 +64,9 @@ def test_widths_stay_divided_while_moving_and_come_back(gui_window):
     vp = w.viewport
     pl = vp.plotter
     ren = pl.renderer
-    vp.render()  # the first frame (full size)
+    vp.end_motion()  # the view at rest (the first frame may still be a moving one)
+    vp.render_at_rest(now=True)
+    assert pl.reduction == 1
     before = widths(ren)
     wide = [(p, lw, ps) for p, lw, ps in before.values() if lw > 1 or ps > 1]
     assert wide  # gui_ten draws tubes (5), answer lines (3) and point spheres (11-16)
