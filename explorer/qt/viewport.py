@@ -50,9 +50,10 @@ class FreshInteractor(QtInteractor):
     ``1/f`` x ``1/f`` of the window only: at the render window's start every renderer's
     viewport (the scene's, the axes widget's) is scaled by ``1/f`` towards the origin, so each
     keeps its aspect, and the window's DPI, the actors' line widths and point sizes too (text,
-    lines and point spheres keep their size on screen); at its end
-    they are put back (picking, the grips' drag and every pixel query between frames see the
-    full window), and the paint blits that rectangle onto the whole widget with linear
+    lines and point spheres keep their size on screen); at its end the viewports and the DPI
+    are put back (picking, the grips' drag and every pixel query between frames see the
+    full window; the widths stay divided until a full-size frame, :meth:`restore_widths`),
+    and the paint blits that rectangle onto the whole widget with linear
     interpolation (:meth:`_blit`). :attr:`frame_reduction` is the factor of the frame now in
     VTK's display framebuffer; :attr:`reduced_viewport` the main renderer's pixel size of
     that frame.
@@ -74,6 +75,9 @@ class FreshInteractor(QtInteractor):
         #: are placed in the full window's pixels)
         self.before_reduce: Optional[Callable] = None
         self._saved: Optional[tuple] = None
+        #: id(property) -> (property, its line width, point size, the divided ones, factor)
+        #: of the actors a reduced render thinned (see restore_widths)
+        self._thin: dict = {}
         super().__init__(*args, **kwargs)
         # first of the observers of a render's start, last of those of its end (before the
         # freshness probe, which must read the clock after the viewports are put back)
@@ -86,6 +90,7 @@ class FreshInteractor(QtInteractor):
         """Renders inside render at full resolution (a pick's selection render, a
         screenshot: both read the window's pixels where the full-size viewports put them)."""
         reduction, self.reduction = self.reduction, 1
+        self.restore_widths()
         try:
             yield
         finally:
@@ -101,6 +106,8 @@ class FreshInteractor(QtInteractor):
         rw = self.render_window
         if f <= 1 or rw is None or self._saved is not None:
             self.frame_reduction = 1
+            if self._saved is None:
+                self.restore_widths()  # a full-size frame: every line and point as set
             return
         if self.before_reduce is not None:
             try:
@@ -108,7 +115,8 @@ class FreshInteractor(QtInteractor):
             except Exception:  # noqa: BLE001 - never break a render
                 pass
         renderers = rw.GetRenderers()
-        saved, props = [], {}
+        saved, seen = [], set()
+        thin = self._thin
         for i in range(renderers.GetNumberOfItems()):
             ren = renderers.GetItemAsObject(i)
             vp = ren.GetViewport()
@@ -117,25 +125,52 @@ class FreshInteractor(QtInteractor):
             actors = ren.GetActors()
             for j in range(actors.GetNumberOfItems()):
                 prop = actors.GetItemAsObject(j).GetProperty()
-                if prop is not None and id(prop) not in props:
-                    props[id(prop)] = (prop, prop.GetLineWidth(), prop.GetPointSize())
-        for prop, width, size in props.values():  # pixels: the same size on screen
-            prop.SetLineWidth(width / f)
-            prop.SetPointSize(size / f)
-        self._saved = (saved, rw.GetDPI(), f, list(props.values()))
+                if prop is None or id(prop) in seen:
+                    continue
+                seen.add(id(prop))
+                width, size = prop.GetLineWidth(), prop.GetPointSize()
+                entry = thin.get(id(prop))
+                if entry is not None:
+                    if entry[3:] == (width, size, f):
+                        continue  # thinned for an earlier frame of this motion: left as is
+                    # set anew meanwhile (an overlay's new look): that one is the full size
+                    width = entry[1] if width == entry[3] else width
+                    size = entry[2] if size == entry[4] else size
+                # pixels: the same size on screen
+                prop.SetLineWidth(width / f)
+                prop.SetPointSize(size / f)
+                thin[id(prop)] = (prop, width, size, prop.GetLineWidth(), prop.GetPointSize(), f)
+        for key in [k for k in thin if k not in seen]:  # no longer drawn: as it was set
+            self._restore_width(thin.pop(key))
+        self._saved = (saved, rw.GetDPI(), f)
         rw.SetDPI(max(1, round(rw.GetDPI() / f)))
+
+    @staticmethod
+    def _restore_width(entry) -> None:
+        prop, width, size, thin_width, thin_size, _f = entry
+        if prop.GetLineWidth() == thin_width:  # (else set anew meanwhile: that stays)
+            prop.SetLineWidth(width)
+        if prop.GetPointSize() == thin_size:
+            prop.SetPointSize(size)
+
+    def restore_widths(self) -> None:
+        """Put back the line widths and point sizes a reduced render divided (they stay
+        divided from one reduced frame to the next: writing them twice a frame modified every
+        actor's property, and a modified property makes VTK rebuild that actor's shaders at
+        the next frame, issue 12); a full-size frame, the end of the motion and
+        :meth:`full_resolution` call it."""
+        thin, self._thin = self._thin, {}
+        for entry in thin.values():
+            self._restore_width(entry)
 
     def _unreduce(self, *_args) -> None:
         if self._saved is None:
             return
-        saved, dpi, f, props = self._saved
+        saved, dpi, f = self._saved
         self._saved = None
         self.reduced_viewport = tuple(self.renderer.GetSize())
         for ren, vp in saved:
             ren.SetViewport(*vp)
-        for prop, width, size in props:
-            prop.SetLineWidth(width)
-            prop.SetPointSize(size)
         self.render_window.SetDPI(dpi)
         self.frame_reduction = f
 
@@ -245,6 +280,12 @@ class Viewport(QWidget):
         layout.addWidget(self.plotter.interactor)
         self.setMinimumSize(420, 320)  # the docks never squeeze the view away
         self.plotter.add_axes()
+        # no frustum culling: asking each of some 40 props for its bounds (a pipeline update
+        # each) cost about a millisecond a frame, and a prop outside the view draws nothing
+        # anyway (the same picture; issue 12)
+        renderers = self.plotter.render_window.GetRenderers()
+        for i in range(renderers.GetNumberOfItems()):
+            renderers.GetItemAsObject(i).GetCullers().RemoveAllItems()
         self.view = SceneView(self.plotter, merge_overlays=True)  # an actor per look
         self.on_drag: Optional[Callable] = None
         self.on_drag_start: Optional[Callable] = None
@@ -317,6 +358,7 @@ class Viewport(QWidget):
         """The motion ended: :data:`quality.IDLE_MS` later, unless something moves again, the
         view renders once with :func:`quality.idle` (:meth:`render_at_rest`)."""
         self._moving = False
+        self.plotter.restore_widths()  # between frames, every line and point as set
         if quality.adaptive():
             self._idle_timer.start()
 

@@ -11,8 +11,10 @@ pass itself does), besides softening the answer labels' text. So by default
 camera, an edit) with neither multisampling nor FXAA, and once the view has been still for
 :data:`IDLE_MS` it renders the same frame **once more with multisampling**: crisp labels and
 smooth edges at rest, the cheapest frame while dragging (the edges of a moving picture are
-stepped, and the light kit's two back lights are off: :func:`moving`; translucency, line
-widths, tubes and spheres stay: measured, they cost nothing worth a change of look)
+stepped, the light kit's two back lights are off, :func:`moving`, and translucent surfaces
+are blended without the order-independent translucency pass, :func:`ordered_translucency`;
+translucency itself, tubes and spheres stay: measured, they cost nothing worth a change of
+look)
 (:class:`explorer.qt.viewport.Viewport` switches the render window between the two).
 (pyvista's ``enable_anti_aliasing("fxaa")`` switches to the far costlier SSAA when VTK is built
 with EGL, which it is here, although the window itself is an X window where FXAA works: the
@@ -22,7 +24,12 @@ While moving, ``"adaptive"`` also renders at :data:`REDUCTION` (half) resolution
 the picture up (:func:`reduction`); the frame at rest is full resolution. Measured on
 ``scenes/gui_ten.json`` (489x699), the render of a drag frame went from about 30 ms to about
 22 ms: a fixed cost of about 15 ms a frame remains whatever the pixels (1/8 resolution still
-takes 15-19 ms), so the fragment work is less than half of the moving frame.
+takes 15-19 ms), so the fragment work is less than half of the moving frame. Of that fixed
+cost (``perf`` of the main thread while dragging, issue 12): VTK rebuilt every actor's shaders
+each frame because the reduction wrote every property's line width twice a frame (now they
+stay divided while moving), the frustum culler asked each prop for its bounds (removed), the
+translucency pass (off while moving); what remains is the label pass in Python, the 16 text
+actors and the draw calls themselves.
 
 ``ANTI_ALIASING`` may be ``"adaptive"`` (default), ``"fxaa"`` (always FXAA), ``"msaa"`` (always
 multisampling, the old look) or ``"none"``; ``explorer bench drag --anti-aliasing`` sets it to
@@ -109,16 +116,32 @@ def reduction(settings: tuple | None = None) -> int:
     return 1
 
 
+def ordered_translucency(settings: tuple | None = None) -> bool:
+    """Whether the frames rendered with ``settings`` (default :func:`moving`) blend their
+    translucent surfaces with VTK's order-independent translucency pass (the renderer's
+    ``UseOIT``, VTK's default: two more colour buffers, a full-window composite and its own
+    shader variant of every translucent actor). With ``"adaptive"`` the moving frames do
+    without (translucent surfaces are blended in drawing order, depth-tested): measured on
+    ``scenes/gui_ten.json`` (process CPU time of a reduced drag frame's render, medians of
+    interleaved blocks in one run on the loaded machine) 15.8 ms without the pass against
+    20.1 ms with it, and in a screenshot of the window while dragging 214 pixels of the 3-D
+    view differ by more than 30 of 765 (sum of R, G and B) from the frame with the pass (in
+    the translucent spheres); the frame at rest keeps the pass."""
+    settings = moving() if settings is None else settings
+    return not (ANTI_ALIASING == "adaptive" and settings == moving() and adaptive())
+
+
 def apply(renderer, settings: tuple | None = None) -> None:
     """Set ``settings`` (default: :func:`moving`) on the VTK ``renderer`` and its render
     window: multisamples on the window (VTK rebuilds its framebuffers at the next frame; the
     driver may give fewer samples than asked), FXAA on the renderer, its back lights on or
-    off."""
+    off, its order-independent translucency (:func:`ordered_translucency`)."""
     samples, fxaa, backs = moving() if settings is None else settings
     window = renderer.GetRenderWindow()
     if window is not None:
         window.SetMultiSamples(samples)
     renderer.SetUseFXAA(fxaa)
+    renderer.SetUseOIT(ordered_translucency(settings))
     for light in back_lights(renderer):
         light.SetSwitch(backs)
     renderer.Modified()
