@@ -741,32 +741,32 @@ def _lean_cast(hi):
                     dw = abs(d[which])
                     gap = g * dw / (dw + abs(d2)) if g > 0 else 0.0
                     break
-            # a hit: the exit
-            n_out = None
+            # a hit: the exit, woo_lean's t_out (the least exit parameter over the axes the
+            # direction moves along, inf when it moves along none; the exit plane is not
+            # needed here: _cast_hits finds it again). woo_lean's clamp of t_out to t is
+            # left out: t_out < t fails the test below as t_out == t does (no NaN arises:
+            # a finite or infinite numerator over a finite nonzero d_i)
+            t_out = INF
             if d0 > 0:
-                t_out, n_out = (h0 - o0) / d0, _N0P
+                t_out = (h0 - o0) / d0
             elif d0 != 0:
-                t_out, n_out = (l0 - o0) / d0, _N0M
-            else:
-                t_out = INF
+                t_out = (l0 - o0) / d0
             if d1 > 0:
                 x = (h1 - o1) / d1
-                if n_out is None or x < t_out:
-                    t_out, n_out = x, _N1P
+                if x < t_out:
+                    t_out = x
             elif d1 != 0:
                 x = (l1 - o1) / d1
-                if n_out is None or x < t_out:
-                    t_out, n_out = x, _N1M
+                if x < t_out:
+                    t_out = x
             if d2 > 0:
                 x = (h2 - o2) / d2
-                if n_out is None or x < t_out:
-                    t_out, n_out = x, _N2P
+                if x < t_out:
+                    t_out = x
             elif d2 != 0:
                 x = (l2 - o2) / d2
-                if n_out is None or x < t_out:
-                    t_out, n_out = x, _N2M
-            if t_out < t:
-                t_out = t
+                if x < t_out:
+                    t_out = x
             if t < 0 or not (t < t_out <= hi):
                 return None
             # make_with, inlined: the fields stored in the new instance's own dict, in the
