@@ -555,6 +555,8 @@ for _k in LINEAR:
 #: on a box (not fields)
 WOO_FORM_KEY = "_woo_form"
 BOX_FORM_KEY = "_woo_box_form"
+if (WOO_FORM_KEY, BOX_FORM_KEY) != ("_woo_form", "_woo_box_form"):
+    raise AssertionError("_lean_cast reads the forms as a._woo_form and box._woo_box_form")
 
 
 def _woo_form(a):
@@ -623,24 +625,21 @@ def _lean_cast(hi):
     margin2 = 2.0 * MARGIN
     bounded = hi == 1  # a segment
     new = object.__new__
-    setattr_ = object.__setattr__
-    form_key = WOO_FORM_KEY
-    box_key = BOX_FORM_KEY
-    # the records' fields in their order (the trace, first_t and hits filled in per call)
-    hit_fields = {"method": A18, "trace": None, "intersects": True, "first_t": None, "hits": ()}
-    miss_fields = {"method": A18, "trace": None, "intersects": False, "first_t": None,
-                   "hits": ()}
 
     def lean(a, box):
         if not state["enabled"]:
             return None
         # what depends on one primitive alone, kept on the instances (_woo_form, _box_form):
         # False for an exact one or a zero direction (the cases left to hits_linear_aabb)
-        f = a.__dict__.get(form_key)
-        if f is None:
+        # (read as attributes: an instance-dict attribute read costs less than a
+        # __dict__.get call; AttributeError the first time, before _woo_form stores it)
+        try:
+            f = a._woo_form
+        except AttributeError:
             f = _woo_form(a)
-        g = box.__dict__.get(box_key)
-        if g is None:
+        try:
+            g = box._woo_box_form
+        except AttributeError:
             g = _box_form(box)
         if f is False or g is False:
             return None
@@ -742,52 +741,56 @@ def _lean_cast(hi):
                     dw = abs(d[which])
                     gap = g * dw / (dw + abs(d2)) if g > 0 else 0.0
                     break
-            # a hit: the exit
-            n_out = None
+            # a hit: the exit, woo_lean's t_out (the least exit parameter over the axes the
+            # direction moves along, inf when it moves along none; the exit plane is not
+            # needed here: _cast_hits finds it again). woo_lean's clamp of t_out to t is
+            # left out: t_out < t fails the test below as t_out == t does (no NaN arises:
+            # a finite or infinite numerator over a finite nonzero d_i)
+            t_out = INF
             if d0 > 0:
-                t_out, n_out = (h0 - o0) / d0, _N0P
+                t_out = (h0 - o0) / d0
             elif d0 != 0:
-                t_out, n_out = (l0 - o0) / d0, _N0M
-            else:
-                t_out = INF
+                t_out = (l0 - o0) / d0
             if d1 > 0:
                 x = (h1 - o1) / d1
-                if n_out is None or x < t_out:
-                    t_out, n_out = x, _N1P
+                if x < t_out:
+                    t_out = x
             elif d1 != 0:
                 x = (l1 - o1) / d1
-                if n_out is None or x < t_out:
-                    t_out, n_out = x, _N1M
+                if x < t_out:
+                    t_out = x
             if d2 > 0:
                 x = (h2 - o2) / d2
-                if n_out is None or x < t_out:
-                    t_out, n_out = x, _N2P
+                if x < t_out:
+                    t_out = x
             elif d2 != 0:
                 x = (l2 - o2) / d2
-                if n_out is None or x < t_out:
-                    t_out, n_out = x, _N2M
-            if t_out < t:
-                t_out = t
+                if x < t_out:
+                    t_out = x
             if t < 0 or not (t < t_out <= hi):
                 return None
-            # make_with, inlined (the fields a copy of a template's: a dict copy costs less
-            # than building it)
-            fields = hit_fields.copy()
+            # make_with, inlined: the fields stored in the new instance's own dict, in the
+            # dataclass's order (costs less than a dict made apart and set as __dict__)
+            obj = new(HitResult)
+            fields = obj.__dict__
+            fields["method"] = A18
             fields["trace"] = Deferred(_cast_trace, a, box)
+            fields["intersects"] = True
             fields["first_t"] = t
             fields["hits"] = Deferred(_cast_hits, a, box)
-            obj = new(HitResult)
-            setattr_(obj, "__dict__", fields)
             return obj
         # a miss with its gap: _clear_miss's scale, max(pair_scale(a, box), |d_i|), from the
         # component's part of it and the box's (_woo_form, _box_form)
         if x > scale:
             scale = x
         if gap > margin2 * scale and scale < 1e300:
-            fields = miss_fields.copy()  # make_with, inlined
+            obj = new(HitResult)  # make_with, inlined (as above)
+            fields = obj.__dict__
+            fields["method"] = A18
             fields["trace"] = Deferred(_cast_trace, a, box)
-            obj = new(HitResult)
-            setattr_(obj, "__dict__", fields)
+            fields["intersects"] = False
+            fields["first_t"] = None
+            fields["hits"] = ()
             return obj
         return None
     return lean
