@@ -437,6 +437,23 @@ def closest_t_to_point(o, d, lo, hi, q):
     return clamp_t(t, lo, hi)
 
 
+def _polished(o, d, lo, hi, s0, s1, s):
+    """Two more candidates ``(t, s)`` of :func:`linear_segment_closest` from the critical
+    point's ``s`` (clamped to ``[0, 1]``): ``t`` the projection of the segment's point at ``s``
+    on the component, then ``s`` the projection of the component's point at that ``t`` on the
+    segment. Each is a clamped 1D projection (App. A.2), accurate however parallel the two
+    are; the rounding of ``det`` is then left only along the valley of ``Q``, where ``Q`` is
+    flat. Exact on Fractions (and then no better than the critical point: the least keeps
+    the first of equals)."""
+    if not s >= 0:  # (also NaN: the ends of the segment are candidates anyway)
+        s = 0 * s if s == s else 0.0
+    elif s > 1:
+        s = 1 + 0 * s
+    t = closest_t_to_point(o, d, lo, hi, V.lerp(s0, s1, s))
+    _, s2 = closest_point_segment(point_at(o, d, t), s0, s1)
+    return (t, s), (t, s2)
+
+
 def linear_segment_closest(o, d, lo, hi, s0, s1):
     """Closest points of the linear component ``o + t d`` (``t`` in ``[lo, hi]``) and the segment
     ``s0 + s (s1 - s0)`` (``s`` in ``[0, 1]``).
@@ -445,8 +462,12 @@ def linear_segment_closest(o, d, lo, hi, s0, s1):
     rectangle, so its minimum is the interior critical point when that lies in the domain, or
     else the minimum over the rectangle's edges, each a clamped 1D projection (App. A.2). We
     evaluate every candidate (critical point when ``det = ac - b^2 > 0``; ``s = 0``, ``s = 1``;
-    ``t = lo``, ``t = hi`` when finite) by its own squared distance and keep the least, so a
-    nearly singular ``det`` can only add a candidate, never lose the true minimum. (The
+    ``t = lo``, ``t = hi`` when finite) by its own squared distance and keep the least. A
+    nearly singular ``det`` (nearly parallel directions) rounds the critical point badly
+    across the valley of ``Q``, where ``Q`` is steep, and the ends of the rectangle can be far
+    from the minimum (a sliver triangle's edge 1.41e-6 from a segment gave 2e-6): so the
+    critical point is also polished by the two well-conditioned 1D projections
+    (:func:`_polished`), which can only add candidates. (The
     robust st-plane version of GTCG §10.8 belongs to the linear-linear module; this one is a
     private helper for the edge terms.) Returns ``(sqr_distance, t, s, point_on_linear,
     point_on_segment)``.
@@ -465,6 +486,7 @@ def linear_segment_closest(o, d, lo, hi, s0, s1):
         s = (a * ee - b * dd) / det
         if lo <= t <= hi and 0 <= s <= 1:
             cands.append((t, s))
+        cands.extend(_polished(o, d, lo, hi, s0, s1, s))
     for s_fixed, q in ((0 * a, s0), (1 + 0 * a, s1)):
         cands.append((closest_t_to_point(o, d, lo, hi, q), s_fixed))
     for t_fixed in (lo, hi):
@@ -506,6 +528,7 @@ def _linear_segment_closest3(o, d, lo, hi, s0, s1):
         s = (a * ee - b * dd) / det
         if lo <= t <= hi and 0 <= s <= 1:
             cands.append((t, s))
+        cands.extend(_polished(o, d, lo, hi, s0, s1, s))
     # closest_t_to_point(o, d, lo, hi, q) for q = s0, s1
     (ux, uy, uz), m = rescaled(d)
     uu = ux * ux + uy * uy + uz * uz

@@ -261,3 +261,19 @@ def test_badouel_equals_moller_trumbore_exactly_in_fractions(a, tri):
     assert "rescued" not in b.trace
     assert b.intersects == m.intersects and b.first_t == m.first_t
     assert [h.t for h in b.hits] == [h.t for h in m.hits]
+
+
+def test_distance_to_a_sliver_edge_nearly_parallel():
+    # found by hypothesis: the segment runs down the y axis from the origin to (0, -3, 0); the
+    # triangle's edge 12 from (0, -1, 2e-6) to (2e-6, 0, 0) is nearly parallel to it. A point
+    # of the edge is (2e-6 s, -1 + s, 2e-6 (1 - s)), at distance 2e-6 sqrt(s^2 + (1 - s)^2)
+    # from the y axis: least at s = 1/2, 2e-6 / sqrt(2) = 1.41421e-6, at y = -1/2 (inside the
+    # segment). The edges' ends are 2e-6 away; the rounded critical point of the edge term
+    # (det = 7.2e-11 against a c = 9) was 2.0e-6 too before it was polished.
+    a = Segment((0.0, 0.0, 0.0), (0.0, -3.0, 0.0))
+    tri = Triangle(((0.0, 0.0, 1.0), (0.0, -1.0, 2e-6), (2e-6, 0.0, 0.0)))
+    r = query("distance", a, tri)
+    assert r.distance == pytest.approx(2e-6 / math.sqrt(2), rel=1e-9)
+    assert r.closest[0] == pytest.approx((0.0, -0.5, 0.0), abs=1e-9)
+    assert r.closest[1] == pytest.approx((1e-6, -0.5, 1e-6), abs=1e-9)
+    assert query("distance", tri, a).distance == r.distance
