@@ -445,8 +445,8 @@ def _polished(o, d, lo, hi, s0, s1, s):
     are; the rounding of ``det`` is then left only along the valley of ``Q``, where ``Q`` is
     flat. Exact on Fractions (and then no better than the critical point: the least keeps
     the first of equals)."""
-    if not s >= 0:  # (also NaN: the ends of the segment are candidates anyway)
-        s = 0 * s if s == s else 0.0
+    if not s >= 0:  # (also NaN; s - s: a zero of s's type, never -0.0)
+        s = s - s if s == s else 0.0
     elif s > 1:
         s = 1 + 0 * s
     t = closest_t_to_point(o, d, lo, hi, V.lerp(s0, s1, s))

@@ -12,23 +12,11 @@ from algorithms.core import once
 from algorithms.report import result_text
 from explorer import cli
 from explorer.benchmarks import mixed_scene
-from explorer.cli import eval_document, main, partners
+from explorer.cli import partners
 from explorer.model.scenefile import load
+from tests.explorer.test_eval_parallel import run_eval, whole
 
 registry.load_all()
-
-
-def whole(path) -> str:
-    """What ``explorer eval`` must write: every query evaluated afresh, in turn (no memo
-    outlives a query)."""
-    return json.dumps(eval_document(load(path)), allow_nan=False) + "\n"
-
-
-def run_eval(capsys, *argv) -> str:
-    assert main(["eval", *map(str, argv)]) == 0
-    out, err = capsys.readouterr()
-    assert err == ""
-    return out
 
 
 def test_once_call_runs_once_per_argument_pair_in_a_scope_and_a_carry():

@@ -277,3 +277,19 @@ def test_distance_to_a_sliver_edge_nearly_parallel():
     assert r.closest[0] == pytest.approx((0.0, -0.5, 0.0), abs=1e-9)
     assert r.closest[1] == pytest.approx((1e-6, -0.5, 1e-6), abs=1e-9)
     assert query("distance", tri, a).distance == r.distance
+
+
+def test_edge_term_polishing_clamps_to_a_plain_zero():
+    # the edge term's critical point may round outside the segment (s < 0): its polished
+    # candidates then start from s = 0, a +0.0 (a -0.0 would win ties against the end
+    # candidate and reach the output as "-0.0"); the segment y = 1 above the x axis
+    from algorithms.kernels.closest import _polished, linear_segment_closest
+
+    (t, s), (t2, s2) = _polished((0.0, 0, 0), (1.0, 0, 0), 0.0, 1.0, (0.0, 1, 0), (1.0, 1, 0),
+                                 -0.3)
+    assert (t, s, t2, s2) == (0.0, 0.0, 0.0, 0.0)
+    assert math.copysign(1, s) == 1 and math.copysign(1, s2) == 1
+    # parallel unit segments 1 apart: distance 1 (squared 1), at t = 0 and s = 0
+    sq, t, s, pa, pb = linear_segment_closest((0.0, 0, 0), (1.0, 0, 0), 0.0, 1.0, (0.0, 1, 0),
+                                              (1.0, 1, 0))
+    assert sq == 1.0 and math.copysign(1, s) == 1
