@@ -53,6 +53,14 @@ The policy
    minimiser, the stopping rules of GJK and the golden-section searches); they make the float
    answers accurate, while the decisions above make them agree.
 
+   The band decides *whether* two shapes touch, never *how early*: ``first_t`` is where the
+   cast's own arithmetic enters the shape. A segment that runs within the band of a face
+   before it meets it (a flat box tilted by ``6.7e-203``, which the segment enters exactly at
+   ``t = 1``) has ``first_t = 1``, the exact entry, not ``0``. Only when the cast misses and
+   the band alone makes the pair touch is ``first_t`` the closest point's parameter
+   (:func:`reconcile`, rule 2). A test oracle that samples distances before ``first_t`` must
+   compute them without underflow (squaring ``6.7e-203`` gives ``0``).
+
 3. **Every scale.** Coordinates from ``1e-300`` to ``1e300`` are valid JSON and valid
    geometry. :func:`call_rescaled`, which :func:`algorithms.registry.query` uses for every
    query, multiplies all lengths of a pair by one exact power of two, and each direction (a

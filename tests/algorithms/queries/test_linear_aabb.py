@@ -22,6 +22,14 @@ from tests.algorithms.queries.test_linear_plane import (MY_QUERIES, any_a, check
 U = AABB((0, 0, 0), (1, 1, 1))
 
 
+def norm_rows(V):
+    """Each row's length, scaled by its largest component first: ``np.linalg.norm`` squares
+    the components, so a gap of 6.7e-203 (a box tilted by that angle) would come out 0."""
+    m = np.abs(V).max(axis=1)
+    safe = np.where(m > 0, m, 1.0)
+    return m * np.linalg.norm(V / safe[:, None], axis=1)
+
+
 def box_np(bmin, bmax, to_local=None):
     """Independent oracles: per-axis outside amounts q = max(min - x, x - max);
     distance |max(q, 0)|, signed distance that plus min(max_i q_i, 0)."""
@@ -33,11 +41,11 @@ def box_np(bmin, bmax, to_local=None):
         return np.maximum(lo - X, X - hi)
 
     def dist(X):
-        return np.linalg.norm(np.maximum(q(X), 0.0), axis=1)
+        return norm_rows(np.maximum(q(X), 0.0))
 
     def sdf(X):
         Q = q(X)
-        return np.linalg.norm(np.maximum(Q, 0.0), axis=1) + np.minimum(Q.max(axis=1), 0.0)
+        return norm_rows(np.maximum(Q, 0.0)) + np.minimum(Q.max(axis=1), 0.0)
 
     return dist, sdf
 

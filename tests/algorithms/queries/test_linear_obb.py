@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from algorithms import OBB, Line, Point, Ray, Segment
@@ -113,6 +113,12 @@ def test_golden_section_vs_oracle(a, obb):
 
 @settings(max_examples=ex(60), deadline=None)
 @given(a=linear(), obb=obbs())
+# found by a local hypothesis run: a flat box (a segment along y tilted by 6.7e-203 towards z)
+# that the segment meets exactly at t = 1 (box frame z = (1 - t) 6.7e-203); the oracle's
+# distances before t = 1 underflowed to 0 when squared (now: norm_rows)
+@example(a=Segment((0., 1., 0.), (0., 0., 0.)),
+         obb=OBB((0., 0., 0.), ((-1., 0., 0.), (0., 1., 6.673793401124414e-203),
+                                (0., 6.673793401124414e-203, -1.)), (0., 1., 0.)))
 def test_hits_vs_oracle_woo_and_slabs(a, obb):
     c, R = ball(obb)
     dist, sdf = obb_np(obb)
