@@ -616,6 +616,12 @@ def clearly_apart(a, b, intersects, distance, closest, first_t, side, toi) -> bo
     return False
 
 
+#: the kinds a line can touch along a half-line of its own, so that no least ``t`` exists
+#: (scene-v1: ``first_t`` null "when it is unbounded below": a line in a plane, on a line or
+#: along a ray)
+_UNBOUNDED = ("plane", "line", "ray")
+
+
 def reconcile(a, b, *, intersects, distance, closest, separating_axis=None, first_t=None,
               parameter=(None, None), side=None, toi=None, moving=False) -> dict:
     """One consistent answer from the separately computed keys of the pair ``(a, b)``.
@@ -628,7 +634,9 @@ def reconcile(a, b, *, intersects, distance, closest, separating_axis=None, firs
     2. Intersecting: ``distance`` is ``0``, ``closest`` one common point (the midpoint of the
        two closest points, which lie within the band of both shapes), no
        ``separating_axis``, ``side`` ``0``, ``toi`` ``0`` when the objects move, and a segment
-       or ray without hits touches at its closest point (``first_t`` = its parameter).
+       or ray without hits touches at its closest point (``first_t`` = its parameter), and so
+       does a line against a bounded shape (against a plane, line or ray its contact may be
+       unbounded below, and ``first_t`` stays what the hits found).
     3. Apart: a ``separating_axis`` must separate the closed-form projections by more than
        the band (:func:`separates`); one that does not is replaced by the direction between
        the closest points when that one separates, else dropped (``None``). The check runs
@@ -684,7 +692,8 @@ def reconcile(a, b, *, intersects, distance, closest, separating_axis=None, firs
         if moving and toi != 0:
             notes.append(f"toi {toi!r} -> 0: they intersect at t = 0")
             toi = 0.0
-        if first_t is None and a.kind in ("segment", "ray") and parameter[0] is not None:
+        if first_t is None and parameter[0] is not None and (
+                a.kind in ("segment", "ray") or (a.kind == "line" and b.kind not in _UNBOUNDED)):
             first_t = float(parameter[0])
             notes.append("first_t from the closest point")
     else:

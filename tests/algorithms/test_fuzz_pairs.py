@@ -16,7 +16,8 @@ invariants:
   the unscaled shapes so the oracle itself cannot overflow) and are ``distance`` apart, and
   no sampled point of one shape is nearer the other than ``distance``;
 * ``toi`` is in ``[0, 1]``, and ``0`` when the shapes intersect at ``t = 0``;
-* a segment or ray that intersects has a ``first_t``; a plane pair's ``side`` is ``0`` iff it
+* a segment or ray that intersects has a ``first_t``, and so has a line that touches a bounded
+  shape (against a plane, line or ray its contact may be unbounded below); a plane pair's ``side`` is ``0`` iff it
   intersects;
 * swapping the arguments gives the same ``intersects`` and ``distance``;
 * a unit-size pair moved up to ``2**1000`` apart is apart, with a positive distance.
@@ -217,7 +218,9 @@ def violations(a, b, a0, b0, motion, unscale) -> list[str]:
             out.append(f"toi {t!r} outside [0, 1]")
         if hit and t != 0:
             out.append(f"intersecting at t = 0 but toi {t!r}")
-    if hit and a.kind in ("segment", "ray") and r["first_t"] is None:
+    if hit and r["first_t"] is None and (
+            a.kind in ("segment", "ray")
+            or (a.kind == "line" and b.kind not in ("plane", "line", "ray"))):
         out.append("intersects but first_t null")
     if r["side"] is not None and (r["side"] == 0) != bool(hit):
         out.append(f"side {r['side']} but intersects {hit!r}")

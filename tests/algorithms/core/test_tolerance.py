@@ -370,3 +370,18 @@ def test_reconcile_rules():
     r = tol.reconcile(a, b, intersects=False, distance=1.0, closest=((1, 0, 0), (2, 0, 0)),
                     separating_axis=(1, 0, 0), toi=0.5, moving=True)
     assert r["notes"] == [] and r["toi"] == 0.5
+
+
+def test_a_line_grazing_a_box_within_the_band_has_a_first_t():
+    # the line y = 1 + 1e-14, z = 0 along +x runs 1e-14 above the top face y = 1 of the unit
+    # box, over x in [0, 1], i.e. t in [5, 6] from x = -5: a gap far inside the band
+    # 2**-40 * 5 = 4.5e-12, so it touches, and its least parameter on the box is t = 5
+    # (the closest point the distance query gives: its first candidate, the face's edge x = 0)
+    box = AABB((0, 0, 0), (1, 1, 1))
+    for a in (Line((-5, 1 + 1e-14, 0), (1, 0, 0)), Ray((-5, 1 + 1e-14, 0), (1, 0, 0))):
+        r = evaluate_json(a, box)
+        assert r["intersects"] is True and r["distance"] == 0 and r["first_t"] == 5.0, r
+    # a line 1e-14 above the plane z = 0 (scale 5: its point's x, band 4.5e-12) touches it
+    # along all of itself: no least t, first_t stays null
+    r = evaluate_json(Line((5, 0, 1e-14), (1, 0, 0)), Plane((0, 0, 1), 0))
+    assert r["intersects"] is True and r["first_t"] is None, r
