@@ -115,6 +115,33 @@ def test_triangle_kernel_is_hits_linear_triangle_bit_for_bit(kind, o, d, v0, v1,
         _same(query("hits", a, tri), linear_triangle.hits_linear_triangle(a, tri))
 
 
+def test_box_kernel_is_direct_and_leaves_what_it_cannot_answer_to_the_runner():
+    # query() calls a direct kernel without reading the plain flags or the scope itself
+    # (registry.lean_kernels): the kernel declines (None) exactly the pairs the runner must
+    # answer, and answers the others with the registered function's own record
+    lean = linear_aabb.hits_linear_aabb.lean[("ray", "aabb")][0]
+    assert lean.direct is True
+    ray, box = Ray((-1, 0.5, 0.5), (1, 0, 0)), AABB((0, 0, 0), (1, 1, 1))
+    # a box 2**30 wide is outside the safe range (not plain): rescaled by call_rescaled; the
+    # ray enters at x = 0 (t = 1) and leaves at x = 2**30 (t = 2**30 + 1)
+    big = AABB((0, 0, 0), (2.0 ** 30,) * 3)
+    assert not plain(big) and lean(ray, big) is None
+    r = query("hits", ray, big)
+    assert r.trace["rescaled_by"] > 1 and [h.t for h in r.hits] == [1.0, 2.0 ** 30 + 1]
+    exact = Ray((-1, 0.5, 0.5), (1, 0, 0), exact=True), AABB((0, 0, 0), (1, 1, 1), exact=True)
+    assert lean(*exact) is None  # exact: the careful path, through the runner
+    assert query("hits", *exact).first_t == 1
+    with one_analysis():
+        assert lean(ray, box) is None  # a scope: the runner's shared call
+        _same(query("hits", ray, box), linear_aabb.hits_linear_aabb(ray, box))
+    with careful_only():  # the filters off: the careful record, from the kernel itself
+        _same(lean(ray, box), linear_aabb.hits_linear_aabb(ray, box))
+    _same(lean(ray, box), linear_aabb.hits_linear_aabb(ray, box))
+    # (the ray x = -1 + t at y = z = 0.5 enters the unit box at t = 1, leaves at t = 2)
+    assert [(h.t, h.kind) for h in query("hits", ray, box).hits] == [(1.0, "entry"),
+                                                                     (2.0, "exit")]
+
+
 def test_kept_per_primitive_data_serves_every_partner_bit_for_bit():
     # the kernels keep what depends on one primitive alone on its (frozen) instance
     # (linear_triangle._plane_of and _ray_form, linear_aabb._woo_form and _box_form,
