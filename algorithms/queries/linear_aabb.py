@@ -668,7 +668,7 @@ def _lean_cast(hi):
         if not state["enabled"]:
             return careful(a, box)
         o, d, o0, o1, o2, d0, d1, d2, scale = f
-        bmin, bmax, l0, l1, l2, h0, h1, h2, x = g
+        bmin, bmax, l0, l1, l2, h0, h1, h2, box_scale = g
         which = -1
         t = -1.0
         gap = None
@@ -785,8 +785,8 @@ def _lean_cast(hi):
             return obj
         # a miss with its gap: _clear_miss's scale, max(pair_scale(a, box), |d_i|), from the
         # component's part of it and the box's (_woo_form, _box_form)
-        if x > scale:
-            scale = x
+        if box_scale > scale:
+            scale = box_scale
         if gap > margin2 * scale and scale < 1e300:
             obj = new(HitResult)  # make_with, inlined (as above)
             fields = obj.__dict__

@@ -115,6 +115,25 @@ def test_triangle_kernel_is_hits_linear_triangle_bit_for_bit(kind, o, d, v0, v1,
         _same(query("hits", a, tri), linear_triangle.hits_linear_triangle(a, tri))
 
 
+def test_box_kernel_certifies_a_miss_on_the_pairs_scale_as_hits_linear_aabb_does():
+    # Woo rejects this ray (its origin and direction below 1, the box's coordinates up to
+    # 1.3e7) with the gap 8.5e-4 (woo_lean). The miss is certified only when the gap exceeds
+    # 2 MARGIN times the pair's scale (_clear_miss: the box's 1.3e7, so 24.3): it does not,
+    # so the careful path checks (and counts one woo_lean fallback), the kernel alike. (The
+    # kernel once compared with the ray's own scale, 2 MARGIN 0.7 = 1.3e-6, and certified it.)
+    ray = Ray((0.6962724823217186, -0.0003604924985383986, 0.34923212416625304),
+              (-0.00014551129233039668, 0.0005810010126908581, -0.0006129111114082106))
+    box = AABB((-9259993.220482625, 5810010.126548088, -6129110.7631044835),
+               (298787.0002495814, 12752326.963067882, 534230.2674479894))
+    assert linear_aabb.woo_lean(ray.origin, ray.direction, float("inf"), box.min,
+                                box.max) == (linear_aabb.MISS, 0.0008494125014408611)
+    q, nq = _counted(lambda: query("hits", ray, box))
+    f, nf = _counted(lambda: linear_aabb.hits_linear_aabb(ray, box))
+    assert nq == nf == {"woo_lean": 1}
+    _same(q, f)
+    assert not q.intersects
+
+
 def test_box_kernel_is_direct_and_leaves_what_it_cannot_answer_to_the_runner():
     # query() calls a direct kernel without reading the plain flags or the scope itself
     # (registry.lean_kernels): the kernel declines (None) exactly the pairs the runner must
