@@ -519,23 +519,24 @@ def query(name: str, a: Primitive, b: Primitive, *args, method: str | None = Non
         try:
             found = _CACHE[name][type(a)][type(b)]
         except KeyError:
-            found = None
-        # (a change of the table's keys drops _CACHE: _Table)
-        if found is not None and found[1] is _TABLE and found[3] in found[2]:
-            lean = found[6]
-            if lean is not None:  # a direct kernel: its own checks (lean_kernels)
-                r = lean(a, b)
-                return r if r is not None else found[0](a, b)
-            lean = found[4]
-            if lean is not None:
-                try:  # plain()'s flag, kept on the instance (PLAIN_KEY), read as an attribute
-                    ok = a._tolerance_plain and b._tolerance_plain
-                except AttributeError:  # not computed yet: the runner computes it
-                    ok = False
-                if ok and current_memo() is None:
+            pass
+        else:
+            # (a change of the table's keys drops _CACHE: _Table)
+            if found[1] is _TABLE and found[3] in found[2]:
+                lean = found[6]
+                if lean is not None:  # a direct kernel: its own checks (lean_kernels)
                     r = lean(a, b)
-                    return r if r is not None else found[5](a, b)
-            return found[0](a, b)
+                    return r if r is not None else found[0](a, b)
+                lean = found[4]
+                if lean is not None:
+                    try:  # plain()'s flag, kept on the instance (PLAIN_KEY), as an attribute
+                        ok = a._tolerance_plain and b._tolerance_plain
+                    except AttributeError:  # not computed yet: the runner computes it
+                        ok = False
+                    if ok and current_memo() is None:
+                        r = lean(a, b)
+                        return r if r is not None else found[5](a, b)
+                return found[0](a, b)
         run = runner(name, a.kind, b.kind)
         if run is not None:
             # the same entry under the classes' keys (dropped with the rest of the cache),

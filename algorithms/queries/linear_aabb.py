@@ -560,8 +560,10 @@ if (WOO_FORM_KEY, BOX_FORM_KEY) != ("_woo_form", "_woo_box_form"):
 
 
 def _woo_form(a):
-    """What the lean kernel reads of a float segment or ray: ``(o, d, o_0, o_1, o_2, d_0, d_1,
-    d_2, scale)`` with ``o`` its origin (a segment's ``p0``), ``d`` its direction and
+    """What the lean kernel reads of a float segment or ray: ``(|o|, |d|, o_0, o_1, o_2, d_0,
+    d_1, d_2, scale)`` with ``o`` its origin (a segment's ``p0``), ``d`` its direction,
+    ``|o|`` and ``|d|`` the tuples of their components' absolute values (a miss's gap reads
+    them: ``abs(d_j t) = |d_j| t`` for the entry's ``t >= 0``, the same rounding) and
     ``scale = max(largest |coordinate| of a's sizes (pair_sizes), |d_0|, |d_1|, |d_2|)``, its
     part of the scale of :func:`_clear_miss` (the pair's is the larger of this and the box's
     sizes; positive, the direction being nonzero); ``False`` for an exact one, a zero
@@ -578,7 +580,8 @@ def _woo_form(a):
                 x = x if x >= 0 else -x
                 if x > scale:
                     scale = x
-            form = (o, d, *o, *d, scale)
+            form = ((abs(o[0]), abs(o[1]), abs(o[2])), (abs(d[0]), abs(d[1]), abs(d[2])),
+                    *o, *d, scale)
     object.__setattr__(a, WOO_FORM_KEY, form)  # not a field: eq/hash unchanged
     return form
 
@@ -667,7 +670,7 @@ def _lean_cast(hi):
             return None
         if not state["enabled"]:
             return careful(a, box)
-        o, d, o0, o1, o2, d0, d1, d2, scale = f
+        ao, ad, o0, o1, o2, d0, d1, d2, scale = f
         bmin, bmax, l0, l1, l2, h0, h1, h2, box_scale = g
         which = -1
         t = -1.0
@@ -745,25 +748,25 @@ def _lean_cast(hi):
                 x = o0 + d0 * t
                 if x < l0 or x > h0:
                     g = l0 - x if x < l0 else x - h0
-                    g -= 2.0 ** -48 * (abs(o0) + abs(d0 * t))
-                    dw = abs(d[which])
-                    gap = g * dw / (dw + abs(d0)) if g > 0 else 0.0
+                    g -= 2.0 ** -48 * (ao[0] + ad[0] * t)
+                    dw = ad[which]
+                    gap = g * dw / (dw + ad[0]) if g > 0 else 0.0
                     break
             if which != 1:
                 x = o1 + d1 * t
                 if x < l1 or x > h1:
                     g = l1 - x if x < l1 else x - h1
-                    g -= 2.0 ** -48 * (abs(o1) + abs(d1 * t))
-                    dw = abs(d[which])
-                    gap = g * dw / (dw + abs(d1)) if g > 0 else 0.0
+                    g -= 2.0 ** -48 * (ao[1] + ad[1] * t)
+                    dw = ad[which]
+                    gap = g * dw / (dw + ad[1]) if g > 0 else 0.0
                     break
             if which != 2:
                 x = o2 + d2 * t
                 if x < l2 or x > h2:
                     g = l2 - x if x < l2 else x - h2
-                    g -= 2.0 ** -48 * (abs(o2) + abs(d2 * t))
-                    dw = abs(d[which])
-                    gap = g * dw / (dw + abs(d2)) if g > 0 else 0.0
+                    g -= 2.0 ** -48 * (ao[2] + ad[2] * t)
+                    dw = ad[which]
+                    gap = g * dw / (dw + ad[2]) if g > 0 else 0.0
                     break
             # a hit at t = t_in >= 0 (Woo's entry plane; t >= 0: a quotient of two positive
             # or two negative numbers). The careful path's record of any such hit
