@@ -396,7 +396,7 @@ def runner(name: str, ka: str, kb: str):
             return run
     entry, flip = _lookup(name, ka, kb, None)
     if entry is None or name == "toi":
-        _CACHE[key] = (None, None, None, None, None, None)
+        _CACHE[key] = (None, None, None, None, None, None, None)
         return None
     tkey = (entry.query, entry.kind_a, entry.kind_b)
     # the table's own key object: query()'s probe of it then compares by identity
@@ -405,8 +405,10 @@ def runner(name: str, ka: str, kb: str):
     lean, careful = (None, None) if flip else \
         (getattr(func, "lean", None) or {}).get((ka, kb), (None, None))
     run = _make_runner(name, func, flip, lean, careful)
-    # (the lean kernel and what answers when it declines, for query()'s inlined call)
-    _CACHE[key] = (run, tkey, _TABLE.get(tkey), entry, lean, careful)
+    # (the lean kernel and what answers when it declines, for query()'s inlined call; the
+    # kernel again when it is a direct one, lean_kernels)
+    direct = lean if getattr(lean, "direct", False) is True else None
+    _CACHE[key] = (run, tkey, _TABLE.get(tkey), entry, lean, careful, direct)
     return run
 
 
@@ -419,7 +421,14 @@ def lean_kernels(func: Callable, kernels: dict) -> Callable:
     float answer; then ``careful(a, b)`` answers: what ``func`` does after its own filter
     declined (so a declined pair is neither filtered nor counted twice). One frame for the
     common case instead of ``func``'s chain of calls; the kernels belong to ``func``, so a
-    new default method drops them with it."""
+    new default method drops them with it.
+
+    A *direct* kernel (``lean.direct = True``) makes its checks itself: :func:`query` calls
+    it for the pair without reading the plain flags or the scope, and it returns exactly
+    what ``query(name, a, b)`` returns (its careful continuation's record when its filter
+    declines: it calls ``careful`` itself), or ``None`` for a pair it leaves to the runner
+    (a primitive not plain, an open scope; for the runner's own call, only a pair
+    ``careful`` answers: the runner calls it then)."""
     func.lean = dict(kernels)
     _CACHE.clear()
     return func
@@ -510,29 +519,36 @@ def query(name: str, a: Primitive, b: Primitive, *args, method: str | None = Non
         try:
             found = _CACHE[name][type(a)][type(b)]
         except KeyError:
-            found = None
-        # (a change of the table's keys drops _CACHE: _Table)
-        if found is not None and found[1] is _TABLE and found[3] in found[2]:
-            lean = found[4]
-            if lean is not None:
-                try:  # plain()'s flag, kept on the instance (PLAIN_KEY), read as an attribute
-                    ok = a._tolerance_plain and b._tolerance_plain
-                except AttributeError:  # not computed yet: the runner computes it
-                    ok = False
-                if ok and current_memo() is None:
+            pass
+        else:
+            # (a change of the table's keys drops _CACHE: _Table)
+            if found[1] is _TABLE and found[3] in found[2]:
+                lean = found[6]
+                if lean is not None:  # a direct kernel: its own checks (lean_kernels)
                     r = lean(a, b)
-                    return r if r is not None else found[5](a, b)
-            return found[0](a, b)
+                    return r if r is not None else found[0](a, b)
+                lean = found[4]
+                if lean is not None:
+                    try:  # plain()'s flag, kept on the instance (PLAIN_KEY), as an attribute
+                        ok = a._tolerance_plain and b._tolerance_plain
+                    except AttributeError:  # not computed yet: the runner computes it
+                        ok = False
+                    if ok and current_memo() is None:
+                        r = lean(a, b)
+                        return r if r is not None else found[5](a, b)
+                return found[0](a, b)
         run = runner(name, a.kind, b.kind)
         if run is not None:
             # the same entry under the classes' keys (dropped with the rest of the cache),
             # with the table itself in place of its key
-            run, _tkey, entries, entry, lean, careful = _CACHE[("run", name, a.kind, b.kind)]
+            run, _tkey, entries, entry, lean, careful, direct = \
+                _CACHE[("run", name, a.kind, b.kind)]
             table = _TABLE if type(_TABLE) is _Table else _NOT_TRACKED
             by_a = _CACHE.get(name)
             if type(by_a) is not dict:
                 by_a = _CACHE[name] = {}
-            by_a.setdefault(type(a), {})[type(b)] = (run, table, entries, entry, lean, careful)
+            by_a.setdefault(type(a), {})[type(b)] = (run, table, entries, entry, lean, careful,
+                                                     direct)
             return run(a, b)
     entry, flip = _lookup(name, a.kind, b.kind, method)
     if entry is not None and not flip and name == "toi" and len(args) == 1 and not kwargs:

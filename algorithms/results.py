@@ -62,14 +62,14 @@ def _swap_trace(trace: dict) -> dict:
 
 
 def _swap_stored(stored) -> dict:
-    return _swap_trace(stored() if type(stored) is Deferred else stored)
+    return _swap_trace(resolve(stored, "trace"))
 
 
 def _swapped_trace(result):
     """:func:`_swap_trace` of ``result``'s trace, deferred while that trace is (a flipped
     query stays as cheap as the unflipped one until someone reads the trace)."""
     stored = result.__dict__["trace"]
-    if type(stored) is Deferred:
+    if type(stored) is Deferred or is_pending(stored):
         return Deferred(_swap_stored, stored)
     return _swap_trace(stored)
 
@@ -100,13 +100,61 @@ class Deferred(functools.partial):
     __slots__ = ()
 
 
+class _PendingMark:
+    """The type of :data:`PENDING` (one instance; it pickles, copies and deep-copies as
+    itself)."""
+
+    __slots__ = ()
+
+    def __reduce__(self):
+        return "PENDING"
+
+    def __repr__(self):
+        return "PENDING"
+
+
+#: the first item of a *shared pending value* (:func:`pending`)
+PENDING = _PendingMark()
+
+
+def pending(func, *args) -> tuple:
+    """A shared pending value: the tuple ``(PENDING, func, *args)``, which every
+    :class:`DeferredField` of a record may hold at once; reading field ``name`` computes
+    ``func(name, *args)`` then (once per field, then kept). One lean cast's record holds
+    one for both its trace and its hit list (``linear_aabb._lean_cast``): a tuple costs
+    less to make than a :class:`Deferred` (a partial: an object, its argument tuple and its
+    keyword dict), and one serves both fields. ``func`` is module-level and ``args`` plain
+    values, so a record holding one still pickles (and copies: the tuple is immutable). No
+    field holds such a tuple as its value (a trace is a dict, a hit list a tuple of
+    :class:`Hit`: never one that starts with :data:`PENDING`). The hot path writes the
+    tuple itself, ``(PENDING, func, a, b)``."""
+    return (PENDING, func, *args)
+
+
+def is_pending(value) -> bool:
+    """True when ``value`` is a shared pending value (:func:`pending`)."""
+    return type(value) is tuple and len(value) > 1 and value[0] is PENDING
+
+
+def resolve(stored, name: str):
+    """What field ``name`` gives for the value ``stored`` in it: a :class:`Deferred` called,
+    a :func:`pending` value computed for ``name``, anything else as it is (what
+    :class:`DeferredField` returns, without keeping it)."""
+    if type(stored) is Deferred:
+        return stored()
+    if is_pending(stored):
+        return stored[1](name, *stored[2:])
+    return stored
+
+
 class DeferredField:
-    """A record field that may hold a :class:`Deferred`: a data descriptor in front of the
-    dataclass field that turns it into its value on first access (and keeps it). Anything
-    else is stored and returned as given. ``Result.trace`` (the trace dict),
-    ``HitResult.hits`` (the hit list a lean cast leaves to be built when read) and
-    :class:`~algorithms.answer.PairAnswer`'s extras (``contains``, ``lines``, ``plane2d``).
-    Read on the class it gives ``on_class`` (the descriptor itself unless told)."""
+    """A record field that may hold a :class:`Deferred` or a shared :func:`pending` value: a
+    data descriptor in front of the dataclass field that turns it into its value on first
+    access (and keeps it). Anything else is stored and returned as given. ``Result.trace``
+    (the trace dict), ``HitResult.hits`` (the hit list a lean cast leaves to be built when
+    read) and :class:`~algorithms.answer.PairAnswer`'s extras (``contains``, ``lines``,
+    ``plane2d``). Read on the class it gives ``on_class`` (the descriptor itself unless
+    told)."""
 
     _SELF = object()
 
@@ -119,8 +167,11 @@ class DeferredField:
             return self if self.on_class is DeferredField._SELF else self.on_class
         d = obj.__dict__
         value = d[self.name]
-        if type(value) is Deferred:
+        t = type(value)
+        if t is Deferred:
             value = d[self.name] = value()
+        elif t is tuple and len(value) > 1 and value[0] is PENDING:  # (pending)
+            value = d[self.name] = value[1](self.name, *value[2:])
         return value
 
     def __set__(self, obj, value):

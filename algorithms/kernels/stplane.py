@@ -75,7 +75,7 @@ from algorithms.core import vec as V
 from algorithms.kernels.filters import FALLBACKS
 from algorithms.kernels.filters import STATE as _filters_state
 from algorithms.primitives import GeometryError, Line, Point, Ray, Segment
-from algorithms.results import Deferred, DistanceResult, make_with
+from algorithms.results import PENDING, DistanceResult, make_with
 
 #: parameter domain of each kind: (lo, hi), ``None`` meaning unbounded
 DOMAINS = {"point": (0, 0), "segment": (0, 1), "ray": (0, None), "line": (None, None)}
@@ -818,6 +818,12 @@ def _declined(name):
     return None
 
 
+def _lean_field(_name, prim0, prim1, tol_fn, closest):
+    """The pending trace (:func:`~algorithms.results.pending`) of a lean record, read as any
+    field (only the trace is pending): :func:`_lean_trace`."""
+    return _lean_trace(prim0, prim1, tol_fn, closest)
+
+
 def _lean_trace(prim0, prim1, tol_fn, closest):
     """The trace of a distance the lean path answered: :func:`minimize`'s (in practice
     :func:`st_fast`'s, which decides whenever :func:`st_lean` does) plus the caller's
@@ -830,7 +836,7 @@ def _lean_trace(prim0, prim1, tol_fn, closest):
 
 def lean_distance(prim0, prim1, tol_fn, method):
     """The :class:`~algorithms.results.DistanceResult` of two float segments, rays or lines
-    from :func:`st_lean` with its trace deferred (:class:`~algorithms.results.Deferred`:
+    from :func:`st_lean` with its trace deferred (a :func:`~algorithms.results.pending` value:
     computed when read), or ``None`` (then the caller runs :func:`minimize`). ``tol_fn`` is
     the caller's touching tolerance (never reached: the lean path declines near touching)."""
     if prim0.exact or prim1.exact:
@@ -857,7 +863,7 @@ def lean_distance(prim0, prim1, tol_fn, method):
         sqr = math.ulp(0.0)  # 1e-200 apart: the square underflows but is not 0
     closest = (pa, pb)
     return make_with(DistanceResult, {
-        "method": method, "trace": Deferred(_lean_trace, prim0, prim1, tol_fn, closest),
+        "method": method, "trace": (PENDING, _lean_field, prim0, prim1, tol_fn, closest),
         "distance": key, "sqr_distance": sqr, "closest": closest,
         "parameter": (float(s), float(t))})
 
@@ -913,7 +919,6 @@ def lean_segments(tol_fn, method):
     margin_rel = _LEAN_MARGIN
     inf = math.inf
     new = object.__new__
-    setattr_ = object.__setattr__
     form_key = SEGMENT_FORM_KEY
 
     def lean(prim0, prim1):
@@ -1077,11 +1082,17 @@ def lean_segments(tol_fn, method):
         if sqr == 0:
             sqr = 5e-324  # math.ulp(0.0): 1e-200 apart, the square underflows but is not 0
         closest = (pa, pb)
-        r = new(DistanceResult)  # make_with, inlined
-        setattr_(r, "__dict__", {
-            "method": method, "trace": Deferred(_lean_trace, prim0, prim1, tol_fn, closest),
-            "distance": key, "sqr_distance": sqr, "closest": closest,
-            "parameter": (s, t)})  # (floats already: the clamps above)
+        # make_with, inlined: the fields stored in the new instance's own dict, in the
+        # dataclass's order (costs less than a dict made apart and set as __dict__); the
+        # trace a shared pending value (results.pending: a tuple costs less than a Deferred)
+        r = new(DistanceResult)
+        fields = r.__dict__
+        fields["method"] = method
+        fields["trace"] = (PENDING, _lean_field, prim0, prim1, tol_fn, closest)
+        fields["distance"] = key
+        fields["sqr_distance"] = sqr
+        fields["closest"] = closest
+        fields["parameter"] = (s, t)  # (floats already: the clamps above)
         return r
 
     return lean

@@ -31,12 +31,12 @@ from algorithms.kernels.closest import (INF, closest_point_aabb, golden_section_
                                         linear_features_distance, linear_parts, rescue_hit,
                                         robust_distance, robust_settle, solid_hits,
                                         touching_distance)
-from algorithms.core.tolerance import SIZES_KEY, pair_scale, pair_sizes
+from algorithms.core.tolerance import SIZES_KEY, pair_scale, pair_sizes, plain
 from algorithms.kernels.filters import FALLBACKS, MARGIN, segment_clearly_misses_box
 from algorithms.kernels.filters import STATE as filters_state
 from algorithms.registry import fuses, lean_kernels, register
-from algorithms.results import (Deferred, DistanceResult, Hit, HitResult, IntersectionResult,
-                                make_with)
+from algorithms.results import (PENDING, Deferred, DistanceResult, Hit, HitResult,
+                                IntersectionResult, make_with)
 
 LINEAR = ("segment", "ray", "line")
 A18 = "ray-AABB, Woo, Dunn & Parberry, 3D Math Primer App. A.18, Listing A.6"
@@ -560,14 +560,18 @@ if (WOO_FORM_KEY, BOX_FORM_KEY) != ("_woo_form", "_woo_box_form"):
 
 
 def _woo_form(a):
-    """What the lean kernel reads of a float segment or ray: ``(o, d, o_0, o_1, o_2, d_0, d_1,
-    d_2, scale)`` with ``o`` its origin (a segment's ``p0``), ``d`` its direction and
+    """What the lean kernel reads of a float segment or ray: ``(|o|, |d|, o_0, o_1, o_2, d_0,
+    d_1, d_2, scale)`` with ``o`` its origin (a segment's ``p0``), ``d`` its direction,
+    ``|o|`` and ``|d|`` the tuples of their components' absolute values (a miss's gap reads
+    them: ``abs(d_j t) = |d_j| t`` for the entry's ``t >= 0``, the same rounding) and
     ``scale = max(largest |coordinate| of a's sizes (pair_sizes), |d_0|, |d_1|, |d_2|)``, its
     part of the scale of :func:`_clear_miss` (the pair's is the larger of this and the box's
-    sizes; positive, the direction being nonzero); ``False`` for an exact one or a zero
-    direction. Computed once and kept on the (frozen) instance."""
+    sizes; positive, the direction being nonzero); ``False`` for an exact one, a zero
+    direction or one that is not :func:`~algorithms.core.tolerance.plain` (the kernel then
+    leaves the pair to the registry's runner, which rescales). Computed once and kept on the
+    (frozen) instance."""
     form = False
-    if not a.exact:
+    if not a.exact and plain(a):
         o = a.p0 if a.kind == "segment" else a.origin
         d = a.direction
         if not (d[0] == 0 and d[1] == 0 and d[2] == 0):
@@ -576,27 +580,38 @@ def _woo_form(a):
                 x = x if x >= 0 else -x
                 if x > scale:
                     scale = x
-            form = (o, d, *o, *d, scale)
+            form = ((abs(o[0]), abs(o[1]), abs(o[2])), (abs(d[0]), abs(d[1]), abs(d[2])),
+                    *o, *d, scale)
     object.__setattr__(a, WOO_FORM_KEY, form)  # not a field: eq/hash unchanged
     return form
 
 
 def _box_form(box):
     """What the lean kernel reads of a float box: ``(min, max, min_0, min_1, min_2, max_0,
-    max_1, max_2, largest |coordinate| (pair_sizes))``, or ``False`` for an exact box; kept on
-    the (frozen) instance."""
+    max_1, max_2, largest |coordinate| (pair_sizes))``, or ``False`` for an exact box or one
+    that is not :func:`~algorithms.core.tolerance.plain`; kept on the (frozen) instance."""
     form = False
-    if not box.exact:
+    if not box.exact and plain(box):
         form = (box.min, box.max, *box.min, *box.max,
                 (box.__dict__.get(SIZES_KEY) or pair_sizes(box))[1])
     object.__setattr__(box, BOX_FORM_KEY, form)  # not a field: eq/hash unchanged
     return form
 
 
+def _cast_field(name, a, box):
+    """Field ``name`` of the record of a cast of the float segment or ray ``a`` that the lean
+    kernel answered, which holds one shared pending value (:func:`~algorithms.results.pending`)
+    for its trace and (a hit) its hit list: ``"hits"``, :func:`_cast_hits`; ``"trace"``,
+    :func:`_cast_trace` (a copy of the trace in another record, such as an intersection
+    record made from this one, is read as ``"trace"`` too)."""
+    if name == "hits":
+        return _cast_hits(a, box)
+    return _cast_trace(a, box)
+
+
 def _cast_trace(a, box) -> dict:
     """The trace of a cast of the float segment or ray ``a`` that the lean kernel answered:
-    :func:`woo_interval`'s (as :func:`_woo_trace`'s). Two arguments, so the record's
-    :class:`~algorithms.results.Deferred` costs less to make."""
+    :func:`woo_interval`'s (as :func:`_woo_trace`'s)."""
     if a.kind == "segment":
         return woo_interval(a.p0, a.direction, 0, 1, box.min, box.max)[4]
     return woo_interval(a.origin, a.direction, 0, INF, box.min, box.max)[4]
@@ -604,34 +619,44 @@ def _cast_trace(a, box) -> dict:
 
 def _cast_hits(a, box) -> tuple:
     """The hit list of a cast of the float segment or ray ``a`` that the lean kernel answered
-    as a hit through the entry and exit: :func:`_entry_exit` of :func:`woo_lean`'s interval
-    (computed again when read: the same operations on the same inputs, so the same bits)."""
-    seg = a.kind == "segment"
-    o = a.p0 if seg else a.origin
-    d = a.direction
-    t_in, t_out, n_in, n_out = woo_lean(o, d, 1 if seg else INF, box.min, box.max)
+    as a hit (Woo's entry plane accepted): :func:`hits_woo`'s, from :func:`woo_lean`'s
+    interval computed again when read (the same operations on the same inputs, so the same
+    bits) and the same choice: :func:`_entry_exit` through the entry and exit
+    (``0 <= t_in < t_out <= hi``), else :func:`~algorithms.kernels.closest.solid_hits`'
+    (a touching hit, a segment ending inside)."""
+    o, d, lo, hi = linear_parts(a)
+    t_in, t_out, n_in, n_out = woo_lean(o, d, hi, box.min, box.max)
+    if t_in < 0 or not (t_in < t_out <= hi):
+        return solid_hits(o, d, lo, hi, t_in, t_out, n_in, n_out, A18, None).hits
     return _entry_exit(o, d, t_in, t_out, n_in, n_out)
 
 
 def _lean_cast(hi):
     """The lean kernel (:func:`algorithms.registry.lean_kernels`) of a float ray
-    (``hi = inf``) or segment (``hi = 1``) against a float box: exactly the record
-    :func:`hits_linear_aabb` returns for a hit through the entry and exit and for a miss
-    that :func:`woo_lean`'s gap certifies (:func:`_clear_miss`), in one frame around
-    :func:`woo_lean`; ``None`` for everything else (a zero direction, a cast that starts
-    inside or ends inside, a miss within the margin), which :func:`hits_linear_aabb`
-    answers as before (and counts, once, when its filter declines)."""
+    (``hi = inf``) or segment (``hi = 1``) against a float box, a *direct* one (the
+    registry's :func:`~algorithms.registry.query` calls it without its own checks): exactly
+    the record ``query("hits", a, box)`` returns, or ``None`` for a pair it leaves to the
+    registry's runner (a primitive that is exact, has a zero direction or is not
+    :func:`~algorithms.core.tolerance.plain`, which the forms :func:`_woo_form` and
+    :func:`_box_form` say; or an open :func:`~algorithms.core.once.one_analysis` scope).
+    For a hit through the entry and exit and for a miss that :func:`woo_lean`'s gap
+    certifies (:func:`_clear_miss`) the record is built here, in one frame around
+    :func:`woo_lean`; everything else (filters off, a cast that starts inside or ends
+    inside, a miss within the margin) is :func:`hits_linear_aabb`'s answer, as before (which
+    counts, once, when its filter declines). Called by the runner (both primitives plain, no
+    scope open), ``None`` comes only for an exact primitive or a zero direction, which the
+    runner hands :func:`hits_linear_aabb` as well."""
     state = filters_state
     margin2 = 2.0 * MARGIN
     bounded = hi == 1  # a segment
     new = object.__new__
+    in_scope = current_memo
+    careful = hits_linear_aabb
 
     def lean(a, box):
-        if not state["enabled"]:
-            return None
         # what depends on one primitive alone, kept on the instances (_woo_form, _box_form):
-        # False for an exact one or a zero direction (the cases left to hits_linear_aabb)
-        # (read as attributes: an instance-dict attribute read costs less than a
+        # False for an exact one, a zero direction or one not plain (the cases left to the
+        # runner) (read as attributes: an instance-dict attribute read costs less than a
         # __dict__.get call; AttributeError the first time, before _woo_form stores it)
         try:
             f = a._woo_form
@@ -641,10 +666,12 @@ def _lean_cast(hi):
             g = box._woo_box_form
         except AttributeError:
             g = _box_form(box)
-        if f is False or g is False:
+        if f is False or g is False or in_scope() is not None:
             return None
-        o, d, o0, o1, o2, d0, d1, d2, scale = f
-        bmin, bmax, l0, l1, l2, h0, h1, h2, x = g
+        if not state["enabled"]:
+            return careful(a, box)
+        ao, ad, o0, o1, o2, d0, d1, d2, scale = f
+        bmin, bmax, l0, l1, l2, h0, h1, h2, box_scale = g
         which = -1
         t = -1.0
         gap = None
@@ -716,83 +743,65 @@ def _lean_cast(hi):
                 if which < 0 or x > t:
                     which, t = 2, x
             if which < 0:
-                return None  # starts inside: t_in = -inf, careful path
+                return careful(a, box)  # starts inside: t_in = -inf, careful path
             if which != 0:
                 x = o0 + d0 * t
                 if x < l0 or x > h0:
                     g = l0 - x if x < l0 else x - h0
-                    g -= 2.0 ** -48 * (abs(o0) + abs(d0 * t))
-                    dw = abs(d[which])
-                    gap = g * dw / (dw + abs(d0)) if g > 0 else 0.0
+                    g -= 2.0 ** -48 * (ao[0] + ad[0] * t)
+                    dw = ad[which]
+                    gap = g * dw / (dw + ad[0]) if g > 0 else 0.0
                     break
             if which != 1:
                 x = o1 + d1 * t
                 if x < l1 or x > h1:
                     g = l1 - x if x < l1 else x - h1
-                    g -= 2.0 ** -48 * (abs(o1) + abs(d1 * t))
-                    dw = abs(d[which])
-                    gap = g * dw / (dw + abs(d1)) if g > 0 else 0.0
+                    g -= 2.0 ** -48 * (ao[1] + ad[1] * t)
+                    dw = ad[which]
+                    gap = g * dw / (dw + ad[1]) if g > 0 else 0.0
                     break
             if which != 2:
                 x = o2 + d2 * t
                 if x < l2 or x > h2:
                     g = l2 - x if x < l2 else x - h2
-                    g -= 2.0 ** -48 * (abs(o2) + abs(d2 * t))
-                    dw = abs(d[which])
-                    gap = g * dw / (dw + abs(d2)) if g > 0 else 0.0
+                    g -= 2.0 ** -48 * (ao[2] + ad[2] * t)
+                    dw = ad[which]
+                    gap = g * dw / (dw + ad[2]) if g > 0 else 0.0
                     break
-            # a hit: the exit, woo_lean's t_out (the least exit parameter over the axes the
-            # direction moves along, inf when it moves along none; the exit plane is not
-            # needed here: _cast_hits finds it again). woo_lean's clamp of t_out to t is
-            # left out: t_out < t fails the test below as t_out == t does (no NaN arises:
-            # a finite or infinite numerator over a finite nonzero d_i)
-            t_out = INF
-            if d0 > 0:
-                t_out = (h0 - o0) / d0
-            elif d0 != 0:
-                t_out = (l0 - o0) / d0
-            if d1 > 0:
-                x = (h1 - o1) / d1
-                if x < t_out:
-                    t_out = x
-            elif d1 != 0:
-                x = (l1 - o1) / d1
-                if x < t_out:
-                    t_out = x
-            if d2 > 0:
-                x = (h2 - o2) / d2
-                if x < t_out:
-                    t_out = x
-            elif d2 != 0:
-                x = (l2 - o2) / d2
-                if x < t_out:
-                    t_out = x
-            if t < 0 or not (t < t_out <= hi):
-                return None
+            # a hit at t = t_in >= 0 (Woo's entry plane; t >= 0: a quotient of two positive
+            # or two negative numbers). The careful path's record of any such hit
+            # (hits_woo: solid_hits, or its entry-and-exit case) has these method,
+            # intersects and first_t (= t) and the same deferred trace, whatever the exit
+            # t_out: only its hit list depends on t_out (entry and exit; one touching hit
+            # when t_out <= t; the entry alone when a segment ends inside), and _cast_hits
+            # makes that choice when the list is read. So no exit here.
             # make_with, inlined: the fields stored in the new instance's own dict, in the
-            # dataclass's order (costs less than a dict made apart and set as __dict__)
+            # dataclass's order (costs less than a dict made apart and set as __dict__);
+            # the trace and the hit list one shared pending value (results.pending)
             obj = new(HitResult)
             fields = obj.__dict__
             fields["method"] = A18
-            fields["trace"] = Deferred(_cast_trace, a, box)
+            fields["trace"] = x = (PENDING, _cast_field, a, box)
             fields["intersects"] = True
             fields["first_t"] = t
-            fields["hits"] = Deferred(_cast_hits, a, box)
+            fields["hits"] = x
             return obj
         # a miss with its gap: _clear_miss's scale, max(pair_scale(a, box), |d_i|), from the
         # component's part of it and the box's (_woo_form, _box_form)
-        if x > scale:
-            scale = x
+        if box_scale > scale:
+            scale = box_scale
         if gap > margin2 * scale and scale < 1e300:
             obj = new(HitResult)  # make_with, inlined (as above)
             fields = obj.__dict__
             fields["method"] = A18
-            fields["trace"] = Deferred(_cast_trace, a, box)
+            fields["trace"] = (PENDING, _cast_field, a, box)
             fields["intersects"] = False
             fields["first_t"] = None
             fields["hits"] = ()
             return obj
-        return None
+        return careful(a, box)
+
+    lean.direct = True  # (registry.lean_kernels: query() calls it as it is)
     return lean
 
 

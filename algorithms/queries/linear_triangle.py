@@ -38,7 +38,8 @@ from algorithms.kernels.filters import (FALLBACKS, FLOAT_SCALE_KEY, MARGIN, clea
 from algorithms.kernels.filters import STATE as filters_state
 from algorithms.primitives import Triangle
 from algorithms.registry import fuses, lean_kernels, register
-from algorithms.results import Deferred, DistanceResult, HitResult, IntersectionResult, make_with
+from algorithms.results import (PENDING, Deferred, DistanceResult, HitResult, IntersectionResult,
+                               make_with)
 
 LINEAR = ("segment", "ray", "line")
 A16 = "ray-triangle, Badouel, Dunn & Parberry, 3D Math Primer App. A.16, Listing A.4"
@@ -496,10 +497,15 @@ def _plane_of(tri):
     return out
 
 
+def _cast_field(_name, a, tri) -> dict:
+    """The pending trace (:func:`~algorithms.results.pending`) of a miss the lean kernel
+    answered, read as any field (the record's hit list is ``()``): :func:`_cast_trace`."""
+    return _cast_trace(a, tri)
+
+
 def _cast_trace(a, tri) -> dict:
     """The trace of a miss of the float segment or ray ``a`` that the lean kernel answered:
-    the full path's (as :func:`_badouel_trace`'s). Two arguments, so the record's
-    :class:`~algorithms.results.Deferred` costs less to make."""
+    the full path's (as :func:`_badouel_trace`'s)."""
     if a.kind == "segment":
         return _badouel(a.p0, a.direction, 0, 1, tri, False).trace
     return _badouel(a.origin, a.direction, 0, INF, tri, False).trace
@@ -538,14 +544,11 @@ def _lean_cast(hi):
     state = filters_state
     segment = hi == 1
     new = object.__new__
-    setattr_ = object.__setattr__
     plane_key = PLANE_KEY
     form_key = RAY_FORM_KEY
     general = _lean_general(hi)
     sqrt2 = math.sqrt(2.0)
     margin2 = 2 * MARGIN
-    miss_fields = {"method": A16, "trace": None, "intersects": False, "first_t": None,
-                   "hits": ()}
 
     def lean(a, tri):
         if not state["enabled"]:
@@ -613,10 +616,16 @@ def _lean_cast(hi):
             if sa is not None:  # (st: the triangle's, a float)
                 scale = sa if sa > st else st
                 if bound > margin2 * scale and scale < 1e300:
-                    fields = miss_fields.copy()  # make_with, inlined (a template's copy)
-                    fields["trace"] = Deferred(_cast_trace, a, tri)
+                    # make_with, inlined: the fields stored in the new instance's own dict,
+                    # in the dataclass's order; the trace a shared pending value
+                    # (results.pending: a tuple costs less to make than a Deferred)
                     hr = new(HitResult)
-                    setattr_(hr, "__dict__", fields)
+                    fields = hr.__dict__
+                    fields["method"] = A16
+                    fields["trace"] = (PENDING, _cast_field, a, tri)
+                    fields["intersects"] = False
+                    fields["first_t"] = None
+                    fields["hits"] = ()
                     return hr
         FALLBACKS["badouel_miss"] = FALLBACKS.get("badouel_miss", 0) + 1
         return _hits_and_features(a, tri, False)[0]

@@ -14,7 +14,7 @@ from algorithms.core import once
 from algorithms.core.tolerance import plain
 from algorithms.queries import linear_aabb, linear_linear, linear_triangle
 from algorithms.report import result_json
-from algorithms.results import DistanceResult
+from algorithms.results import DistanceResult, Hit
 
 
 def _remove(key, name):
@@ -164,30 +164,66 @@ def test_runner_is_the_query():
 
 
 def test_lean_hits_are_built_when_read_and_equal_the_careful_ones():
+    import pickle
+
     from algorithms.kernels.filters import careful_only
-    from algorithms.results import Deferred
+    from algorithms.results import is_pending
 
     # the ray (-2, 0.5, 0.5) + t (1, 0.1, 0.05) enters the unit box through x = 0 at t = 2
     # (y = 0.7, z = 0.6) and leaves through x = 1 at t = 3 (y = 0.8, z = 0.65; y = 1 and
     # z = 1 would come at t = 5 and t = 10)
     ray, box = Ray((-2, 0.5, 0.5), (1, 0.1, 0.05)), AABB((0, 0, 0), (1, 1, 1))
     r = registry.query("hits", ray, box)
-    assert type(r.__dict__["hits"]) is Deferred  # the lean cast: not built yet
+    # the lean cast: neither the hit list nor the trace built yet (one shared pending value)
+    assert is_pending(r.__dict__["hits"]) and is_pending(r.__dict__["trace"])
     with careful_only():
         careful = registry.query("hits", ray, box)
     assert type(careful.__dict__["hits"]) is tuple
+    # an unread record pickles, and its copy reads the careful answer (and prints it)
+    copy = pickle.loads(pickle.dumps(r))
+    assert copy == careful and repr(copy) == repr(careful)
+    assert pickle.dumps(copy) == pickle.dumps(careful)  # read: the very bytes
     assert [h.t for h in r.hits] == [2.0, 3.0] and [h.kind for h in r.hits] == ["entry", "exit"]
+    assert type(r.__dict__["hits"]) is tuple  # built when read, then kept
+    assert is_pending(r.__dict__["trace"])  # reading the hits built no trace
     assert r.hits == careful.hits and r.first_t == careful.first_t == 2.0
-    assert type(r.__dict__["hits"]) is tuple  # built once, then kept
+    assert r.trace == careful.trace and type(r.__dict__["trace"]) is dict
+    assert r == careful and repr(r) == repr(careful)
+    assert pickle.dumps(r) == pickle.dumps(careful)
+    careful_trace = careful.trace
+    # the ray (-1, 0, 0.5) + t (1, 1, 0) touches the box's edge x = 0, y = 1 at t = 1 only
+    # (it enters the slab x in [0, 1] at t = 1 as it leaves the slab y in [0, 1]): the exit
+    # is t_out = 1 = t_in, one touching hit, the hit list solid_hits builds, chosen when read
+    touch = Ray((-1, 0, 0.5), (1, 1, 0))
+    r = registry.query("hits", touch, box)
+    assert r.intersects and r.first_t == 1.0 and is_pending(r.__dict__["hits"])
+    with careful_only():
+        careful = registry.query("hits", touch, box)
+    assert r.hits == careful.hits == (Hit(1.0, (0.0, 1.0, 0.5), (-1.0, 0.0, 0.0), "hit"),)
+    assert r.trace == careful.trace and r == careful and repr(r) == repr(careful)
+    # a miss: only the trace is pending (no hits to build); the ray starts above the box in
+    # y (3 > 1) and moves up (0.1 > 0), so Woo rejects its y-max plane
+    r = registry.query("hits", Ray((-2, 3, 0.5), (1, 0.1, 0.05)), box)
+    assert r.__dict__["hits"] == () and is_pending(r.__dict__["trace"])
+    assert r.trace["rejected"] == "yt: the y-max plane is not reached"
+    # flipped unread (Result.flipped): the swapped trace, still deferred, and the hit list
+    # read from the shared pending value; copy.deepcopy keeps it pending as well
+    import copy as copying
+
+    r = registry.query("hits", ray, box)
+    f, deep = r.flipped(), copying.deepcopy(r)
+    assert is_pending(f.__dict__["hits"]) and is_pending(deep.__dict__["hits"])
+    assert f.trace == {**careful_trace, "swapped": True} and f.first_t is None
+    assert f.hits == deep.hits == r.hits and deep == r
 
 
 def test_careful_only_still_selects_the_careful_path_through_the_runner():
     from algorithms.kernels.filters import careful_only
-    from algorithms.results import Deferred
+    from algorithms.results import is_pending
 
     a, b = Segment((0, 0, 0), (1, 0, 0)), Segment((0.3, 1, 0.2), (0.7, -0.5, 1.1))
     lean = registry.query("distance", a, b)
-    assert type(lean.__dict__["trace"]) is Deferred
+    assert is_pending(lean.__dict__["trace"])  # the lean kernel's: computed when read
     with careful_only():
         careful = registry.query("distance", a, b)
         ans = evaluate_pair(a, b)

@@ -115,6 +115,52 @@ def test_triangle_kernel_is_hits_linear_triangle_bit_for_bit(kind, o, d, v0, v1,
         _same(query("hits", a, tri), linear_triangle.hits_linear_triangle(a, tri))
 
 
+def test_box_kernel_certifies_a_miss_on_the_pairs_scale_as_hits_linear_aabb_does():
+    # Woo rejects this ray (its origin and direction below 1, the box's coordinates up to
+    # 1.3e7) with the gap 8.5e-4 (woo_lean). The miss is certified only when the gap exceeds
+    # 2 MARGIN times the pair's scale (_clear_miss: the box's 1.3e7, so 24.3): it does not,
+    # so the careful path checks (and counts one woo_lean fallback), the kernel alike. (The
+    # kernel once compared with the ray's own scale, 2 MARGIN 0.7 = 1.3e-6, and certified it.)
+    ray = Ray((0.6962724823217186, -0.0003604924985383986, 0.34923212416625304),
+              (-0.00014551129233039668, 0.0005810010126908581, -0.0006129111114082106))
+    box = AABB((-9259993.220482625, 5810010.126548088, -6129110.7631044835),
+               (298787.0002495814, 12752326.963067882, 534230.2674479894))
+    assert linear_aabb.woo_lean(ray.origin, ray.direction, float("inf"), box.min,
+                                box.max) == (linear_aabb.MISS, 0.0008494125014408611)
+    q, nq = _counted(lambda: query("hits", ray, box))
+    f, nf = _counted(lambda: linear_aabb.hits_linear_aabb(ray, box))
+    assert nq == nf == {"woo_lean": 1}
+    _same(q, f)
+    assert not q.intersects
+
+
+def test_box_kernel_is_direct_and_leaves_what_it_cannot_answer_to_the_runner():
+    # query() calls a direct kernel without reading the plain flags or the scope itself
+    # (registry.lean_kernels): the kernel declines (None) exactly the pairs the runner must
+    # answer, and answers the others with the registered function's own record
+    lean = linear_aabb.hits_linear_aabb.lean[("ray", "aabb")][0]
+    assert lean.direct is True
+    ray, box = Ray((-1, 0.5, 0.5), (1, 0, 0)), AABB((0, 0, 0), (1, 1, 1))
+    # a box 2**30 wide is outside the safe range (not plain): rescaled by call_rescaled; the
+    # ray enters at x = 0 (t = 1) and leaves at x = 2**30 (t = 2**30 + 1)
+    big = AABB((0, 0, 0), (2.0 ** 30,) * 3)
+    assert not plain(big) and lean(ray, big) is None
+    r = query("hits", ray, big)
+    assert r.trace["rescaled_by"] > 1 and [h.t for h in r.hits] == [1.0, 2.0 ** 30 + 1]
+    exact = Ray((-1, 0.5, 0.5), (1, 0, 0), exact=True), AABB((0, 0, 0), (1, 1, 1), exact=True)
+    assert lean(*exact) is None  # exact: the careful path, through the runner
+    assert query("hits", *exact).first_t == 1
+    with one_analysis():
+        assert lean(ray, box) is None  # a scope: the runner's shared call
+        _same(query("hits", ray, box), linear_aabb.hits_linear_aabb(ray, box))
+    with careful_only():  # the filters off: the careful record, from the kernel itself
+        _same(lean(ray, box), linear_aabb.hits_linear_aabb(ray, box))
+    _same(lean(ray, box), linear_aabb.hits_linear_aabb(ray, box))
+    # (the ray x = -1 + t at y = z = 0.5 enters the unit box at t = 1, leaves at t = 2)
+    assert [(h.t, h.kind) for h in query("hits", ray, box).hits] == [(1.0, "entry"),
+                                                                     (2.0, "exit")]
+
+
 def test_kept_per_primitive_data_serves_every_partner_bit_for_bit():
     # the kernels keep what depends on one primitive alone on its (frozen) instance
     # (linear_triangle._plane_of and _ray_form, linear_aabb._woo_form and _box_form,
