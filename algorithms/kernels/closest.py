@@ -204,6 +204,19 @@ def closest_point_segment(q, p0, p1):
     until ``t`` is known to be inside (GTCG style). A zero-length segment gives ``t = 0``.
     Returns ``(point, t)``. Exact on Fractions.
     """
+    if len(p0) == 3 and len(p1) == 3 and len(q) == 3:
+        # (the vec calls below written out: the same operations in the same order)
+        a0, a1, a2 = p0
+        b0, b1, b2 = p1
+        e0, e1, e2 = b0 - a0, b1 - a1, b2 - a2
+        num = (q[0] - a0) * e0 + (q[1] - a1) * e1 + (q[2] - a2) * e2
+        den = e0 * e0 + e1 * e1 + e2 * e2
+        if num <= 0 or den == 0:
+            return tuple(p0), 0 * num
+        if num >= den:
+            return tuple(p1), 1 + 0 * num
+        t = num / den
+        return (a0 + t * (b0 - a0), a1 + t * (b1 - a1), a2 + t * (b2 - a2)), t
     e = V.sub(p1, p0)
     num = V.dot(V.sub(q, p0), e)
     den = V.dot(e, e)
@@ -428,6 +441,15 @@ def closest_t_to_point(o, d, lo, hi, q):
     """Parameter of the point of ``o + t d``, ``t`` in ``[lo, hi]``, nearest ``q`` (App. A.2:
     ``t = d . (q - o) / (d . d)``, clamped). A zero direction gives ``lo`` clamped to 0."""
     d, m = rescaled(d)
+    if len(d) == 3 and len(q) == 3 and len(o) == 3:  # (the vec calls written out)
+        d0, d1, d2 = d
+        dd = d0 * d0 + d1 * d1 + d2 * d2
+        if dd == 0:
+            return clamp_t(0 * dd, lo, hi)
+        t = (d0 * (q[0] - o[0]) + d1 * (q[1] - o[1]) + d2 * (q[2] - o[2])) / dd / m
+        if t in (INF, -INF):
+            t = math.copysign(1.7976931348623157e308, t)
+        return clamp_t(t, lo, hi)
     dd = V.dot(d, d)
     if dd == 0:
         return clamp_t(0 * dd, lo, hi)
@@ -667,7 +689,8 @@ def touching_distance(o, d, hr, method, trace, param_b=None):
 
 
 
-def golden_section_distance(o, d, lo, hi, closest_fn, center, radius, extra_ts=()):
+def golden_section_distance(o, d, lo, hi, closest_fn, center, radius, extra_ts=(),
+                            cylinder=None):
     """Minimise ``f(t) = |A(t) - closest_B(A(t))|^2`` over ``t`` in ``[lo, hi]``.
 
     The distance to a convex set is convex, and so is its square; composed with the affine
@@ -681,7 +704,9 @@ def golden_section_distance(o, d, lo, hi, closest_fn, center, radius, extra_ts=(
     (a golden-section point must beat the closed-form ones by more than rounding). Since ``f``
     is smooth at a positive minimum the distance error is second order in the ``t`` error:
     below 1e-14 of the coordinate scale in the tests.
-    Returns ``(sqr_distance, t, point_on_A, point_on_B, steps)``.
+    Returns ``(sqr_distance, t, point_on_A, point_on_B, steps)``. ``cylinder``: the
+    cylinder whose :func:`closest_point_cylinder` ``closest_fn`` is; the search's ``f`` then
+    runs it in its own frame (the same operations, the same bits: no call per step).
     """
     o, d = _fp(o), _fp(d)
     L, H = float(lo), float(hi)
@@ -697,7 +722,34 @@ def golden_section_distance(o, d, lo, hi, closest_fn, center, radius, extra_ts=(
         if L > H:  # every minimiser lies outside the domain: by convexity the minimum over
             L = H = clamp_t(t0, lo, hi)  # the domain is at the domain end nearest them
 
-    if len(o) == 3:
+    if len(o) == 3 and cylinder is not None:
+        ox, oy, oz = o
+        dx, dy, dz = d
+        (cx, cy, cz), (wx, wy, wz), ch, cr = cylinder_frame(cylinder)
+        sqrt = math.sqrt
+
+        def f(t):  # (the f below with closest_point_cylinder written out: the same bits)
+            px, py, pz = ox + t * dx, oy + t * dy, oz + t * dz
+            vx, vy, vz = px - cx, py - cy, pz - cz
+            z = wx * vx + wy * vy + wz * vz
+            rx, ry, rz = vx - z * wx, vy - z * wy, vz - z * wz
+            lr = sqrt(rx * rx + ry * ry + rz * rz)
+            inside = True
+            if z > ch:
+                z, inside = ch, False
+            elif z < -ch:
+                z, inside = -ch, False
+            if lr > cr:
+                k = cr / lr
+                rx, ry, rz, inside = k * rx, k * ry, k * rz, False
+            if inside:
+                ex, ey, ez = px - px, py - py, pz - pz
+            else:
+                ex = px - (cx + (z * wx + rx))
+                ey = py - (cy + (z * wy + ry))
+                ez = pz - (cz + (z * wz + rz))
+            return ex * ex + ey * ey + ez * ez
+    elif len(o) == 3:
         ox, oy, oz = o
         dx, dy, dz = d
 
