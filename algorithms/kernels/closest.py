@@ -544,16 +544,39 @@ def _linear_segment_closest3(o, d, lo, hi, s0, s1):
     ee = ex * rx + ey * ry + ez * rz
     cands = []
     det = a * c - b * b
+    # (closest_t_to_point's rescaled direction, taken once for _polished and both ends)
+    (ux, uy, uz), m = rescaled(d)
+    uu = ux * ux + uy * uy + uz * uz
     if det > 0:
         # grad: a t - b s + dd = 0 ; b t - c s + ee = 0
         t = (b * ee - c * dd) / det
         s = (a * ee - b * dd) / det
         if lo <= t <= hi and 0 <= s <= 1:
             cands.append((t, s))
-        cands.extend(_polished(o, d, lo, hi, s0, s1, s))
+        # _polished(o, d, lo, hi, s0, s1, s) written out: the same operations
+        if not s >= 0:  # (also NaN; s - s: a zero of s's type, never -0.0)
+            s = s - s if s == s else 0.0
+        elif s > 1:
+            s = 1 + 0 * s
+        qx, qy, qz = ax + s * ex, ay + s * ey, az + s * ez  # V.lerp(s0, s1, s)
+        if uu == 0:
+            t = clamp_t(0 * uu, lo, hi)
+        else:
+            t = (ux * (qx - ox) + uy * (qy - oy) + uz * (qz - oz)) / uu / m
+            if t in (INF, -INF):
+                t = math.copysign(1.7976931348623157e308, t)
+            t = lo if t < lo else hi if t > hi else t
+        # closest_point_segment(point_at(o, d, t), s0, s1)'s parameter
+        num = (ox + t * dx - ax) * ex + (oy + t * dy - ay) * ey + (oz + t * dz - az) * ez
+        if num <= 0 or c == 0:
+            s2 = 0 * num
+        elif num >= c:
+            s2 = 1 + 0 * num
+        else:
+            s2 = num / c
+        cands.append((t, s))
+        cands.append((t, s2))
     # closest_t_to_point(o, d, lo, hi, q) for q = s0, s1
-    (ux, uy, uz), m = rescaled(d)
-    uu = ux * ux + uy * uy + uz * uz
     for s_fixed, (qx, qy, qz) in ((0 * a, s0), (1 + 0 * a, s1)):
         if uu == 0:
             t = clamp_t(0 * uu, lo, hi)
