@@ -76,7 +76,7 @@ import numpy as np
 from algorithms.core.tolerance import TOUCH_REL
 from algorithms.core.vec import dot3 as _dot
 from algorithms.core.vec import sub3 as _sub
-from algorithms.kernels.support import BOUNDED_KINDS, centre, core, support_fn
+from algorithms.kernels.support import BOUNDED_KINDS, centre_tuple, core, support_fn
 from algorithms.primitives import (AABB, OBB, Capsule, Cylinder, Point, Primitive, Segment, Sphere,
                                    Triangle)
 from algorithms.results import DistanceResult
@@ -959,9 +959,8 @@ def _gjk(a: Primitive, b: Primitive, tol: float, max_iterations: int,
     # :func:`run` on the support functions of the cores, in tuples of floats: the support
     # points of :func:`support` bit for bit (:func:`support_fn`), and below numpy's
     # element-wise sums and products of them, operation for operation
-    r = run(support_fn(ca), support_fn(cb), tuple(centre(ca).tolist()),
-            tuple(centre(cb).tolist()), size=size, tol=tol, max_iterations=max_iterations,
-            record=True, tuples=True)
+    r = run(support_fn(ca), support_fn(cb), centre_tuple(ca), centre_tuple(cb), size=size,
+            tol=tol, max_iterations=max_iterations, record=True, tuples=True)
     Y, PA, PB, lam = r["W"], r["A"], r["B"], r["lam"]
     steps, termination, iterations, max_w2 = (r["steps"], r["termination"], r["iterations"],
                                               r["max_w2"])

@@ -337,6 +337,38 @@ def support_interval(prim: Primitive, unit_direction) -> tuple[float, float]:
     return (-support_value(prim, -d), support_value(prim, d))
 
 
+def centre_tuple(prim: Primitive) -> tuple:
+    """``tuple(centre(prim).tolist())`` without numpy: the same floats (a triangle's
+    ``mean(axis=0)`` is numpy's ``((v0 + v1) + v2) / 3`` per coordinate)."""
+    kind = prim.kind
+    if kind == "point":
+        p = prim.position
+    elif kind in ("segment", "capsule"):
+        a, b = prim.p0, prim.p1
+        if len(a) == 3 and len(b) == 3:
+            return ((float(a[0]) + float(b[0])) / 2, (float(a[1]) + float(b[1])) / 2,
+                    (float(a[2]) + float(b[2])) / 2)
+        return tuple(centre(prim).tolist())
+    elif kind == "triangle":
+        v0, v1, v2 = prim.vertices
+        if len(v0) == 3 and len(v1) == 3 and len(v2) == 3:
+            return tuple(((float(v0[i]) + float(v1[i])) + float(v2[i])) / 3 for i in range(3))
+        return tuple(centre(prim).tolist())
+    elif kind in ("sphere", "obb", "cylinder"):
+        p = prim.center
+    elif kind == "aabb":
+        a, b = prim.min, prim.max
+        if len(a) == 3 and len(b) == 3:
+            return ((float(a[0]) + float(b[0])) / 2, (float(a[1]) + float(b[1])) / 2,
+                    (float(a[2]) + float(b[2])) / 2)
+        return tuple(centre(prim).tolist())
+    else:
+        return tuple(centre(prim).tolist())  # (raises for the unbounded kinds)
+    if len(p) == 3:
+        return (float(p[0]), float(p[1]), float(p[2]))
+    return tuple(centre(prim).tolist())
+
+
 def centre(prim: Primitive) -> np.ndarray:
     """A point inside the shape (its centre / centroid), used to seed GJK."""
     kind = prim.kind
