@@ -22,6 +22,7 @@ Examples
 from __future__ import annotations
 
 import json
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -146,8 +147,38 @@ def result_text(answer: PairAnswer) -> str:
         out["error"] = answer.error
     try:
         return encode(out)
-    except (ValueError, TypeError):  # (to_jsonable(out) is result_json(answer))
-        return json.dumps(to_jsonable(out), allow_nan=False)
+    except ValueError:  # a non-finite float (a line's unbounded end): null, as to_jsonable
+        try:
+            return encode(_finite(out))
+        except (ValueError, TypeError):
+            pass
+    except TypeError:
+        pass
+    return json.dumps(to_jsonable(out), allow_nan=False)  # (to_jsonable(out): result_json)
+
+
+def _finite(value):
+    """``value`` with every non-finite float made ``None`` (where :func:`to_jsonable` writes
+    ``null``) and nothing else converted: dicts, lists and tuples copied (a tuple as a list:
+    ``json`` writes both as an array), a record as the dict of its fields (what
+    :func:`_default` gives ``json``); the rest (numpy arrays, Fractions: :func:`_default`'s
+    to_jsonable; strings, ints, bools, ``None``) as it is."""
+    t = type(value)
+    if t is float:
+        return value if math.isfinite(value) else None
+    if t is dict:
+        return {k: _finite(v) for k, v in value.items()}
+    if t is list or t is tuple:
+        return [_finite(v) for v in value]
+    if t is str or t is int or t is bool or value is None:
+        return value
+    if isinstance(value, float):  # (np.float64)
+        return value if math.isfinite(value) else None
+    if isinstance(value, (dict, list, tuple)):  # (subclasses: the C encoder's own dispatch)
+        return value
+    if hasattr(value, "__dataclass_fields__"):
+        return {k: _finite(getattr(value, k)) for k in value.__dataclass_fields__}
+    return value
 
 
 def evaluate_json(a, b, motion_a=None, motion_b=None, id_a: str = "A", id_b: str = "B") -> dict:

@@ -215,10 +215,17 @@ def result_text(scene, query: tuple, options: tuple = (False, False, False)) -> 
     """One result of ``explorer eval`` as its JSON text: ``json.dumps(eval_result(...))``;
     ``options`` are ``(cross_check, user_methods, exact)``."""
     if len(query) == 2 and not any(options):
-        from algorithms.report import result_text as text
+        text = _PAIR_TEXT[0]
+        if text is None:  # (imported on first use, kept: a import statement per result
+            from algorithms.report import result_text as text  # costs 1.7 us)
 
+            _PAIR_TEXT[0] = text
         return text(scene.answer(*query))
     return json.dumps(eval_result(scene, query, *options), allow_nan=False)
+
+
+#: :func:`algorithms.report.result_text`, once :func:`result_text` has imported it
+_PAIR_TEXT = [None]
 
 
 def _pair_texts(scene, q: tuple, r: tuple, options: tuple) -> tuple:

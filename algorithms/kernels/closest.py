@@ -204,6 +204,19 @@ def closest_point_segment(q, p0, p1):
     until ``t`` is known to be inside (GTCG style). A zero-length segment gives ``t = 0``.
     Returns ``(point, t)``. Exact on Fractions.
     """
+    if len(p0) == 3 and len(p1) == 3 and len(q) == 3:
+        # (the vec calls below written out: the same operations in the same order)
+        a0, a1, a2 = p0
+        b0, b1, b2 = p1
+        e0, e1, e2 = b0 - a0, b1 - a1, b2 - a2
+        num = (q[0] - a0) * e0 + (q[1] - a1) * e1 + (q[2] - a2) * e2
+        den = e0 * e0 + e1 * e1 + e2 * e2
+        if num <= 0 or den == 0:
+            return tuple(p0), 0 * num
+        if num >= den:
+            return tuple(p1), 1 + 0 * num
+        t = num / den
+        return (a0 + t * (b0 - a0), a1 + t * (b1 - a1), a2 + t * (b2 - a2)), t
     e = V.sub(p1, p0)
     num = V.dot(V.sub(q, p0), e)
     den = V.dot(e, e)
@@ -428,6 +441,15 @@ def closest_t_to_point(o, d, lo, hi, q):
     """Parameter of the point of ``o + t d``, ``t`` in ``[lo, hi]``, nearest ``q`` (App. A.2:
     ``t = d . (q - o) / (d . d)``, clamped). A zero direction gives ``lo`` clamped to 0."""
     d, m = rescaled(d)
+    if len(d) == 3 and len(q) == 3 and len(o) == 3:  # (the vec calls written out)
+        d0, d1, d2 = d
+        dd = d0 * d0 + d1 * d1 + d2 * d2
+        if dd == 0:
+            return clamp_t(0 * dd, lo, hi)
+        t = (d0 * (q[0] - o[0]) + d1 * (q[1] - o[1]) + d2 * (q[2] - o[2])) / dd / m
+        if t in (INF, -INF):
+            t = math.copysign(1.7976931348623157e308, t)
+        return clamp_t(t, lo, hi)
     dd = V.dot(d, d)
     if dd == 0:
         return clamp_t(0 * dd, lo, hi)
@@ -522,16 +544,39 @@ def _linear_segment_closest3(o, d, lo, hi, s0, s1):
     ee = ex * rx + ey * ry + ez * rz
     cands = []
     det = a * c - b * b
+    # (closest_t_to_point's rescaled direction, taken once for _polished and both ends)
+    (ux, uy, uz), m = rescaled(d)
+    uu = ux * ux + uy * uy + uz * uz
     if det > 0:
         # grad: a t - b s + dd = 0 ; b t - c s + ee = 0
         t = (b * ee - c * dd) / det
         s = (a * ee - b * dd) / det
         if lo <= t <= hi and 0 <= s <= 1:
             cands.append((t, s))
-        cands.extend(_polished(o, d, lo, hi, s0, s1, s))
+        # _polished(o, d, lo, hi, s0, s1, s) written out: the same operations
+        if not s >= 0:  # (also NaN; s - s: a zero of s's type, never -0.0)
+            s = s - s if s == s else 0.0
+        elif s > 1:
+            s = 1 + 0 * s
+        qx, qy, qz = ax + s * ex, ay + s * ey, az + s * ez  # V.lerp(s0, s1, s)
+        if uu == 0:
+            t = clamp_t(0 * uu, lo, hi)
+        else:
+            t = (ux * (qx - ox) + uy * (qy - oy) + uz * (qz - oz)) / uu / m
+            if t in (INF, -INF):
+                t = math.copysign(1.7976931348623157e308, t)
+            t = lo if t < lo else hi if t > hi else t
+        # closest_point_segment(point_at(o, d, t), s0, s1)'s parameter
+        num = (ox + t * dx - ax) * ex + (oy + t * dy - ay) * ey + (oz + t * dz - az) * ez
+        if num <= 0 or c == 0:
+            s2 = 0 * num
+        elif num >= c:
+            s2 = 1 + 0 * num
+        else:
+            s2 = num / c
+        cands.append((t, s))
+        cands.append((t, s2))
     # closest_t_to_point(o, d, lo, hi, q) for q = s0, s1
-    (ux, uy, uz), m = rescaled(d)
-    uu = ux * ux + uy * uy + uz * uz
     for s_fixed, (qx, qy, qz) in ((0 * a, s0), (1 + 0 * a, s1)):
         if uu == 0:
             t = clamp_t(0 * uu, lo, hi)
@@ -667,7 +712,8 @@ def touching_distance(o, d, hr, method, trace, param_b=None):
 
 
 
-def golden_section_distance(o, d, lo, hi, closest_fn, center, radius, extra_ts=()):
+def golden_section_distance(o, d, lo, hi, closest_fn, center, radius, extra_ts=(),
+                            cylinder=None):
     """Minimise ``f(t) = |A(t) - closest_B(A(t))|^2`` over ``t`` in ``[lo, hi]``.
 
     The distance to a convex set is convex, and so is its square; composed with the affine
@@ -681,7 +727,9 @@ def golden_section_distance(o, d, lo, hi, closest_fn, center, radius, extra_ts=(
     (a golden-section point must beat the closed-form ones by more than rounding). Since ``f``
     is smooth at a positive minimum the distance error is second order in the ``t`` error:
     below 1e-14 of the coordinate scale in the tests.
-    Returns ``(sqr_distance, t, point_on_A, point_on_B, steps)``.
+    Returns ``(sqr_distance, t, point_on_A, point_on_B, steps)``. ``cylinder``: the
+    cylinder whose :func:`closest_point_cylinder` ``closest_fn`` is; the search's ``f`` then
+    runs it in its own frame (the same operations, the same bits: no call per step).
     """
     o, d = _fp(o), _fp(d)
     L, H = float(lo), float(hi)
@@ -697,7 +745,34 @@ def golden_section_distance(o, d, lo, hi, closest_fn, center, radius, extra_ts=(
         if L > H:  # every minimiser lies outside the domain: by convexity the minimum over
             L = H = clamp_t(t0, lo, hi)  # the domain is at the domain end nearest them
 
-    if len(o) == 3:
+    if len(o) == 3 and cylinder is not None:
+        ox, oy, oz = o
+        dx, dy, dz = d
+        (cx, cy, cz), (wx, wy, wz), ch, cr = cylinder_frame(cylinder)
+        sqrt = math.sqrt
+
+        def f(t):  # (the f below with closest_point_cylinder written out: the same bits)
+            px, py, pz = ox + t * dx, oy + t * dy, oz + t * dz
+            vx, vy, vz = px - cx, py - cy, pz - cz
+            z = wx * vx + wy * vy + wz * vz
+            rx, ry, rz = vx - z * wx, vy - z * wy, vz - z * wz
+            lr = sqrt(rx * rx + ry * ry + rz * rz)
+            inside = True
+            if z > ch:
+                z, inside = ch, False
+            elif z < -ch:
+                z, inside = -ch, False
+            if lr > cr:
+                k = cr / lr
+                rx, ry, rz, inside = k * rx, k * ry, k * rz, False
+            if inside:
+                ex, ey, ez = px - px, py - py, pz - pz
+            else:
+                ex = px - (cx + (z * wx + rx))
+                ey = py - (cy + (z * wy + ry))
+                ez = pz - (cz + (z * wz + rz))
+            return ex * ex + ey * ey + ez * ez
+    elif len(o) == 3:
         ox, oy, oz = o
         dx, dy, dz = d
 

@@ -76,7 +76,7 @@ import numpy as np
 from algorithms.core.tolerance import TOUCH_REL
 from algorithms.core.vec import dot3 as _dot
 from algorithms.core.vec import sub3 as _sub
-from algorithms.kernels.support import BOUNDED_KINDS, centre, core, support
+from algorithms.kernels.support import BOUNDED_KINDS, centre_tuple, core, support_fn
 from algorithms.primitives import (AABB, OBB, Capsule, Cylinder, Point, Primitive, Segment, Sphere,
                                    Triangle)
 from algorithms.results import DistanceResult
@@ -113,18 +113,31 @@ def _face(Y: list, idx: tuple):
         # system well conditioned; based at the sharp vertex it loses the direction of v.
         i0, i1, i2 = idx
         y0, y1, y2 = Y[i0], Y[i1], Y[i2]
-        l0 = _dot(_sub(y1, y2), _sub(y1, y2))
-        l1 = _dot(_sub(y0, y2), _sub(y0, y2))
-        l2 = _dot(_sub(y0, y1), _sub(y0, y1))
+        # (the differences and dot products of vec.sub3 and vec.dot3 written out: the same
+        # operations in the same order)
+        x0, x1, x2 = y0
+        z0, z1, z2 = y1
+        u0, u1, u2 = y2
+        d0, d1, d2 = z0 - u0, z1 - u1, z2 - u2
+        l0 = d0 * d0 + d1 * d1 + d2 * d2
+        d0, d1, d2 = x0 - u0, x1 - u1, x2 - u2
+        l1 = d0 * d0 + d1 * d1 + d2 * d2
+        d0, d1, d2 = x0 - z0, x1 - z1, x2 - z2
+        l2 = d0 * d0 + d1 * d1 + d2 * d2
         order = (0, 1, 2) if l0 >= l1 and l0 >= l2 else ((1, 0, 2) if l1 >= l2 else (2, 0, 1))
         ys = (y0, y1, y2)
         p0, q1, q2 = ys[order[0]], ys[order[1]], ys[order[2]]
-        e1, e2 = _sub(q1, p0), _sub(q2, p0)
-        e11, e12, e22 = _dot(e1, e1), _dot(e1, e2), _dot(e2, e2)
+        p00, p01, p02 = p0
+        a0, a1, a2 = q1[0] - p00, q1[1] - p01, q1[2] - p02
+        b0, b1, b2 = q2[0] - p00, q2[1] - p01, q2[2] - p02
+        e11 = a0 * a0 + a1 * a1 + a2 * a2
+        e12 = a0 * b0 + a1 * b1 + a2 * b2
+        e22 = b0 * b0 + b1 * b1 + b2 * b2
         det = e11 * e22 - e12 * e12
         if not det > 1e-13 * e11 * e22:
             return None
-        r1, r2 = -_dot(p0, e1), -_dot(p0, e2)
+        r1 = -(p00 * a0 + p01 * a1 + p02 * a2)
+        r2 = -(p00 * b0 + p01 * b1 + p02 * b2)
         m1 = (r1 * e22 - r2 * e12) / det
         m2 = (e11 * r2 - e12 * r1) / det
         lam = (1.0 - m1 - m2, m1, m2)
@@ -526,7 +539,11 @@ _MAGNITUDE_KEY = "_gjk_magnitude"
 
 
 def _lst(v):
-    if type(v) is np.ndarray and v.dtype == np.float64:
+    t = type(v)
+    if t is tuple and len(v) == 3 and type(v[0]) is float and type(v[1]) is float \
+            and type(v[2]) is float:
+        return list(v)  # (floats already: float(c) is c)
+    if t is np.ndarray and v.dtype == np.float64:
         return v.tolist()  # (the same floats, one call)
     return [float(c) for c in v]
 
@@ -630,7 +647,7 @@ def _scaled(p: Primitive, f: float) -> Primitive:
 
 def run(support_a, support_b, start_a, start_b, *, size: float, tol: float = DEFAULT_TOL,
         touch: float = 0.0, gap_abs: float = 0.0, max_iterations: int = MAX_ITERATIONS,
-        record: bool = False) -> dict:
+        record: bool = False, tuples: bool = False) -> dict:
     """The careful GJK of the library, on support functions (module notes, steps 1-4): a cold
     start, the relative gap ``tol``, the exhaustive sub-algorithm; :func:`iterate` (the one
     loop) does the iterations.
@@ -661,6 +678,9 @@ def run(support_a, support_b, start_a, start_b, *, size: float, tol: float = DEF
     record : bool
         Keep one :class:`algorithms.traces.GjkStep` per iteration in ``steps`` (otherwise
         ``steps`` is empty: the normal path builds no records).
+    tuples : bool
+        ``start_a`` and ``start_b`` are tuples of floats, kept as they are (the first support
+        pair of ``A`` and ``B`` is then theirs, not arrays; :func:`gjk_distance`).
 
     Returns
     -------
@@ -672,9 +692,13 @@ def run(support_a, support_b, start_a, start_b, *, size: float, tol: float = DEF
         support point) and ``lower_direction`` (the unit ``u`` where it was met: ``u . x >=
         lower`` for every ``x`` of A - B; ``None`` before).
     """
-    a0 = np.asarray(start_a, dtype=float)
-    b0 = np.asarray(start_b, dtype=float)
-    y0 = tuple(float(c) for c in a0 - b0)
+    if tuples:
+        a0, b0 = start_a, start_b
+        y0 = (a0[0] - b0[0], a0[1] - b0[1], a0[2] - b0[2])
+    else:
+        a0 = np.asarray(start_a, dtype=float)
+        b0 = np.asarray(start_b, dtype=float)
+        y0 = tuple(float(c) for c in a0 - b0)
     s = iterate(support_a, support_b, [(a0, b0)], [y0], (1.0,), y0, size=size, tol=tol,
                 touch=touch, gap_abs=gap_abs, max_iterations=max_iterations,
                 record=record)
@@ -805,11 +829,12 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
         else:
             w = (float(p[0] - q[0]), float(p[1] - q[1]), float(p[2] - q[2]))
             max_w2 = max(max_w2, _dot(w, w))
-            anv = np.asarray((qx, qy, qz))
-            nn = math.sqrt(float(anv.dot(anv)))  # (np.linalg.norm's own sum: the same bits)
-            lower = float(anv.dot(w)) / nn
+            # |q| and q . w as numpy's 3-vector dot sums them (from the left, unfused): the
+            # bits np.linalg.norm and ndarray.dot gave here before
+            nn = sqrt(qx * qx + qy * qy + qz * qz)
+            lower = (qx * w[0] + qy * w[1] + qz * w[2]) / nn
             if lower > best_lower:
-                best_lower, best_dir = lower, anv / nn
+                best_lower, best_dir = lower, (qx / nn, qy / nn, qz / nn)
             gap = vn * (vn - lower)
             step = None
             if record:
@@ -931,38 +956,41 @@ def _gjk(a: Primitive, b: Primitive, tol: float, max_iterations: int,
          size: float) -> DistanceResult:
     ca, ra = core_primitive(a)
     cb, rb = core_primitive(b)
-    r = run(lambda d: support(ca, d), lambda d: support(cb, d), centre(ca), centre(cb),
-            size=size, tol=tol, max_iterations=max_iterations, record=True)
+    # :func:`run` on the support functions of the cores, in tuples of floats: the support
+    # points of :func:`support` bit for bit (:func:`support_fn`), and below numpy's
+    # element-wise sums and products of them, operation for operation
+    r = run(support_fn(ca), support_fn(cb), centre_tuple(ca), centre_tuple(cb), size=size,
+            tol=tol, max_iterations=max_iterations, record=True, tuples=True)
     Y, PA, PB, lam = r["W"], r["A"], r["B"], r["lam"]
     steps, termination, iterations, max_w2 = (r["steps"], r["termination"], r["iterations"],
                                               r["max_w2"])
 
-    pa = sum(l * p for l, p in zip(lam, PA))
-    pb = sum(l * p for l, p in zip(lam, PB))
-    diff = pb - pa
-    core_distance = math.sqrt(float(diff.dot(diff)))  # (np.linalg.norm's own: the same bits)
+    pa = _combination(lam, PA)
+    pb = _combination(lam, PB)
+    diff = (pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2])
+    core_distance = math.sqrt(diff[0] * diff[0] + diff[1] * diff[1] + diff[2] * diff[2])
     # rounding of |v|: relative to the support points, and to the coordinates themselves
     # (shapes far from the origin carry absolute errors of a few ulps of their coordinates)
     touch = max(TOUCH * max(math.sqrt(max_w2), ra + rb), 16 * 2.0 ** -52 * size)
     overlap = termination.startswith("overlap") or core_distance <= touch
     if overlap:
-        mid = (pa + pb) / 2
+        mid = ((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2, (pa[2] + pb[2]) / 2)
         point_a = point_b = mid
         distance = 0.0
         core_distance = 0.0 if termination.startswith("overlap") else core_distance
     else:
-        n = diff / core_distance
+        n = (diff[0] / core_distance, diff[1] / core_distance, diff[2] / core_distance)
         distance = core_distance - ra - rb
         if distance <= touch:
             # the round shells overlap or touch: a common point on the segment between the
             # core points, within ra of pa and within rb of pb
             lo, hi = max(0.0, core_distance - rb), min(ra, core_distance)
             t = (lo + hi) / 2 if lo <= hi else (ra / (ra + rb)) * core_distance
-            point_a = point_b = pa + t * n
+            point_a = point_b = (pa[0] + t * n[0], pa[1] + t * n[1], pa[2] + t * n[2])
             distance = 0.0
         else:
-            point_a = pa + ra * n
-            point_b = pb - rb * n
+            point_a = (pa[0] + ra * n[0], pa[1] + ra * n[1], pa[2] + ra * n[2])
+            point_b = (pb[0] - rb * n[0], pb[1] - rb * n[1], pb[2] - rb * n[2])
     trace = {
         "algorithm": "GJK",
         "iterations": iterations,
@@ -980,6 +1008,17 @@ def _gjk(a: Primitive, b: Primitive, tol: float, max_iterations: int,
         trace=trace,
         distance=float(distance),
         sqr_distance=float(distance) ** 2,
-        closest=(tuple(_lst(point_a)), tuple(_lst(point_b))),
+        closest=(point_a, point_b),
         parameter=(None, None),
     )
+
+
+def _combination(lam, pts) -> tuple:
+    """``sum(l * p for l, p in zip(lam, pts))`` of 3-vectors as numpy sums it (from ``0``,
+    element-wise, in order), in floats."""
+    x = y = z = 0
+    for l, p in zip(lam, pts):
+        x = x + l * p[0]
+        y = y + l * p[1]
+        z = z + l * p[2]
+    return (float(x), float(y), float(z))

@@ -28,6 +28,14 @@ def relative_motion(motion_a: Optional[Sequence[float]],
 
     ``None`` stands for no motion.
     """
+    if (motion_a is None or len(motion_a) == 3) and (motion_b is None or len(motion_b) == 3):
+        # numpy's element-wise difference of the float conversions, in floats (the same
+        # values; no motion is 0.0)
+        ax, ay, az = (0.0, 0.0, 0.0) if motion_a is None else (
+            float(motion_a[0]), float(motion_a[1]), float(motion_a[2]))
+        bx, by, bz = (0.0, 0.0, 0.0) if motion_b is None else (
+            float(motion_b[0]), float(motion_b[1]), float(motion_b[2]))
+        return (bx - ax, by - ay, bz - az)
     ma = np.zeros(3) if motion_a is None else np.asarray(motion_a, dtype=float)
     mb = np.zeros(3) if motion_b is None else np.asarray(motion_b, dtype=float)
     return tuple(float(c) for c in (mb - ma))

@@ -171,6 +171,132 @@ def _arrays(prim: Primitive) -> tuple:
     return arr
 
 
+#: the filters of :func:`support_fn`: a plain 3-term dot product is within ``3.4e-16 S`` of
+#: the exact one (``S`` the sum of the absolute products), and so is numpy's matrix-vector
+#: product (OpenBLAS contracts it into fused multiply-adds: other bits); a margin of
+#: ``4e-15 m |d|_1`` (``m`` the largest absolute entry of the points or axes) therefore
+#: decides the same comparisons and signs; anything closer, and any overflow, underflow or
+#: NaN, takes numpy's own computation
+_MARGIN = 4e-15
+
+
+def support_fn(prim: Primitive):
+    """``d -> tuple(support(prim, d).tolist())`` without numpy for the 3-vector ``d`` (a tuple
+    of floats): the same point, bit for bit (GJK asks some ten per pair). The element-wise
+    steps and the 1-D dot products are numpy's own operations in its order (numpy's ``u @ v``
+    of two 3-vectors and ``v @ M`` sum ``u0 v0 + u1 v1 + u2 v2`` from the left, unfused);
+    its matrix-vector products (a segment's or triangle's farthest vertex, an obb's signs)
+    are fused, so their comparisons are filtered (:data:`_MARGIN`): a decision too close to
+    call is numpy's own."""
+    kind = prim.kind
+    arr = prim.__dict__.get(_ARRAYS_KEY)
+    if arr is None:
+        arr = _arrays(prim)
+
+    def careful(d):
+        return tuple(support(prim, d).tolist())
+
+    if kind == "point":
+        p = tuple(arr[0].tolist())
+        return lambda d: p
+    if kind == "segment" or kind == "triangle":
+        pts = [tuple(r) for r in arr[0].tolist()]
+        m = max(abs(c) for q in pts for c in q)
+        if kind == "segment":
+            (a0, a1, a2), (b0, b1, b2) = pts
+            pa, pb = pts
+
+            def seg(d):
+                x, y, z = d
+                ha = a0 * x + a1 * y + a2 * z
+                hb = b0 * x + b1 * y + b2 * z
+                bound = _MARGIN * m * ((x if x >= 0 else -x) + (y if y >= 0 else -y)
+                                       + (z if z >= 0 else -z))
+                if 1e-290 < bound < 1e290:
+                    if ha - hb > bound:
+                        return pa
+                    if hb - ha > bound:
+                        return pb
+                return careful(d)
+            return seg
+        (a0, a1, a2), (b0, b1, b2), (c0, c1, c2) = pts
+        pa, pb, pc = pts
+
+        def tri(d):
+            x, y, z = d
+            ha = a0 * x + a1 * y + a2 * z
+            hb = b0 * x + b1 * y + b2 * z
+            hc = c0 * x + c1 * y + c2 * z
+            bound = _MARGIN * m * ((x if x >= 0 else -x) + (y if y >= 0 else -y)
+                                   + (z if z >= 0 else -z))
+            if 1e-290 < bound < 1e290:
+                if ha - hb > bound and ha - hc > bound:
+                    return pa
+                if hb - ha > bound and hb - hc > bound:
+                    return pb
+                if hc - ha > bound and hc - hb > bound:
+                    return pc
+            return careful(d)
+        return tri
+    if kind == "aabb":
+        (lx, ly, lz), (hx, hy, hz), (mx, my, mz) = (tuple(a.tolist()) for a in arr)
+
+        def box(d):
+            x, y, z = d
+            return (hx if x > 0 else (lx if x < 0 else mx),
+                    hy if y > 0 else (ly if y < 0 else my),
+                    hz if z > 0 else (lz if z < 0 else mz))
+        return box
+    if kind == "obb":
+        axes, e, c = arr
+        (u00, u01, u02), (u10, u11, u12), (u20, u21, u22) = axes.tolist()
+        e0, e1, e2 = e.tolist()
+        cx, cy, cz = c.tolist()
+        m = max(abs(v) for v in axes.ravel().tolist())
+
+        def obb(d):
+            x, y, z = d
+            bound = _MARGIN * m * ((x if x >= 0 else -x) + (y if y >= 0 else -y)
+                                   + (z if z >= 0 else -z))
+            h0 = u00 * x + u01 * y + u02 * z
+            h1 = u10 * x + u11 * y + u12 * z
+            h2 = u20 * x + u21 * y + u22 * z
+            if not (1e-290 < bound < 1e290 and (h0 if h0 >= 0 else -h0) > bound
+                    and (h1 if h1 >= 0 else -h1) > bound and (h2 if h2 >= 0 else -h2) > bound):
+                return careful(d)
+            # c + (s * e) @ axes, s the signs: numpy's vector-matrix sum from the left
+            f0 = e0 if h0 > 0 else -e0
+            f1 = e1 if h1 > 0 else -e1
+            f2 = e2 if h2 > 0 else -e2
+            return (cx + (f0 * u00 + f1 * u10 + f2 * u20), cy + (f0 * u01 + f1 * u11 + f2 * u21),
+                    cz + (f0 * u02 + f1 * u12 + f2 * u22))
+        return obb
+    if kind == "cylinder":
+        c, w, r, h, hw = arr
+        cx, cy, cz = c.tolist()
+        w0, w1, w2 = w.tolist()
+        t0, t1, t2 = hw.tolist()
+        top = (cx + t0, cy + t1, cz + t2)
+        bot = (cx - t0, cy - t1, cz - t2)
+        cen = (cx, cy, cz)
+        sqrt = math.sqrt
+
+        def cyl(d):  # _cylinder_rim, operation for operation
+            x, y, z = d
+            dw = x * w0 + y * w1 + z * w2
+            p = top if dw > 0 else (bot if dw < 0 else cen)
+            px, py, pz = x - dw * w0, y - dw * w1, z - dw * w2
+            q = px * w0 + py * w1 + pz * w2
+            px, py, pz = px - q * w0, py - q * w1, pz - q * w2
+            pn = sqrt(px * px + py * py + pz * pz)
+            if r > 0 and pn > PARALLEL_SIN * sqrt(x * x + y * y + z * z):
+                f = r / pn
+                return (p[0] + f * px, p[1] + f * py, p[2] + f * pz)
+            return p
+        return cyl
+    return careful  # sphere, capsule: numpy's own (GJK runs on their cores)
+
+
 def support_value(prim: Primitive, direction) -> float:
     """``h(d) = max over prim of d . x``, in closed form (no support point rounding)."""
     d = _f(direction)
@@ -209,6 +335,38 @@ def support_interval(prim: Primitive, unit_direction) -> tuple[float, float]:
     """
     d = _f(unit_direction)
     return (-support_value(prim, -d), support_value(prim, d))
+
+
+def centre_tuple(prim: Primitive) -> tuple:
+    """``tuple(centre(prim).tolist())`` without numpy: the same floats (a triangle's
+    ``mean(axis=0)`` is numpy's ``((v0 + v1) + v2) / 3`` per coordinate)."""
+    kind = prim.kind
+    if kind == "point":
+        p = prim.position
+    elif kind in ("segment", "capsule"):
+        a, b = prim.p0, prim.p1
+        if len(a) == 3 and len(b) == 3:
+            return ((float(a[0]) + float(b[0])) / 2, (float(a[1]) + float(b[1])) / 2,
+                    (float(a[2]) + float(b[2])) / 2)
+        return tuple(centre(prim).tolist())
+    elif kind == "triangle":
+        v0, v1, v2 = prim.vertices
+        if len(v0) == 3 and len(v1) == 3 and len(v2) == 3:
+            return tuple(((float(v0[i]) + float(v1[i])) + float(v2[i])) / 3 for i in range(3))
+        return tuple(centre(prim).tolist())
+    elif kind in ("sphere", "obb", "cylinder"):
+        p = prim.center
+    elif kind == "aabb":
+        a, b = prim.min, prim.max
+        if len(a) == 3 and len(b) == 3:
+            return ((float(a[0]) + float(b[0])) / 2, (float(a[1]) + float(b[1])) / 2,
+                    (float(a[2]) + float(b[2])) / 2)
+        return tuple(centre(prim).tolist())
+    else:
+        return tuple(centre(prim).tolist())  # (raises for the unbounded kinds)
+    if len(p) == 3:
+        return (float(p[0]), float(p[1]), float(p[2]))
+    return tuple(centre(prim).tolist())
 
 
 def centre(prim: Primitive) -> np.ndarray:

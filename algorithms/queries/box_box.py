@@ -55,6 +55,12 @@ def rescaled(v):
     """``v / max |v_i|`` (``v`` itself when zero): the same direction with components in
     ``[-1, 1]``, so products of tiny or huge coordinates neither underflow nor overflow.
     Exact on Fractions."""
+    if len(v) == 3:  # (unrolled: the same maximum, the same quotients)
+        x, y, z = v
+        m = max(abs(x), abs(y), abs(z))
+        if m == 0:
+            return tuple(v)
+        return (x / m, y / m, z / m)
     m = max(abs(c) for c in v)
     if m == 0:
         return tuple(v)
@@ -97,6 +103,8 @@ def _is_exact(*vectors) -> bool:
 
 
 def _is_zero_vec(v) -> bool:
+    if len(v) == 3:
+        return v[0] == 0 and v[1] == 0 and v[2] == 0
     return all(c == 0 for c in v)
 
 
@@ -121,10 +129,25 @@ def box_convex(center, axes, extents, role: str) -> Convex:
     """A box ``center + sum u_i axes[i]``, ``|u_i| <= extents[i]``; names ``A0``, ``B2``..."""
     center, axes, extents = tuple(center), tuple(map(tuple, axes)), tuple(extents)
 
-    def project(L):
-        c = V.dot(center, L)
-        r = sum((h * abs(V.dot(a, L)) for h, a in zip(extents, axes)), 0 * c)
-        return c, r
+    if len(center) == 3 and len(axes) == 3 and len(extents) == 3 \
+            and all(len(a) == 3 for a in axes):
+        # (the vec.dot calls and the sum written out: the same operations in the same order)
+        c0, c1, c2 = center
+        (a00, a01, a02), (a10, a11, a12), (a20, a21, a22) = axes
+        h0, h1, h2 = extents
+
+        def project(L):
+            x, y, z = L
+            c = c0 * x + c1 * y + c2 * z
+            r = (0 * c + h0 * abs(a00 * x + a01 * y + a02 * z)) \
+                + h1 * abs(a10 * x + a11 * y + a12 * z)
+            r = r + h2 * abs(a20 * x + a21 * y + a22 * z)
+            return c, r
+    else:
+        def project(L):
+            c = V.dot(center, L)
+            r = sum((h * abs(V.dot(a, L)) for h, a in zip(extents, axes)), 0 * c)
+            return c, r
 
     named = [(f"{role}{i}", a) for i, a in enumerate(axes)]
     exact = _is_exact(center, *axes, extents)
@@ -154,16 +177,26 @@ def _parallel(u, v, exact: bool, tol: float = PARALLEL_TOL) -> bool:
 def cross_axes(A: Convex, B: Convex, exact: bool, sep: str = "x"):
     """The edge-edge candidates ``e_A x e_B``: ``(kept, skipped)`` lists."""
     kept, skipped = [], []
+    # per edge, once: whether it is zero, its rescaled direction and that one's |.|^2 (what
+    # _parallel and the kept cross product computed for every pair: the same values)
+    eb_all = [(nb, _is_zero_vec(eb), rescaled(eb)) for nb, eb in B.edges]
+    eb_all = [(nb, z, r, None if exact else float(V.sqr_norm(r))) for nb, z, r in eb_all]
+    tol2 = PARALLEL_TOL * PARALLEL_TOL
     for na, ea in A.edges:
-        for nb, eb in B.edges:
+        za = _is_zero_vec(ea)
+        ru = rescaled(ea)
+        nu = None if exact else float(V.sqr_norm(ru))
+        for nb, zb, rv, nv in eb_all:
             name = f"{na}{sep}{nb}"
-            if _is_zero_vec(ea) or _is_zero_vec(eb):
+            if za or zb:
                 skipped.append({"name": name, "reason": "zero-length edge"})
-            elif _parallel(ea, eb, exact):
+                continue
+            c = V.cross(ru, rv)  # (_parallel's cross product, and the axis kept)
+            if _is_zero_vec(c) if exact else float(V.sqr_norm(c)) <= tol2 * nu * nv:
                 skipped.append({"name": name, "reason": "parallel edges: cross product "
                                 "degenerates, the face axes cover this direction"})
             else:
-                kept.append((name, V.cross(rescaled(ea), rescaled(eb))))
+                kept.append((name, c))
     return kept, skipped
 
 
@@ -240,6 +273,7 @@ def run_sat(A: Convex, B: Convex, candidates, method: str, skipped=(), extra_tra
             # |L| under- or overflows in floats: rescale by the largest component (exact)
             m = max(abs(c) for c in L)
             L = tuple(c / m for c in L)
+            s = V.norm(L)
         ca, ra = A.project(L)
         cb, rb = B.project(L)
         dist = abs(cb - ca)
@@ -247,8 +281,11 @@ def run_sat(A: Convex, B: Convex, candidates, method: str, skipped=(), extra_tra
         # of the compared magnitudes (core.tolerance: a margin of rounding noise is touching)
         band = 0 if exact else TOUCH_REL * (abs(float(ca)) + abs(float(cb)) + float(ra + rb))
         separating = bool(dist - (ra + rb) > band)
-        s = V.norm(L)
-        unit = tuple(float(c) / s + 0.0 for c in L)
+        # (s: |L| of the L projected, computed above)
+        if len(L) == 3:
+            unit = (float(L[0]) / s + 0.0, float(L[1]) / s + 0.0, float(L[2]) / s + 0.0)
+        else:
+            unit = tuple(float(c) / s + 0.0 for c in L)
         margin = float(dist - ra - rb) / s
         entry = {"name": name, "axis": unit, "r_A": float(ra) / s, "r_B": float(rb) / s,
                  "distance": float(dist) / s, "margin": margin, "separating": separating}

@@ -144,30 +144,47 @@ class _Cyl:
         """A point of the cylinder maximising ``d . x``: ``C + sign(d.w)(h/2) w + r Pd/|Pd|``
         (the rim of the end disk facing ``d``; the disk centre when ``d`` is along ``w``, the
         mid-height of the wall when ``d`` is perpendicular to ``w``)."""
-        dw = _dot(d, self.w)
+        # (the vec calls written out: the same operations in the same order)
+        d0, d1, d2 = d
+        w0, w1, w2 = self.w
+        u0, u1, u2 = self.u
+        v0, v1, v2 = self.v
         p = self.C
+        dw = d0 * w0 + d1 * w1 + d2 * w2
         if dw > 0.0:
-            p = _add(p, _mul(0.5 * self.h, self.w))
+            k = 0.5 * self.h
+            p = (p[0] + k * w0, p[1] + k * w1, p[2] + k * w2)
         elif dw < 0.0:
-            p = _sub(p, _mul(0.5 * self.h, self.w))
-        du, dv = _dot(d, self.u), _dot(d, self.v)
+            k = 0.5 * self.h
+            p = (p[0] - k * w0, p[1] - k * w1, p[2] - k * w2)
+        du = d0 * u0 + d1 * u1 + d2 * u2
+        dv = d0 * v0 + d1 * v1 + d2 * v2
         pn = math.hypot(du, dv)
-        if self.r > 0.0 and pn > 0.0:
-            s = self.r / pn
-            p = _add(p, _add(_mul(s * du, self.u), _mul(s * dv, self.v)))
+        r = self.r
+        if r > 0.0 and pn > 0.0:
+            s = r / pn
+            a, b = s * du, s * dv
+            p = (p[0] + (a * u0 + b * v0), p[1] + (a * u1 + b * v1), p[2] + (a * u2 + b * v2))
         return p
 
     def closest(self, p):
         """The point of the solid cylinder nearest ``p``: clamp the axial coordinate to
         ``[-h/2, h/2]`` and the radial vector to length ``r`` (the cylinder is a disk times an
         interval in the frame ``{u, v, w}``)."""
-        q = _sub(p, self.C)
-        z = min(max(_dot(q, self.w), -0.5 * self.h), 0.5 * self.h)
-        x, y = _dot(q, self.u), _dot(q, self.v)
+        # (the vec calls written out: the same operations in the same order)
+        c0, c1, c2 = self.C
+        w0, w1, w2 = self.w
+        u0, u1, u2 = self.u
+        v0, v1, v2 = self.v
+        q0, q1, q2 = p[0] - c0, p[1] - c1, p[2] - c2
+        z = min(max(q0 * w0 + q1 * w1 + q2 * w2, -0.5 * self.h), 0.5 * self.h)
+        x, y = q0 * u0 + q1 * u1 + q2 * u2, q0 * v0 + q1 * v1 + q2 * v2
         rho = math.hypot(x, y)
-        if rho > self.r:
-            x, y = x * self.r / rho, y * self.r / rho
-        return _add(self.C, _add(_mul(z, self.w), _add(_mul(x, self.u), _mul(y, self.v))))
+        r = self.r
+        if rho > r:
+            x, y = x * r / rho, y * r / rho
+        return (c0 + (z * w0 + (x * u0 + y * v0)), c1 + (z * w1 + (x * u1 + y * v1)),
+                c2 + (z * w2 + (x * u2 + y * v2)))
 
     def signed_distance(self, p):
         """Signed distance of ``p`` (negative inside): axial ``|z| - h/2``, radial ``rho - r``."""
@@ -342,12 +359,19 @@ def _closest2(fa, fb):
 def _segment_to_cylinder(a, b, cyl):
     """Closest points of the segment ``ab`` and the cylinder: golden-section search on the
     segment parameter of the convex function ``t -> dist(a + t (b - a), cyl)``."""
-    def point(t):
-        return _add(a, _mul(t, _sub(b, a)))
+    a0, a1, a2 = a
+    e0, e1, e2 = b[0] - a0, b[1] - a1, b[2] - a2
+    closest = cyl.closest
+    sqrt = math.sqrt
 
-    def f(t):
-        x = point(t)
-        return _norm(_sub(cyl.closest(x), x))
+    def point(t):
+        return (a0 + t * e0, a1 + t * e1, a2 + t * e2)
+
+    def f(t):  # (point, _sub and _norm written out: the same bits)
+        x0, x1, x2 = a0 + t * e0, a1 + t * e1, a2 + t * e2
+        q = closest((x0, x1, x2))
+        g0, g1, g2 = q[0] - x0, q[1] - x1, q[2] - x2
+        return sqrt(g0 * g0 + g1 * g1 + g2 * g2)
 
     _, _, x1, x2, _ = golden_section(f, 0.0, 1.0, max_steps=90)
     best = min((0.0, 1.0, x1, x2), key=f)

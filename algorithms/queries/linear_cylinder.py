@@ -153,7 +153,8 @@ def _min_distance(a, cyl):
         if t not in (-INF, INF):
             extra.append(float(t))
     sq, t, pa, pb, steps = golden_section_distance(
-        of, df, lo, hi, lambda p: closest_point_cylinder(p, cyl), c, math.hypot(r, h), extra)
+        of, df, lo, hi, lambda p: closest_point_cylinder(p, cyl), c, math.hypot(r, h), extra,
+        cylinder=cyl)
     return sq, t, pa, pb, steps, extra
 
 

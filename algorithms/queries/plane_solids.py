@@ -48,6 +48,9 @@ TOUCH_REL = tolerance.TOUCH_REL  # 2**-40 (core.tolerance)
 def touch_tolerance(offset: float, c, r_eff: float) -> float:
     """Rounding band (unit-normal units) within which a float solid counts as touching the
     plane; :mod:`side_plane` uses the same band so ``side == 0`` iff ``distance == 0``."""
+    if len(c) == 3:  # np.linalg.norm of the floats: sqrt of numpy's dot, summed from the left
+        x, y, z = float(c[0]), float(c[1]), float(c[2])
+        return TOUCH_REL * (abs(offset) + math.sqrt(x * x + y * y + z * z) + r_eff)
     return TOUCH_REL * (abs(offset) + float(np.linalg.norm(np.asarray(c, dtype=float))) + r_eff)
 
 

@@ -36,10 +36,21 @@ def triangle_convex(tri: Triangle, role: str, prefix: str = "") -> Convex:
     """
     v0, v1, v2 = tri.vertices
 
-    def project(L):
-        p = (V.dot(v0, L), V.dot(v1, L), V.dot(v2, L))
-        lo, hi = min(p), max(p)
-        return (lo + hi) / 2, (hi - lo) / 2
+    if len(v0) == 3 and len(v1) == 3 and len(v2) == 3:
+        (a0, a1, a2), (b0, b1, b2), (c0, c1, c2) = v0, v1, v2
+
+        def project(L):  # (vec.dot written out: the same sums; min/max of the same three)
+            x, y, z = L
+            pa = a0 * x + a1 * y + a2 * z
+            pb = b0 * x + b1 * y + b2 * z
+            pc = c0 * x + c1 * y + c2 * z
+            lo, hi = min(pa, pb, pc), max(pa, pb, pc)
+            return (lo + hi) / 2, (hi - lo) / 2
+    else:
+        def project(L):
+            p = (V.dot(v0, L), V.dot(v1, L), V.dot(v2, L))
+            lo, hi = min(p), max(p)
+            return (lo + hi) / 2, (hi - lo) / 2
 
     edges = [(f"{prefix}edge0", V.sub(v1, v0)), (f"{prefix}edge1", V.sub(v2, v1)),
              (f"{prefix}edge2", V.sub(v0, v2))]

@@ -269,3 +269,66 @@ def test_the_arrays_kept_on_a_primitive_change_no_answer_and_cannot_be_written()
     box = AABB((0, 0, 0), (1, 1, 1))
     support(box, (1, 1, 1))
     assert support(box, (1, -1, 0)).tolist() == [1, 0, 0.5]
+
+
+def _same_bits(a, b) -> bool:
+    """Equal floats with the same sign of zero (or both NaN), element for element."""
+    return len(a) == len(b) and all(
+        type(y) is float and ((x == y and math.copysign(1.0, x) == math.copysign(1.0, y))
+                              or (x != x and y != y)) for x, y in zip(a, b))
+
+
+#: directions where the filtered comparisons of support_fn are too close to call (numpy's own
+#: computation answers): zeros, signed zeros, axis and diagonal directions, a tiny and a huge
+#: component, a NaN
+_EDGE_DIRECTIONS = [(0.0, 0.0, 0.0), (-0.0, 0.0, -0.0), (1.0, 0.0, 0.0), (0.0, -1.0, 0.0),
+                    (0.0, 0.0, 1.0), (1.0, 1.0, 0.0), (1.0, -1.0, 1.0), (1e-300, 0.0, 0.0),
+                    (1e300, 1.0, -1e300), (1.0, 1e-17, 0.0), (float("nan"), 1.0, 0.0)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(primitives(), st.one_of(directions, st.sampled_from(_EDGE_DIRECTIONS)))
+def test_support_fn_is_support_bit_for_bit(prim, d):
+    # support_fn (GJK's tuple support) must give support()'s point exactly: its plain sums
+    # are numpy's where numpy sums from the left, and its filtered argmax and signs fall
+    # back to numpy where a decision is within the filter's margin
+    from algorithms.kernels.support import support_fn
+
+    d = tuple(float(c) for c in d)
+    with np.errstate(all="ignore"):
+        want = tuple(support(prim, d).tolist())
+    assert _same_bits(want, support_fn(prim)(d)), (prim, d)
+
+
+def test_support_fn_on_ties_and_flat_shapes():
+    # ties (a face or an edge perpendicular to d) are decided by numpy's argmax/sign, which
+    # keep the first vertex and the centre's coordinate: the same points here
+    from algorithms.kernels.support import support_fn
+
+    cases = [(Segment((0.0, 0.0, 0.0), (0.0, 0.0, 0.0)), (1.0, 2.0, 3.0)),
+             (Segment((0.0, 0.0, 0.0), (0.0, 1.0, 0.0)), (1.0, 0.0, 0.0)),
+             (Triangle(((0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (0.0, 1.0, 0.0))), (0.0, 0.0, 1.0)),
+             (OBB((1.0, 2.0, 3.0), ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)),
+                  (1.0, 0.5, 0.0)), (0.0, 1.0, 1.0)),
+             (AABB((0.0, 0.0, 0.0), (1.0, 2.0, 3.0)), (-0.0, 1.0, 0.0)),
+             (Cylinder((0.0, 0.0, 0.0), (0.0, 0.0, 1.0), 1.0, 2.0), (0.0, 0.0, 1.0))]
+    expected = [(0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (1.0, 2.5, 3.0),
+                (0.5, 2.0, 1.5), (0.0, 0.0, 1.0)]  # by hand: the first vertex, the centre's
+    for (prim, d), hand in zip(cases, expected):  # coordinate on a zero d_i, the disk centre
+        got = support_fn(prim)(d)
+        assert _same_bits(tuple(support(prim, d).tolist()), got), (prim, d)
+        assert got == hand, (prim, d, got)
+
+
+def test_centre_tuple_is_centre():
+    from algorithms.kernels.support import centre, centre_tuple
+
+    tri = Triangle(((0.1, 0.2, 0.3), (1.7, -2.9, 4.1), (-0.3, 0.7, 1e-17)))
+    for prim in (Point((1.0, -0.0, 2.0)), Segment((0.1, 0.2, 0.3), (0.4, 0.5, 0.6)), tri,
+                 Sphere((1.0, 2.0, 3.0), 0.5), AABB((-1.0, 0.1, 0.2), (0.3, 0.7, 1.1)),
+                 Capsule((0.1, 0.2, 0.3), (0.7, 0.5, 0.6), 0.2),
+                 Cylinder((1.0, 2.0, 3.0), (0.0, 1.0, 1.0), 0.5, 1.0)):
+        assert _same_bits(tuple(centre(prim).tolist()), centre_tuple(prim)), prim
+    # numpy's mean of the triangle: ((v0 + v1) + v2) / 3 per coordinate
+    assert centre_tuple(tri) == ((0.1 + 1.7 + -0.3) / 3, (0.2 + -2.9 + 0.7) / 3,
+                                 (0.3 + 4.1 + 1e-17) / 3)
