@@ -182,12 +182,15 @@ _MARGIN = 4e-15
 
 def support_fn(prim: Primitive):
     """``d -> tuple(support(prim, d).tolist())`` without numpy for the 3-vector ``d`` (a tuple
-    of floats): the same point, bit for bit (GJK asks some ten per pair). The element-wise
-    steps and the 1-D dot products are numpy's own operations in its order (numpy's ``u @ v``
-    of two 3-vectors and ``v @ M`` sum ``u0 v0 + u1 v1 + u2 v2`` from the left, unfused);
-    its matrix-vector products (a segment's or triangle's farthest vertex, an obb's signs)
-    are fused, so their comparisons are filtered (:data:`_MARGIN`): a decision too close to
-    call is numpy's own."""
+    of floats): the same point (GJK asks some ten per pair). The element-wise steps and the
+    1-D dot products are numpy's own operations in its order where numpy's ``u @ v`` of two
+    3-vectors and ``v @ M`` sum ``u0 v0 + u1 v1 + u2 v2`` from the left, unfused (as on the
+    AVX2 machine this was measured on: there the point is numpy's bit for bit); its
+    matrix-vector products (a segment's or triangle's farthest vertex, an obb's signs) are
+    fused, so their comparisons are filtered (:data:`_MARGIN`): a decision too close to call
+    is numpy's own. A vertex is therefore always numpy's; an obb's or a cylinder's computed
+    point may differ from numpy's in the last bits on a CPU whose numpy kernels round
+    otherwise (tests/algorithms/kernels/test_support.py)."""
     kind = prim.kind
     arr = prim.__dict__.get(_ARRAYS_KEY)
     if arr is None:

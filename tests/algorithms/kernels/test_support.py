@@ -288,16 +288,26 @@ _EDGE_DIRECTIONS = [(0.0, 0.0, 0.0), (-0.0, 0.0, -0.0), (1.0, 0.0, 0.0), (0.0, -
 
 @settings(max_examples=300, deadline=None)
 @given(primitives(), st.one_of(directions, st.sampled_from(_EDGE_DIRECTIONS)))
-def test_support_fn_is_support_bit_for_bit(prim, d):
-    # support_fn (GJK's tuple support) must give support()'s point exactly: its plain sums
-    # are numpy's where numpy sums from the left, and its filtered argmax and signs fall
-    # back to numpy where a decision is within the filter's margin
+def test_support_fn_is_support(prim, d):
+    # support_fn (GJK's tuple support) gives support()'s point: a vertex (point, segment,
+    # triangle, box corner) exactly, since its filtered argmax and signs fall back to numpy
+    # where a decision is within the filter's margin, which covers any rounding of numpy's
+    # products; an obb's or a cylinder's computed point within a few ulps of the shape's size.
+    # (Bit for bit where numpy sums 3-vector products from the left unfused, as on the AVX2
+    # machine that measured it; numpy's kernels on another CPU may round the last bit
+    # differently, and so may support() then.)
+    from algorithms.core.tolerance import EPS, pair_scale
     from algorithms.kernels.support import support_fn
 
     d = tuple(float(c) for c in d)
     with np.errstate(all="ignore"):
         want = tuple(support(prim, d).tolist())
-    assert _same_bits(want, support_fn(prim)(d)), (prim, d)
+    got = support_fn(prim)(d)
+    if prim.kind in ("obb", "cylinder") and all(math.isfinite(c) for c in d):
+        scale = pair_scale(prim)
+        assert all(abs(x - y) <= 16 * EPS * scale for x, y in zip(want, got)), (prim, d)
+    else:
+        assert _same_bits(want, got), (prim, d)
 
 
 def test_support_fn_on_ties_and_flat_shapes():
