@@ -49,8 +49,9 @@ class FreshInteractor(QtInteractor):
     reduction factor"): with :attr:`reduction` ``f > 1`` a render draws into the lower-left
     ``1/f`` x ``1/f`` of the window only: at the render window's start every renderer's
     viewport (the scene's, the axes widget's) is scaled by ``1/f`` towards the origin, so each
-    keeps its aspect, and the window's DPI, the actors' line widths and point sizes too (text,
-    lines and point spheres keep their size on screen); at its end the viewports and the DPI
+    keeps its aspect, and the window's DPI, the actors' line widths and point sizes and the axes
+    letters' minimum size too (text, lines, point spheres and the axes' X, Y, Z keep their size
+    on screen); at its end the viewports and the DPI
     are put back (picking, the grips' drag and every pixel query between frames see the
     full window; the widths stay divided until a full-size frame, :meth:`restore_widths`),
     and the paint blits that rectangle onto the whole widget with linear
@@ -115,13 +116,14 @@ class FreshInteractor(QtInteractor):
             except Exception:  # noqa: BLE001 - never break a render
                 pass
         renderers = rw.GetRenderers()
-        saved, seen = [], set()
+        saved, seen, captions = [], set(), []
         thin = self._thin
         for i in range(renderers.GetNumberOfItems()):
             ren = renderers.GetItemAsObject(i)
             vp = ren.GetViewport()
             saved.append((ren, vp))
             ren.SetViewport(vp[0] / f, vp[1] / f, vp[2] / f, vp[3] / f)
+            captions += _shrink_captions(ren, f)
             actors = ren.GetActors()
             for j in range(actors.GetNumberOfItems()):
                 prop = actors.GetItemAsObject(j).GetProperty()
@@ -142,7 +144,7 @@ class FreshInteractor(QtInteractor):
                 thin[id(prop)] = (prop, width, size, prop.GetLineWidth(), prop.GetPointSize(), f)
         for key in [k for k in thin if k not in seen]:  # no longer drawn: as it was set
             self._restore_width(thin.pop(key))
-        self._saved = (saved, rw.GetDPI(), f)
+        self._saved = (saved, rw.GetDPI(), f, captions)
         rw.SetDPI(max(1, round(rw.GetDPI() / f)))
 
     @staticmethod
@@ -166,11 +168,13 @@ class FreshInteractor(QtInteractor):
     def _unreduce(self, *_args) -> None:
         if self._saved is None:
             return
-        saved, dpi, f = self._saved
+        saved, dpi, f, captions = self._saved
         self._saved = None
         self.reduced_viewport = tuple(self.renderer.GetSize())
         for ren, vp in saved:
             ren.SetViewport(*vp)
+        for text, size in captions:
+            text.SetMinimumSize(*size)
         self.render_window.SetDPI(dpi)
         self.frame_reduction = f
 
@@ -238,6 +242,29 @@ class FreshInteractor(QtInteractor):
             #: milliseconds of the last paint (its blit; with a render when it was stale),
             #: without Qt's composition of the window that follows (explorer bench drag)
             self.last_paint_ms = (time.perf_counter() - t0) * 1e3
+
+
+def _shrink_captions(renderer, f: int) -> list:
+    """Divide by ``f`` the minimum size of the letters of every axes actor in ``renderer``
+    (the axes widget's X, Y, Z); returns ``[(text actor, its minimum size), ...]`` to put back.
+
+    A caption's text scales with its box, which a reduced viewport shrinks with the rest; but
+    VTK keeps a scaled text at least ``GetMinimumSize()`` pixels (10 x 10) tall and wide, so at
+    half the viewport the letters stopped shrinking and came out twice their size once the
+    frame was scaled up (seen in the moving frame's screenshots)."""
+    out = []
+    props = renderer.GetViewProps()
+    for i in range(props.GetNumberOfItems()):
+        prop = props.GetItemAsObject(i)
+        if prop is None or not prop.IsA("vtkAxesActor"):
+            continue
+        for caption in (prop.GetXAxisCaptionActor2D(), prop.GetYAxisCaptionActor2D(),
+                        prop.GetZAxisCaptionActor2D()):
+            text = caption.GetTextActor()
+            size = text.GetMinimumSize()
+            out.append((text, size))
+            text.SetMinimumSize(max(1, round(size[0] / f)), max(1, round(size[1] / f)))
+    return out
 
 
 class Viewport(QWidget):

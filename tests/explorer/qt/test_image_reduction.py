@@ -36,6 +36,15 @@ def record_viewports(plotter) -> list:
     return seen
 
 
+def pixels(img) -> np.ndarray:
+    """A QImage's RGB pixels as a float array (rows top to bottom)."""
+    img = img.convertToFormat(img.Format.Format_RGB888)
+    h, wd = img.height(), img.width()
+    return np.frombuffer(img.constBits().asstring(h * img.bytesPerLine()),
+                         np.uint8).reshape(h, img.bytesPerLine())[:, :wd * 3] \
+        .reshape(h, wd, 3).astype(float)
+
+
 def test_the_moving_frame_renders_a_quarter_and_the_frame_at_rest_the_whole_window(gui_window):
     assert quality.ANTI_ALIASING == "adaptive" and quality.REDUCTION == 2
     w = gui_window(TEN)
@@ -79,14 +88,7 @@ def test_the_scaled_up_moving_frame_shows_the_same_picture(gui_window):
     vp.render_at_rest(now=True)
     rest = pl.grabFramebuffer()
 
-    def array(img):
-        img = img.convertToFormat(img.Format.Format_RGB888)
-        h, wd = img.height(), img.width()
-        return np.frombuffer(img.constBits().asstring(h * img.bytesPerLine()),
-                             np.uint8).reshape(h, img.bytesPerLine())[:, :wd * 3] \
-            .reshape(h, wd, 3).astype(float)
-
-    a, b = array(moving), array(rest)
+    a, b = pixels(moving), pixels(rest)
     assert a.shape == b.shape
 
     def diff(x, y):  # mean over the pixels of |R| + |G| + |B| differences (0..765)
@@ -118,3 +120,35 @@ def test_a_click_while_the_view_renders_reduced_still_picks(gui_window):
     img = vp.screenshot()  # a screenshot in the middle of a motion is full size
     assert img.shape[:2] == tuple(reversed(vp.plotter.render_window.GetSize()))
     vp.end_motion()
+
+
+def test_the_axes_letters_keep_their_size_in_the_moving_frame(gui_window):
+    # the axes widget's X, Y, Z are scaled texts that VTK keeps at least 10 pixels tall: at
+    # half the viewport they stopped shrinking and came out twice their size once the frame
+    # was scaled up. The letters are the only near-black pixels low in the axes widget's
+    # corner (its lines are red, green, blue; the view's background is light; a label's text
+    # sits higher): gui_ten at 420 x 659, 52 such pixels at rest, 10 in the moving frame (the
+    # scaled-up letters are softer), 158 with the 10-pixel floor
+    w = gui_window(TEN)
+    vp = w.viewport
+    pl = vp.plotter
+    text = pl.renderer.axes_actor.GetXAxisCaptionActor2D().GetTextActor()
+    floor = text.GetMinimumSize()
+    vp.begin_motion()
+    pl.render()
+    moving = pl.grabFramebuffer()
+    vp.end_motion()
+    vp.render_at_rest(now=True)
+    rest = pl.grabFramebuffer()
+    # put back after the frame: the next full-size frame has VTK's own floor
+    assert text.GetMinimumSize() == floor == (10, 10)
+
+    def dark_in_corner(img):
+        a = pixels(img)
+        h, wd = a.shape[:2]
+        corner = a[h - int(0.16 * h):, :int(0.2 * wd)]  # the axes widget's lower part
+        return int((corner.max(axis=2) < 90).sum())
+
+    n_moving, n_rest = dark_in_corner(moving), dark_in_corner(rest)
+    assert n_rest > 10  # the letters are there
+    assert n_moving < 1.5 * n_rest, (n_moving, n_rest)
