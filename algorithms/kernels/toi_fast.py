@@ -47,16 +47,17 @@ than ``h`` apart on ``L`` (so the shapes too) before ``t_enter`` and after ``t_l
 the shapes can come within ``h`` only where every axis's window overlaps. When the first step
 of the loop does not end the query (it stays within ``t = 1``, closing), the windows grown by
 ``h = 2 tol`` on the line of the centres at their nearest (the motion is normal to it: a
-static test, which proves most misses alone) and on the shapes' face normals are
-intersected with ``[0, 1]``: empty, the shapes stay more than ``2 tol`` apart, the careful
+static test, which proves most misses alone; the shapes' face normals too with :data:`JUMP`)
+are intersected with ``[0, 1]``: empty, the shapes stay more than ``2 tol`` apart, the careful
 path's miss too, and the query ends with its one distance at ``t = 0`` (the trace's row and
 ``tol``; case :data:`AXES_MISS`). A query that ends at its first step keeps its own
 (``closing speed <= 0``, ``passes t = 1`` after the distance at 1), so their traces are
 unchanged. The latest ``t_enter`` for ``h = tol / 2`` is a conservative step (the gap on
 that axis's plane is ``tol / 2`` there, as after an advancement step) that the first step
-could jump to; :data:`JUMP` is off: it saves little (the polytopes land in one or two steps
-from the plane's bound already, curved contacts lie off the axes) and it would change the
-steps the explorer draws and ``explorer eval`` prints (``tests/golden/eval/advancement.json``).
+could jump to; :data:`JUMP` is off: it saves little (about a tenth of a polytope pair's
+time in ``bench kernels``, as those land in one or two steps from the plane's bound already;
+nothing against a cylinder, whose contacts lie off the axes) and it would change the steps
+the explorer draws and ``explorer eval`` prints (``tests/golden/eval/advancement.json``).
 
 *Stalls.* Near a flat face touching a cylinder's rim GJK's simplex turns into a sliver whose
 progress rounding cannot register, short of the gap it was asked for (the careful GJK meets the
@@ -92,13 +93,14 @@ path, as ``x / 2`` does, written ``x * 0.5``: the same correctly rounded value).
 *decides* a comparison, the products decide it when they do so with ``1e-9`` to spare and
 the original expression otherwise (Ericson's longest edge and flatness test in
 :mod:`algorithms.kernels.gjk`, the cylinder's "off the axis" test here): the same answers,
-bit for bit, as before these changes. The separating axes cost a GJK pair about 2 us (the
-line of the centres) to 6 us (two boxes' six face normals) per query that does not end at
-its first step; a miss they prove saves every distance after the first (in ``bench
-kernels``'s cases they prove 42 of the 44 misses of its GJK pairs, all those that pass their
-first step; such a miss then costs its first GJK run only). A hit pays them and gains nothing: its GJK iterations
-(about 4.5 us each for polytopes, 6.5 us against a cylinder, in the kernel's one loop) are
-the cost that remains.
+bit for bit, as before these changes. The separating axis costs a GJK pair about 2.5 us
+per query that passes its first step (the face normals would cost 1.5 us more each, a hit
+gaining nothing from them while :data:`JUMP` is off: left out); a miss it proves saves every
+distance after the first (in ``bench kernels``'s cases it proves 39 of the 44 misses of its
+GJK pairs: two end at their first step, three need the steps; such a miss then costs its
+first GJK run only). A hit pays it and gains nothing: its GJK iterations (about 4.5 us each
+for polytopes, 6.5 us against a cylinder, in the kernel's one loop; 4 to 8 iterations a
+polytope pair, 20 to 80 a cylinder pair) are the cost that remains.
 """
 
 from __future__ import annotations
@@ -845,12 +847,13 @@ JUMP = False
 AXES_MISS = ("moving separating axes (Dunn & Parberry, App. A.17; Eberly): the shapes stay "
              "more than 2 tol apart on [0, 1], no contact")
 
-def _axes(a, b, motion, centres):
-    """The candidate axes of :func:`moving_axes` for a pair, the likeliest to separate first:
-    the line of the centres where they pass nearest (``c_B + t* m - c_A`` at the ``t*`` in
-    ``[0, 1]`` nearest; normal to the motion when ``t*`` is inside, so that the intervals do
-    not move on it: a static test, which proves most misses alone), then the shapes' face
-    normals (:func:`projector`)."""
+def _axes(a, b, motion, centres, faces=False):
+    """The candidate axes of :func:`moving_axes` for a pair: the line of the centres where
+    they pass nearest (``c_B + t* m - c_A`` at the ``t*`` in ``[0, 1]`` nearest; normal to the
+    motion when ``t*`` is inside, so that the intervals do not move on it: a static test,
+    which proves most misses alone), then with ``faces`` the shapes' face normals
+    (:func:`projector`: the fast path takes them for :data:`JUMP` only, as they cost a hit
+    1.5 us each and prove few more misses)."""
     (ax, ay, az), (bx, by, bz) = centres
     m0, m1, m2 = motion
     dx, dy, dz = bx - ax, by - ay, bz - az
@@ -860,8 +863,9 @@ def _axes(a, b, motion, centres):
     dx, dy, dz = dx + ts * m0, dy + ts * m1, dz + ts * m2
     n = _sqrt(dx * dx + dy * dy + dz * dz)
     axes = [(dx / n, dy / n, dz / n)] if 0.0 < n < math.inf else []
-    axes.extend(_projector_of(a)[1])
-    axes.extend(_projector_of(b)[1])
+    if faces:
+        axes.extend(_projector_of(a)[1])
+        axes.extend(_projector_of(b)[1])
     return axes
 
 
@@ -880,15 +884,16 @@ def moving_axes(a, b, motion, axes, h_miss, h_jump, size):
     than ``h_jump`` before it and at least ``h_jump`` at it, as after a step of conservative
     advancement on the plane normal to ``L``), or ``(0.0, None)`` when the intervals grown by
     ``h_jump`` leave no such time (the latest ``t_enter`` after the earliest ``t_leave``: no
-    conservative jump there, see the module notes). ``size`` bounds the coordinates: both
-    ``h`` are grown by ``64 ulp * size`` (the rounding of the projections: a miss needs more than ``h_miss``,
-    the jump leaves at least ``h_jump``)."""
+    conservative jump there, see the module notes), and always when ``h_jump`` is ``None`` (only
+    the miss is tested). ``size`` bounds the coordinates: both ``h`` are grown by ``64 ulp *
+    size`` (the rounding of the projections: a miss needs more than ``h_miss``, the jump
+    leaves at least ``h_jump``)."""
     proj_a = _projector_of(a)[0]
     proj_b = _projector_of(b)[0]
     m0, m1, m2 = motion
     slack = _AXIS_ROUND * size
     hm = h_miss + slack  # (more h: a later t_leave, an earlier t_enter, fewer misses)
-    hj = h_jump + slack
+    hj = None if h_jump is None else h_jump + slack
     first, last = 0.0, 1.0  # the contact window for h_miss, within [0, 1]
     jump, jump_leave, jump_axis = -math.inf, math.inf, None
     for L in axes:
@@ -898,10 +903,8 @@ def moving_axes(a, b, motion, axes, h_miss, h_jump, size):
         s = x * m0 + y * m1 + z * m2
         if s > 0.0:  # B's interval moves up: it meets A's from below
             enter, leave = (a0 - hm - b1) / s, (a1 + hm - b0) / s
-            je, jl = (a0 - hj - b1) / s, (a1 + hj - b0) / s
         elif s < 0.0:
             enter, leave = (a1 + hm - b0) / s, (a0 - hm - b1) / s
-            je, jl = (a1 + hj - b0) / s, (a0 - hj - b1) / s
         elif b1 >= a0 - hm and b0 <= a1 + hm:
             continue  # no relative motion along L and within h_miss: no bound from it
         else:
@@ -912,10 +915,15 @@ def moving_axes(a, b, motion, axes, h_miss, h_jump, size):
             last = leave
         if first > last:
             return None
-        if je > jump:
-            jump, jump_axis = je, L
-        if jl < jump_leave:
-            jump_leave = jl
+        if hj is not None:
+            if s > 0.0:
+                je, jl = (a0 - hj - b1) / s, (a1 + hj - b0) / s
+            else:
+                je, jl = (a1 + hj - b0) / s, (a0 - hj - b1) / s
+            if je > jump:
+                jump, jump_axis = je, L
+            if jl < jump_leave:
+                jump_leave = jl
     if jump_axis is None or jump > jump_leave or not jump > 0.0:
         return 0.0, None
     return jump, jump_axis
@@ -1079,8 +1087,8 @@ def _advance(a, b, motion, tol_rel, max_iter, polish_steps, careful=None, record
             # the first step that does not end the query: the moving separating axes may
             # prove a miss, or bound the contact later than the plane does (module notes)
             axes_pending = False
-            jumped = moving_axes(a, b, m, _axes(a, b, m, P.start), 2.0 * tol, tol * 0.5,
-                                 P.size)
+            jumped = moving_axes(a, b, m, _axes(a, b, m, P.start, JUMP), 2.0 * tol,
+                                 tol * 0.5 if JUMP else None, P.size)
             axes_miss = jumped is None
             if JUMP and jumped is not None and jumped[0] > t_new:
                 t_new = jumped[0]

@@ -156,7 +156,7 @@ def test_axes_never_contradict_the_careful_path(data):
         return
     tol = 1e-9 * size
     centres = (toi_fast.shape(a)[4], toi_fast.shape(b)[4])
-    axes = toi_fast._axes(a, b, toi_fast._t3(m), centres)
+    axes = toi_fast._axes(a, b, toi_fast._t3(m), centres, faces=True)
     found = toi_fast.moving_axes(a, b, toi_fast._t3(m), axes, 2 * tol, tol / 2, size)
     c = careful(a, b, m)
     if found is None:
