@@ -62,7 +62,8 @@ the explorer draws and ``explorer eval`` prints (``tests/golden/eval/advancement
 *Stalls.* Near a flat face touching a cylinder's rim GJK's simplex turns into a sliver whose
 progress rounding cannot register, short of the gap it was asked for (the careful GJK meets the
 same and then trusts ``|v|``). Here a stall first retries along ``v`` tilted by ``1e-7 |v|``
-(as the careful GJK does); then, far from the contact, a plane proving a tenth of the gap still
+(as the careful GJK does, taking the first tilt that shrinks ``v`` where the careful GJK
+tries all six for the best); then, far from the contact, a plane proving a tenth of the gap still
 makes a step; within ``tol`` by the upper bound ``|v| - R`` the advancement ends there (the
 careful path's criterion ``d(t) <= tol`` holds at a time a conservative step reached); else GJK
 runs again with the exhaustive sub-algorithm, and as the last resort the careful static query

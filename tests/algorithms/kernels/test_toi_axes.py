@@ -222,3 +222,31 @@ def test_axes_misses_on_the_bench_kinds():
             by_axes += r.trace["case"] == toi_fast.AXES_MISS
             assert careful(a, b, m).toi is None
     assert misses >= 15 and by_axes >= misses // 2
+
+
+def test_plain_stall_retry_takes_the_first_tilt_that_shrinks_v():
+    """The stall retry of the kernel's GJK (:func:`algorithms.kernels.gjk._retry`): the careful
+    mode keeps the tilt of ``v`` that shrinks it most, the plain mode of the fast path the
+    first that shrinks it at all. Simplex ``{(1, 0, 0)}``, ``v = (1, 0, 0)``, B the origin:
+    the tilt ``+x`` (the first tried) finds ``w = (0.9, 0.3, 0)``, the nearest point of its
+    segment to ``(1, 0, 0)`` (edge e = (-0.1, 0.3, 0): -(1, 0, 0) . e = 0.1 = |e|^2, the end),
+    |v|^2 = 0.81 + 0.09 = 0.9; the tilt ``+y`` finds ``w = (0, 0.5, 0)``: e = (-1, 0.5, 0),
+    t = 1 / 1.25 = 0.8, the point (0.2, 0.4, 0), |v|^2 = 0.2; every other direction finds
+    ``(1, 0, 0)`` again (no progress)."""
+    from algorithms.kernels import gjk
+
+    tilt = 1e-7
+    found = {(-(1.0 + tilt), -0.0, -0.0): (0.9, 0.3, 0.0), (-1.0, -tilt, -0.0): (0.0, 0.5, 0.0)}
+
+    def support_a(d):
+        return found.get(tuple(d), (1.0, 0.0, 0.0))
+
+    def support_b(d):
+        return (0.0, 0.0, 0.0)
+
+    args = ([(1.0, 0.0, 0.0)], (1.0,), (1.0, 0.0, 0.0), 1.0, 0.0, 0.0, 0.0,
+            gjk.closest_on_simplex)
+    plain = gjk._retry(support_a, support_b, *args, True)
+    best = gjk._retry(support_a, support_b, *args, False)
+    assert plain[2] == (0.9, 0.3, 0.0) and plain[6] == pytest.approx(0.9, abs=1e-12)
+    assert best[2] == (0.0, 0.5, 0.0) and best[6] == pytest.approx(0.2, abs=1e-12)
