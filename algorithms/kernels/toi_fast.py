@@ -54,8 +54,8 @@ path's miss too, and the query ends with its one distance at ``t = 0`` (the trac
 (``closing speed <= 0``, ``passes t = 1`` after the distance at 1), so their traces are
 unchanged. The latest ``t_enter`` for ``h = tol / 2`` is a conservative step (the gap on
 that axis's plane is ``tol / 2`` there, as after an advancement step) that the first step
-could jump to; :data:`JUMP` is off: it saves little (about a tenth of a polytope pair's
-time in ``bench kernels``, as those land in one or two steps from the plane's bound already;
+could jump to; :data:`JUMP` is off: it saves little (2 to 6 % of a polytope pair's time on
+``bench kernels``'s cases, as those land in one or two steps from the plane's bound already;
 nothing against a cylinder, whose contacts lie off the axes) and it would change the steps
 the explorer draws and ``explorer eval`` prints (``tests/golden/eval/advancement.json``).
 
