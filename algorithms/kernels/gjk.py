@@ -878,7 +878,8 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
             # farthest set of A - B in -v is a whole face and rounding picked the wrong
             # point of it. Retry with v tilted by 1e-7 |v| along each axis (and, careful,
             # the raw v: every answer is a point of A - B) and keep the one that shrinks v
-            # most (the first that encloses the origin at once).
+            # most (the first that encloses the origin at once; plain: the first that
+            # shrinks it).
             found = _retry(support_a, support_b, Y, lam, v, vv, ox, oy, oz, closest, plain)
             if found is None:
                 termination = ("converged (repeated support point)" if w in Y
@@ -926,7 +927,11 @@ def _retry(support_a, support_b, Y, lam, v, vv, ox, oy, oz, closest, plain):
     """:func:`iterate`'s stall retry: ``(p, q, w, idx, lam, v, vv)`` of the support along
     ``v`` tilted by ``1e-7 |v|`` about each axis (and, careful mode, along the raw ``v``
     first) that shrinks ``v`` most, the first whose simplex holds the origin at once; ``None``
-    when none shrinks it."""
+    when none shrinks it. In the plain mode (the time-of-impact fast path) the first tilt
+    that shrinks ``v`` at all: any progress gets GJK past the stall, and the tilts left untried
+    cost a support pair and a sub-algorithm each (``bench kernels``'s moving OBB-cylinder
+    pairs: 15 % of their time; their answers stay within the fast path's documented
+    tolerance of the careful path's)."""
     tilt = 1e-7 * math.sqrt(vv)
     vx, vy, vz = v
     dirs = ((vx + tilt, vy, vz), (vx - tilt, vy, vz), (vx, vy + tilt, vz),
@@ -949,6 +954,8 @@ def _retry(support_a, support_b, Y, lam, v, vv, ox, oy, oz, closest, plain):
         vv2 = v2[0] * v2[0] + v2[1] * v2[1] + v2[2] * v2[2]
         if vv2 < vv and (found is None or vv2 < found[6]):
             found = (p, q, w, idx, lam2, v2, vv2)
+            if plain:  # (the fast path: the first that shrinks v)
+                break
     return found
 
 
