@@ -15,6 +15,8 @@ from algorithms import OBB, Capsule, Cylinder, Sphere, Triangle, query
 from algorithms.kernels import toi_fast
 from algorithms.kernels.support import support_interval
 from tests.algorithms.generic.test_advancement import BOUNDED, motion_st
+from tests.algorithms.kernels.test_toi_fast import _moving_cases as moving_cases
+from tests.algorithms.kernels.test_toi_fast import assert_as_careful, careful
 
 SETTINGS = settings(max_examples=150, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
@@ -24,11 +26,6 @@ I3 = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
 
 def box(c, e=(0.5, 0.5, 0.5)):
     return OBB(c, I3, e)
-
-
-def careful(a, b, m):
-    with toi_fast.off():
-        return query("toi", a, b, m, method=CA)
 
 
 def dist(a, b, t, m):
@@ -177,9 +174,7 @@ def test_axes_never_contradict_the_careful_path(data):
 
 
 def _moving_cases():
-    from tests.algorithms.kernels.test_toi_fast import _moving_cases as cases
-
-    return list(cases())
+    return list(moving_cases())
 
 
 def test_the_jump_keeps_the_careful_answers(monkeypatch):
@@ -202,12 +197,7 @@ def test_the_jump_keeps_the_careful_answers(monkeypatch):
         r = query("toi", a, b, m, method=CA)
         c = careful(a, b, m)
         assert "path" in r.trace
-        assert (r.toi is None) == (c.toi is None), (ka, kb)
-        if r.toi is None:
-            continue
-        curved = "cylinder" in (ka, kb)
-        assert r.toi <= c.toi + (1e-12 if curved else 1e-14), (ka, kb, r.toi, c.toi)
-        assert c.toi - r.toi <= (1e-8 if curved else 1e-14), (ka, kb, r.toi, c.toi)
+        assert_as_careful(ka, kb, r, c)
     assert jumped > 10
 
 

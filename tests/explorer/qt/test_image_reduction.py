@@ -45,6 +45,18 @@ def pixels(img) -> np.ndarray:
         .reshape(h, wd, 3).astype(float)
 
 
+def moving_and_rest(vp) -> tuple:
+    """The widget's own framebuffer (the paint's blit) of a moving frame, then of the frame
+    at rest."""
+    pl = vp.plotter
+    vp.begin_motion()
+    pl.render()
+    moving = pl.grabFramebuffer()
+    vp.end_motion()
+    vp.render_at_rest(now=True)
+    return moving, pl.grabFramebuffer()
+
+
 def test_the_moving_frame_renders_a_quarter_and_the_frame_at_rest_the_whole_window(gui_window):
     assert quality.ANTI_ALIASING == "adaptive" and quality.REDUCTION == 2
     w = gui_window(TEN)
@@ -80,13 +92,7 @@ def test_the_scaled_up_moving_frame_shows_the_same_picture(gui_window):
     # picture in one corner, the rest stale) or of the whole buffer differs by far more
     w = gui_window(TEN)
     vp = w.viewport
-    pl = vp.plotter
-    vp.begin_motion()
-    pl.render()
-    moving = pl.grabFramebuffer()
-    vp.end_motion()
-    vp.render_at_rest(now=True)
-    rest = pl.grabFramebuffer()
+    moving, rest = moving_and_rest(vp)
 
     a, b = pixels(moving), pixels(rest)
     assert a.shape == b.shape
@@ -134,12 +140,7 @@ def test_the_axes_letters_keep_their_size_in_the_moving_frame(gui_window):
     pl = vp.plotter
     text = pl.renderer.axes_actor.GetXAxisCaptionActor2D().GetTextActor()
     floor = text.GetMinimumSize()
-    vp.begin_motion()
-    pl.render()
-    moving = pl.grabFramebuffer()
-    vp.end_motion()
-    vp.render_at_rest(now=True)
-    rest = pl.grabFramebuffer()
+    moving, rest = moving_and_rest(vp)
     # put back after the frame: the next full-size frame has VTK's own floor
     assert text.GetMinimumSize() == floor == (10, 10)
 
