@@ -78,30 +78,102 @@ USER_PRIORITY = -1000
 
 #: (query, kind_a, kind_b, method) -> (entry, flip): :func:`_lookup`'s answers, cleared by
 #: :func:`register` (a lookup is a dict probe on the hot path of every query); an entry no
-#: longer in ``_TABLE`` is looked up again. Under a query's name (a string key, beside the
-#: tuples): ``{type(a): {type(b): entry}}``, :func:`query`'s class-keyed probe.
+#: longer in ``_TABLE`` is looked up again. Under the table itself (a :class:`_Table` hashes
+#: by identity): ``{query name: {type(a): {type(b): (direct, run, lean, careful)}}}``,
+#: :func:`query`'s class-keyed probe, valid while that table is the one in place and
+#: unchanged (a change of its keys or of one of its entry lists, :class:`_Entries`, drops
+#: ``_CACHE``; a table put in its place is another key, or no key at all: a plain dict does
+#: not hash).
 _CACHE: dict = {}
+
+
+class _Entries(list):
+    """One key's entry list in the table: a list that drops :data:`_CACHE` whenever it is
+    changed in place (a test may edit it directly, ``_TABLE[key].remove(entry)``), so that
+    :func:`query`'s class-keyed probe needs no check that its entry is still listed. A plain
+    list put in the table (``_TABLE[key] = [...]``) is not one: :func:`query` does not keep a
+    pair answered from it in its class-keyed probe (the runner's checks still apply)."""
+
+    __slots__ = ()
+
+    def __setitem__(self, index, value):
+        _CACHE.clear()
+        super().__setitem__(index, value)
+
+    def __delitem__(self, index):
+        _CACHE.clear()
+        super().__delitem__(index)
+
+    def __iadd__(self, other):
+        _CACHE.clear()
+        return super().__iadd__(other)
+
+    def __imul__(self, n):
+        _CACHE.clear()
+        return super().__imul__(n)
+
+    def append(self, value):
+        _CACHE.clear()
+        super().append(value)
+
+    def extend(self, values):
+        _CACHE.clear()
+        super().extend(values)
+
+    def insert(self, index, value):
+        _CACHE.clear()
+        super().insert(index, value)
+
+    def pop(self, *args):
+        _CACHE.clear()
+        return super().pop(*args)
+
+    def remove(self, value):
+        _CACHE.clear()
+        super().remove(value)
+
+    def clear(self):
+        _CACHE.clear()
+        super().clear()
+
+    def sort(self, *args, **kwargs):
+        _CACHE.clear()
+        super().sort(*args, **kwargs)
+
+    def reverse(self):
+        _CACHE.clear()
+        super().reverse()
+
+
+def _entries(value):
+    """``value`` as the table keeps an entry list: an :class:`_Entries` (a plain list is
+    copied into one; anything else is kept as given)."""
+    return _Entries(value) if type(value) is list else value
 
 
 class _Table(dict):
     """The dispatch table: a dict that drops :data:`_CACHE` whenever one of its keys is set
-    or removed (a test may edit the table directly, ``_TABLE[key] = [...]``), so that
-    :func:`query`'s probe of a cached entry checks only that this is still the table (and
-    the entry still in its list) instead of looking its key up again. A table put in its
-    place (a test's ``monkeypatch.setattr(registry, "_TABLE", {})``) is not one: its
-    entries are checked the long way (:func:`runner`)."""
+    or removed (a test may edit the table directly, ``_TABLE[key] = [...]``), and keeps each
+    entry list as an :class:`_Entries` (a plain list set in it is copied into one), which
+    drops :data:`_CACHE` when changed in place: so :func:`query`'s probe of a cached entry
+    checks nothing but that this is still the table. A table put in its place (a test's
+    ``monkeypatch.setattr(registry, "_TABLE", {})``) is not one: its entries are checked the
+    long way (:func:`runner`). Hashed by identity: the key of :func:`query`'s class-keyed
+    probe in :data:`_CACHE` (a plain dict in its place is unhashable: no probe)."""
+
+    __hash__ = object.__hash__
 
     def __setitem__(self, key, value):
         _CACHE.clear()
-        super().__setitem__(key, value)
+        super().__setitem__(key, _entries(value))
 
     def __delitem__(self, key):
         _CACHE.clear()
         super().__delitem__(key)
 
     def __ior__(self, other):
-        _CACHE.clear()
-        return super().__ior__(other)
+        self.update(other)
+        return self
 
     def pop(self, *args):
         _CACHE.clear()
@@ -113,11 +185,12 @@ class _Table(dict):
 
     def setdefault(self, key, default=None):
         _CACHE.clear()
-        return super().setdefault(key, default)
+        return super().setdefault(key, _entries(default))
 
     def update(self, *args, **kwargs):
         _CACHE.clear()
-        super().update(*args, **kwargs)
+        for key, value in dict(*args, **kwargs).items():
+            super().__setitem__(key, _entries(value))
 
     def clear(self):
         _CACHE.clear()
@@ -127,9 +200,6 @@ class _Table(dict):
 _TABLE: dict[tuple[str, str, str], list[Entry]] = _Table()
 LOAD_ERRORS: dict[str, str] = {}
 _loaded = False
-#: what a cached entry of query()'s probe holds as its table when the table in place is not
-#: a :class:`_Table` (never the table: those entries take the long way)
-_NOT_TRACKED = object()
 
 
 class QueryNotAvailable(LookupError):
@@ -174,7 +244,7 @@ def user_context(collector):
 
 def add_entry(entry: Entry) -> None:
     """Put ``entry`` in the table (replacing one of the same name for the same key)."""
-    entries = _TABLE.setdefault((entry.query, entry.kind_a, entry.kind_b), [])
+    entries = _TABLE.setdefault((entry.query, entry.kind_a, entry.kind_b), _Entries())
     entries[:] = [e for e in entries if e.name != entry.name] + [entry]
     entries.sort(key=lambda e: -e.priority)
     _CACHE.clear()
@@ -442,13 +512,13 @@ def lean_pair(name: str, cls_a: type, cls_b: type) -> Optional[tuple]:
     For a kernel built on another pair's query (capsule-capsule on segment-segment, GTCG
     §11.12.9): it takes the inner pair's lean kernel exactly when ``query`` would, so a new
     default method of the inner pair (a user's module) is still asked, through ``query``."""
-    try:  # (query()'s class-keyed probe: name, then the classes of A and B)
-        found = _CACHE[name][cls_a][cls_b]
-    except KeyError:
+    try:  # (query()'s class-keyed probe: the table, the name, the classes of A and B)
+        found = _CACHE[_TABLE][name][cls_a][cls_b]
+    except (KeyError, TypeError):
         return None
-    if found[4] is None or found[1] is not _TABLE or found[3] not in found[2]:
+    if found[2] is None:
         return None
-    return found[4], found[5]
+    return found[2], found[3]
 
 
 def _make_runner(name: str, func: Callable, flip: bool, lean: Optional[Callable] = None,
@@ -504,52 +574,71 @@ def _make_runner(name: str, func: Callable, flip: bool, lean: Optional[Callable]
     return run
 
 
-def query(name: str, a: Primitive, b: Primitive, *args, method: str | None = None, **kwargs):
+def query(name: str, a: Primitive, b: Primitive, *args, **kwargs):
     """Answer query ``name`` for ``(a, b)``, flipping a swapped registration's result.
 
-    Extra arguments go to the function (``"toi"`` takes B's ``motion`` relative to A; a
-    flipped ``"toi"`` call negates it). Raises :class:`QueryNotAvailable` when nothing answers.
+    ``method=name`` (a keyword) picks one of :func:`methods` instead of the default. Extra
+    arguments go to the function (``"toi"`` takes B's ``motion`` relative to A; a flipped
+    ``"toi"`` call negates it). Raises :class:`QueryNotAvailable` when nothing answers.
     The default method without extra arguments takes the lean dispatch of :func:`runner`.
+
+    (``method`` is read from ``kwargs``, not a keyword-only parameter, and everything but the
+    cached default dispatch is :func:`_query`'s: this frame is every query's, and CPython
+    3.11 parses a keyword-only parameter and makes the closure cell of the code below on
+    every call, about 10% of a ray-box query.)
     """
-    if method is None and not args and not kwargs:
+    if not kwargs and not args:
         # runner()'s cache probe, inlined (the hot path of every default query), keyed by
-        # the primitives' classes (a kind is a class attribute: two lookups through the
-        # instance cost more than the rest of the probe), and the runner's call of the
-        # pair's lean kernel (lean_kernels) inlined as well
+        # the table in place (a change of it drops _CACHE: _Table, _Entries; a table put in
+        # its place is another key, or unhashable), then by the primitives' classes (a kind
+        # is a class attribute: two lookups through the instance cost more than the rest of
+        # the probe), and the runner's call of the pair's lean kernel (lean_kernels) inlined
+        # as well. Every instruction here is paid by every query (a few ns each).
         try:
-            found = _CACHE[name][type(a)][type(b)]
-        except KeyError:
+            found = _CACHE[_TABLE][name][type(a)][type(b)]
+        except (KeyError, TypeError):
             pass
         else:
-            # (a change of the table's keys drops _CACHE: _Table)
-            if found[1] is _TABLE and found[3] in found[2]:
-                lean = found[6]
-                if lean is not None:  # a direct kernel: its own checks (lean_kernels)
+            lean = found[0]
+            if lean is not None:  # a direct kernel: its own checks (lean_kernels)
+                r = lean(a, b)
+                return r if r is not None else found[1](a, b)
+            lean = found[2]
+            if lean is not None:
+                try:  # plain()'s flag, kept on the instance (PLAIN_KEY), as an attribute
+                    ok = a._tolerance_plain and b._tolerance_plain
+                except AttributeError:  # not computed yet: the runner computes it
+                    ok = False
+                if ok and current_memo() is None:
                     r = lean(a, b)
-                    return r if r is not None else found[0](a, b)
-                lean = found[4]
-                if lean is not None:
-                    try:  # plain()'s flag, kept on the instance (PLAIN_KEY), as an attribute
-                        ok = a._tolerance_plain and b._tolerance_plain
-                    except AttributeError:  # not computed yet: the runner computes it
-                        ok = False
-                    if ok and current_memo() is None:
-                        r = lean(a, b)
-                        return r if r is not None else found[5](a, b)
-                return found[0](a, b)
+                    return r if r is not None else found[3](a, b)
+            return found[1](a, b)
         run = runner(name, a.kind, b.kind)
         if run is not None:
-            # the same entry under the classes' keys (dropped with the rest of the cache),
-            # with the table itself in place of its key
+            # the same entry under the table and the classes' keys (dropped with the rest of
+            # the cache), when the table is a _Table and the entry's list an _Entries (a plain
+            # list a test put there is checked by runner() on every query)
             run, _tkey, entries, entry, lean, careful, direct = \
                 _CACHE[("run", name, a.kind, b.kind)]
-            table = _TABLE if type(_TABLE) is _Table else _NOT_TRACKED
-            by_a = _CACHE.get(name)
-            if type(by_a) is not dict:
-                by_a = _CACHE[name] = {}
-            by_a.setdefault(type(a), {})[type(b)] = (run, table, entries, entry, lean, careful,
-                                                     direct)
+            if type(_TABLE) is _Table and type(entries) is _Entries:
+                by_name = _CACHE.get(_TABLE)
+                if type(by_name) is not dict:
+                    by_name = _CACHE[_TABLE] = {}
+                by_name.setdefault(name, {}).setdefault(type(a), {})[type(b)] = (
+                    direct, run, lean, careful)
             return run(a, b)
+        return _query(name, a, b, args, None, kwargs)  # (nothing answers: raises)
+    method = kwargs.pop("method", None)
+    if method is None and not args and not kwargs:
+        return query(name, a, b)  # (method=None given: the default's dispatch, above)
+    return _query(name, a, b, args, method, kwargs)
+
+
+def _query(name: str, a: Primitive, b: Primitive, args: tuple, method: str | None,
+           kwargs: dict):
+    """:func:`query` for a method asked by name, extra arguments, or a pair nothing is
+    cached for yet (apart: ``query``'s own frame stays small, without the cell the
+    closure below needs)."""
     entry, flip = _lookup(name, a.kind, b.kind, method)
     if entry is not None and not flip and name == "toi" and len(args) == 1 and not kwargs:
         result = toi_direct(entry.func, a, b, args[0])  # (None: rescaled, below)

@@ -75,7 +75,7 @@ from algorithms.core import vec as V
 from algorithms.kernels.filters import FALLBACKS
 from algorithms.kernels.filters import STATE as _filters_state
 from algorithms.primitives import GeometryError, Line, Point, Ray, Segment
-from algorithms.results import PENDING, DistanceResult, make_with
+from algorithms.results import DISTANCE_BUILDER, PENDING, DistanceResult, make_with
 
 #: parameter domain of each kind: (lo, hi), ``None`` meaning unbounded
 DOMAINS = {"point": (0, 0), "segment": (0, 1), "ray": (0, None), "line": (None, None)}
@@ -918,7 +918,7 @@ def lean_segments(tol_fn, method):
     min_sin2 = _FAST_MIN_SIN2
     margin_rel = _LEAN_MARGIN
     inf = math.inf
-    new = object.__new__
+    build = DISTANCE_BUILDER
     form_key = SEGMENT_FORM_KEY
 
     def lean(prim0, prim1):
@@ -1082,17 +1082,17 @@ def lean_segments(tol_fn, method):
         if sqr == 0:
             sqr = 5e-324  # math.ulp(0.0): 1e-200 apart, the square underflows but is not 0
         closest = (pa, pb)
-        # make_with, inlined: the fields stored in the new instance's own dict, in the
-        # dataclass's order (costs less than a dict made apart and set as __dict__); the
-        # trace a shared pending value (results.pending: a tuple costs less than a Deferred)
-        r = new(DistanceResult)
-        fields = r.__dict__
-        fields["method"] = method
-        fields["trace"] = (PENDING, _lean_field, prim0, prim1, tol_fn, closest)
-        fields["distance"] = key
-        fields["sqr_distance"] = sqr
-        fields["closest"] = closest
-        fields["parameter"] = (s, t)  # (floats already: the clamps above)
+        # the record made by its builder (results.builder: the fields stored in the
+        # dataclass's order, then the class set), the trace a shared pending value
+        # (results.pending: a tuple costs less than a Deferred)
+        r = build()
+        r.method = method
+        r.trace = (PENDING, _lean_field, prim0, prim1, tol_fn, closest)
+        r.distance = key
+        r.sqr_distance = sqr
+        r.closest = closest
+        r.parameter = (s, t)  # (floats already: the clamps above)
+        r.__class__ = DistanceResult
         return r
 
     return lean

@@ -31,12 +31,12 @@ from algorithms.kernels.closest import (INF, closest_point_aabb, golden_section_
                                         linear_features_distance, linear_parts, rescue_hit,
                                         robust_distance, robust_settle, solid_hits,
                                         touching_distance)
-from algorithms.core.tolerance import SIZES_KEY, pair_scale, pair_sizes, plain
+from algorithms.core.tolerance import SAFE_EXPONENT, SIZES_KEY, pair_scale, pair_sizes, plain
 from algorithms.kernels.filters import FALLBACKS, MARGIN, segment_clearly_misses_box
 from algorithms.kernels.filters import STATE as filters_state
 from algorithms.registry import fuses, lean_kernels, register
-from algorithms.results import (PENDING, Deferred, DistanceResult, Hit, HitResult,
-                                IntersectionResult, make_with)
+from algorithms.results import (HIT_BUILDER, PENDING, Deferred, DistanceResult, Hit,
+                                HitResult, IntersectionResult, make_with)
 
 LINEAR = ("segment", "ray", "line")
 A18 = "ray-AABB, Woo, Dunn & Parberry, 3D Math Primer App. A.18, Listing A.6"
@@ -560,16 +560,21 @@ if (WOO_FORM_KEY, BOX_FORM_KEY) != ("_woo_form", "_woo_box_form"):
 
 
 def _woo_form(a):
-    """What the lean kernel reads of a float segment or ray: ``(|o|, |d|, o_0, o_1, o_2, d_0,
-    d_1, d_2, scale)`` with ``o`` its origin (a segment's ``p0``), ``d`` its direction,
+    """What the lean kernel reads of a float segment or ray: ``(o_0, o_1, o_2, d_0, d_1,
+    d_2, margin, |o|, |d|)`` with ``o`` its origin (a segment's ``p0``), ``d`` its direction,
     ``|o|`` and ``|d|`` the tuples of their components' absolute values (a miss's gap reads
     them: ``abs(d_j t) = |d_j| t`` for the entry's ``t >= 0``, the same rounding) and
-    ``scale = max(largest |coordinate| of a's sizes (pair_sizes), |d_0|, |d_1|, |d_2|)``, its
-    part of the scale of :func:`_clear_miss` (the pair's is the larger of this and the box's
-    sizes; positive, the direction being nonzero); ``False`` for an exact one, a zero
-    direction or one that is not :func:`~algorithms.core.tolerance.plain` (the kernel then
-    leaves the pair to the registry's runner, which rescales). Computed once and kept on the
-    (frozen) instance."""
+    ``margin = 2 MARGIN scale`` with ``scale = max(largest |coordinate| of a's sizes
+    (pair_sizes), |d_0|, |d_1|, |d_2|)``, its part of the margin of :func:`_clear_miss` (the
+    pair's scale is the larger of this and the box's sizes; positive, the direction being
+    nonzero). ``False`` for an exact one, a zero direction or one that is not
+    :func:`~algorithms.core.tolerance.plain` (the kernel then leaves the pair to the
+    registry's runner, which rescales). Computed once and kept on the (frozen) instance.
+
+    (``2 MARGIN`` is a power of two and a plain primitive's scale lies in the safe range,
+    ``2^-24 .. 2^24`` (or is 0 for a box), so ``2 MARGIN scale`` is exact: the larger of two
+    such margins is ``2 MARGIN`` times the larger scale, bit for bit, and the careful path's
+    ``scale < 1e300`` always holds.)"""
     form = False
     if not a.exact and plain(a):
         o = a.p0 if a.kind == "segment" else a.origin
@@ -580,20 +585,25 @@ def _woo_form(a):
                 x = x if x >= 0 else -x
                 if x > scale:
                     scale = x
-            form = ((abs(o[0]), abs(o[1]), abs(o[2])), (abs(d[0]), abs(d[1]), abs(d[2])),
-                    *o, *d, scale)
+            if not (scale <= 2.0 ** SAFE_EXPONENT):  # (never, for a plain one: see above)
+                raise AssertionError(f"a plain component's scale {scale!r}")
+            form = (*o, *d, 2.0 * MARGIN * scale, (abs(o[0]), abs(o[1]), abs(o[2])),
+                    (abs(d[0]), abs(d[1]), abs(d[2])))
     object.__setattr__(a, WOO_FORM_KEY, form)  # not a field: eq/hash unchanged
     return form
 
 
 def _box_form(box):
-    """What the lean kernel reads of a float box: ``(min, max, min_0, min_1, min_2, max_0,
-    max_1, max_2, largest |coordinate| (pair_sizes))``, or ``False`` for an exact box or one
-    that is not :func:`~algorithms.core.tolerance.plain`; kept on the (frozen) instance."""
+    """What the lean kernel reads of a float box: ``(min_0, min_1, min_2, max_0, max_1,
+    max_2, margin)`` with ``margin = 2 MARGIN (largest |coordinate|)`` (pair_sizes; exact, as
+    :func:`_woo_form`'s), or ``False`` for an exact box or one that is not
+    :func:`~algorithms.core.tolerance.plain`; kept on the (frozen) instance."""
     form = False
     if not box.exact and plain(box):
-        form = (box.min, box.max, *box.min, *box.max,
-                (box.__dict__.get(SIZES_KEY) or pair_sizes(box))[1])
+        scale = (box.__dict__.get(SIZES_KEY) or pair_sizes(box))[1]
+        if not (scale <= 2.0 ** SAFE_EXPONENT):  # (never, for a plain one)
+            raise AssertionError(f"a plain box's scale {scale!r}")
+        form = (*box.min, *box.max, 2.0 * MARGIN * scale)
     object.__setattr__(box, BOX_FORM_KEY, form)  # not a field: eq/hash unchanged
     return form
 
@@ -647,9 +657,8 @@ def _lean_cast(hi):
     scope open), ``None`` comes only for an exact primitive or a zero direction, which the
     runner hands :func:`hits_linear_aabb` as well."""
     state = filters_state
-    margin2 = 2.0 * MARGIN
     bounded = hi == 1  # a segment
-    new = object.__new__
+    build = HIT_BUILDER
     in_scope = current_memo
     careful = hits_linear_aabb
 
@@ -670,11 +679,13 @@ def _lean_cast(hi):
             return None
         if not state["enabled"]:
             return careful(a, box)
-        ao, ad, o0, o1, o2, d0, d1, d2, scale = f
-        bmin, bmax, l0, l1, l2, h0, h1, h2, box_scale = g
+        o0, o1, o2, d0, d1, d2, margin, ao, ad = f
+        l0, l1, l2, h0, h1, h2, box_margin = g
+        # (t = -1 below every candidate: a candidate plane's t is a quotient of two nonzero
+        # numbers of one sign, >= 0, so "x > t" takes the first one as Woo's max does;
+        # plain inputs are finite)
         which = -1
         t = -1.0
-        gap = None
         # woo_lean written out (the same operations in the same order: the same bits), one
         # pass that breaks out with the gap of a miss
         while True:
@@ -707,7 +718,7 @@ def _lean_cast(hi):
                     gap = x - d1
                     break
                 x = x / d1
-                if which < 0 or x > t:
+                if x > t:
                     which, t = 1, x
             elif o1 > h1:
                 x = h1 - o1
@@ -718,7 +729,7 @@ def _lean_cast(hi):
                     gap = d1 - x
                     break
                 x = x / d1
-                if which < 0 or x > t:
+                if x > t:
                     which, t = 1, x
             if o2 < l2:
                 x = l2 - o2
@@ -729,7 +740,7 @@ def _lean_cast(hi):
                     gap = x - d2
                     break
                 x = x / d2
-                if which < 0 or x > t:
+                if x > t:
                     which, t = 2, x
             elif o2 > h2:
                 x = h2 - o2
@@ -740,7 +751,7 @@ def _lean_cast(hi):
                     gap = d2 - x
                     break
                 x = x / d2
-                if which < 0 or x > t:
+                if x > t:
                     which, t = 2, x
             if which < 0:
                 return careful(a, box)  # starts inside: t_in = -inf, careful path
@@ -775,29 +786,30 @@ def _lean_cast(hi):
             # t_out: only its hit list depends on t_out (entry and exit; one touching hit
             # when t_out <= t; the entry alone when a segment ends inside), and _cast_hits
             # makes that choice when the list is read. So no exit here.
-            # make_with, inlined: the fields stored in the new instance's own dict, in the
-            # dataclass's order (costs less than a dict made apart and set as __dict__);
-            # the trace and the hit list one shared pending value (results.pending)
-            obj = new(HitResult)
-            fields = obj.__dict__
-            fields["method"] = A18
-            fields["trace"] = x = (PENDING, _cast_field, a, box)
-            fields["intersects"] = True
-            fields["first_t"] = t
-            fields["hits"] = x
+            # the record made by its builder (results.builder: the fields stored in the
+            # dataclass's order, then the class set: about 50 ns less than filling a new
+            # HitResult's own dict); the trace and the hit list one shared pending value
+            # (results.pending)
+            obj = build()
+            obj.method = A18
+            obj.trace = x = (PENDING, _cast_field, a, box)
+            obj.intersects = True
+            obj.first_t = t
+            obj.hits = x
+            obj.__class__ = HitResult
             return obj
-        # a miss with its gap: _clear_miss's scale, max(pair_scale(a, box), |d_i|), from the
-        # component's part of it and the box's (_woo_form, _box_form)
-        if box_scale > scale:
-            scale = box_scale
-        if gap > margin2 * scale and scale < 1e300:
-            obj = new(HitResult)  # make_with, inlined (as above)
-            fields = obj.__dict__
-            fields["method"] = A18
-            fields["trace"] = (PENDING, _cast_field, a, box)
-            fields["intersects"] = False
-            fields["first_t"] = None
-            fields["hits"] = ()
+        # a miss with its gap: _clear_miss's margin, 2 MARGIN max(pair_scale(a, box), |d_i|),
+        # from the component's part of it and the box's (_woo_form, _box_form: exact)
+        if box_margin > margin:
+            margin = box_margin
+        if gap > margin:
+            obj = build()  # (as above)
+            obj.method = A18
+            obj.trace = (PENDING, _cast_field, a, box)
+            obj.intersects = False
+            obj.first_t = None
+            obj.hits = ()
+            obj.__class__ = HitResult
             return obj
         return careful(a, box)
 

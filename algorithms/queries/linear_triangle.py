@@ -38,8 +38,8 @@ from algorithms.kernels.filters import (FALLBACKS, FLOAT_SCALE_KEY, MARGIN, clea
 from algorithms.kernels.filters import STATE as filters_state
 from algorithms.primitives import Triangle
 from algorithms.registry import fuses, lean_kernels, register
-from algorithms.results import (PENDING, Deferred, DistanceResult, HitResult, IntersectionResult,
-                               make_with)
+from algorithms.results import (HIT_BUILDER, PENDING, Deferred, DistanceResult, HitResult,
+                               IntersectionResult, make_with)
 
 LINEAR = ("segment", "ray", "line")
 A16 = "ray-triangle, Badouel, Dunn & Parberry, 3D Math Primer App. A.16, Listing A.4"
@@ -543,7 +543,7 @@ def _lean_cast(hi):
     and a component parallel to the plane, take :func:`_lean_general` (the step before)."""
     state = filters_state
     segment = hi == 1
-    new = object.__new__
+    build = HIT_BUILDER
     plane_key = PLANE_KEY
     form_key = RAY_FORM_KEY
     general = _lean_general(hi)
@@ -616,16 +616,16 @@ def _lean_cast(hi):
             if sa is not None:  # (st: the triangle's, a float)
                 scale = sa if sa > st else st
                 if bound > margin2 * scale and scale < 1e300:
-                    # make_with, inlined: the fields stored in the new instance's own dict,
-                    # in the dataclass's order; the trace a shared pending value
-                    # (results.pending: a tuple costs less to make than a Deferred)
-                    hr = new(HitResult)
-                    fields = hr.__dict__
-                    fields["method"] = A16
-                    fields["trace"] = (PENDING, _cast_field, a, tri)
-                    fields["intersects"] = False
-                    fields["first_t"] = None
-                    fields["hits"] = ()
+                    # the record made by its builder (results.builder: the fields in
+                    # the dataclass's order, then the class); the trace a shared pending
+                    # value (results.pending: a tuple costs less to make than a Deferred)
+                    hr = build()
+                    hr.method = A16
+                    hr.trace = (PENDING, _cast_field, a, tri)
+                    hr.intersects = False
+                    hr.first_t = None
+                    hr.hits = ()
+                    hr.__class__ = HitResult
                     return hr
         FALLBACKS["badouel_miss"] = FALLBACKS.get("badouel_miss", 0) + 1
         return _hits_and_features(a, tri, False)[0]

@@ -127,3 +127,33 @@ def test_the_lean_toi_dispatch_is_call_rescaled_when_that_calls_directly():
     # a motion beyond the safe range: not answered directly (call_rescaled scales it)
     assert toi_direct(entry.func, x, y, (1e200, 0.0, 0.0)) is None
     assert toi_direct(entry.func, x, y, (1e-200, 0.0, 0.0)) is None
+
+
+def test_a_table_put_in_place_is_asked_even_with_the_probe_warm():
+    # query()'s class-keyed probe is keyed by the table in place: a plain dict put there
+    # (unhashable) is never probed, so its (empty) entries answer, not the cached ones
+    from algorithms import AABB, Ray
+
+    ray, box = Ray((-2, 0.5, 0.5), (1, 0, 0)), AABB((0, 0, 0), (1, 1, 1))
+    assert query("hits", ray, box).intersects  # the probe is warm
+    saved = registry._TABLE
+    registry._TABLE = {}
+    try:
+        with pytest.raises(registry.QueryNotAvailable):
+            query("hits", ray, box)
+    finally:
+        registry._TABLE = saved
+        registry._CACHE.clear()  # (the lookups cached "nothing answers" for the empty table)
+    assert query("hits", ray, box).intersects
+
+
+def test_method_none_given_is_the_default_and_a_method_by_name_still_answers():
+    from algorithms import AABB, Ray
+
+    ray, box = Ray((-2, 0.5, 0.5), (1, 0, 0)), AABB((0, 0, 0), (1, 1, 1))
+    default = query("hits", ray, box)
+    assert query("hits", ray, box, method=None) == default
+    slabs = query("hits", ray, box, method="slabs")
+    # the ray x = -2 + t at y = z = 0.5 enters the unit box at t = 2 and leaves at t = 3
+    assert (slabs.first_t, default.first_t) == (2.0, 2.0)
+    assert slabs.method != default.method

@@ -233,8 +233,9 @@ def test_the_triangle_kernel_keeps_the_plane_and_answers_as_the_general_step():
 
 
 def test_a_direct_edit_of_the_table_reaches_the_class_keyed_probe():
-    # query() keeps its answer per (query, class of A, class of B) and checks only that the
-    # table is the same object: the table itself drops the cache when a key is set
+    # query() keeps its answer per (table, query, class of A, class of B) and checks nothing
+    # else: the table itself drops the cache when a key is set, and so does each entry
+    # list when it is changed in place (registry._Entries)
     key = ("hits", "ray", "aabb")
     ray, box = Ray((-2, 0.5, 0.5), (1, 0, 0)), AABB((0, 0, 0), (1, 1, 1))
     assert query("hits", ray, box).method == linear_aabb.A18  # the probe's entry is cached
@@ -245,7 +246,7 @@ def test_a_direct_edit_of_the_table_reaches_the_class_keyed_probe():
     finally:
         registry._TABLE[key] = saved
     assert query("hits", ray, box).method == linear_aabb.A18
-    # an entry removed from its list in place is noticed as well (it is no longer in it)
+    # an entry removed from its list in place is noticed as well (the list drops the cache)
     saved = list(registry._TABLE[key])
     woo = next(e for e in saved if e.name == "woo")
     registry._TABLE[key].remove(woo)
@@ -255,3 +256,37 @@ def test_a_direct_edit_of_the_table_reaches_the_class_keyed_probe():
         registry._TABLE[key][:] = saved
         registry._CACHE.clear()
     assert query("hits", ray, box).method == linear_aabb.A18
+
+
+def test_every_in_place_change_of_an_entry_list_reaches_the_class_keyed_probe():
+    key = ("hits", "ray", "aabb")
+    ray, box = Ray((-2, 0.5, 0.5), (1, 0, 0)), AABB((0, 0, 0), (1, 1, 1))
+    entries = registry._TABLE[key]
+    assert type(entries) is registry._Entries
+    saved = list(entries)
+    woo = next(e for e in saved if e.name == "woo")
+    slabs = next(e for e in saved if e.name == "slabs")
+    # each edit leaves slabs first (the default: the first entry that is not a user's)
+    edits = (lambda: entries.reverse(), lambda: entries.sort(key=lambda e: e.priority),
+             lambda: entries.pop(0), lambda: entries.__delitem__(0),
+             lambda: entries.__setitem__(0, slabs), lambda: entries.insert(0, slabs),
+             lambda: entries.clear() or entries.append(slabs),
+             lambda: entries.clear() or entries.extend([slabs, woo]))
+    try:
+        for edit in edits:
+            entries[:] = saved
+            assert query("hits", ray, box).method == linear_aabb.A18  # cached again
+            edit()
+            assert query("hits", ray, box).method == linear_aabb.SLABS
+    finally:
+        entries[:] = saved
+    assert query("hits", ray, box).method == linear_aabb.A18
+    # a plain list set in the table is kept as an _Entries (a copy of it)
+    registry._TABLE[key] = [slabs, woo]
+    try:
+        assert type(registry._TABLE[key]) is registry._Entries
+        assert query("hits", ray, box).method == linear_aabb.SLABS
+        registry._TABLE[key].reverse()
+        assert query("hits", ray, box).method == linear_aabb.A18
+    finally:
+        registry._TABLE[key] = saved
