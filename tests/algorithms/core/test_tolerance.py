@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.fuzz import examples
 
 from algorithms.report import evaluate_json
 from algorithms.core import tolerance as tol
@@ -325,7 +326,7 @@ KINDS = ["point", "segment", "ray", "line", "plane", "triangle", "sphere", "aabb
          "cylinder", "capsule"]
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(seed=st.integers(0, 2 ** 32 - 1), k=st.sampled_from([-1000, -600, -200, 200, 600, 990]),
        pair=st.sampled_from(list(itertools.combinations_with_replacement(KINDS, 2))))
 def test_rescaling_by_powers_of_two_is_exact(seed, k, pair):

@@ -26,6 +26,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.fuzz import examples
 
 from algorithms import registry
 from algorithms.kernels.gjk import METHOD, closest_on_simplex, gjk_distance
@@ -167,7 +168,7 @@ def dual_lower_bound(a, b, n0, distance, scale):
 # ----------------------------------------------------------------------------- exact comparisons
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(vec3, size, vec3, size)
 def test_sphere_sphere_exact(c1, r1, c2, r2):
     a, b = Sphere(c1, r1), Sphere(c2, r2)
@@ -177,7 +178,7 @@ def test_sphere_sphere_exact(c1, r1, c2, r2):
     check_certificate(a, b, r)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(primitives("aabb"), primitives("aabb"))
 def test_aabb_aabb_exact(a, b):
     r = gjk_distance(a, b)
@@ -185,7 +186,7 @@ def test_aabb_aabb_exact(a, b):
     check_certificate(a, b, r)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(vec3, primitives("obb"))
 def test_point_obb_exact(p, box):
     r = gjk_distance(Point(p), box)
@@ -193,7 +194,7 @@ def test_point_obb_exact(p, box):
     check_certificate(Point(p), box, r)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.one_of(vec3, st.tuples(st.just(0.0), st.just(0.0), st.floats(-5, 5))),
        primitives("cylinder"))
 def test_point_cylinder_exact(p, cyl):
@@ -202,7 +203,7 @@ def test_point_cylinder_exact(p, cyl):
     check_certificate(Point(p), cyl, r)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(primitives("segment"), primitives("segment"))
 def test_segment_segment_brute_force(s1, s2):
     r = gjk_distance(s1, s2)
@@ -210,7 +211,7 @@ def test_segment_segment_brute_force(s1, s2):
     check_certificate(s1, s2, r)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(primitives("capsule"), primitives("capsule"))
 def test_capsule_capsule_is_segment_distance_minus_radii(c1, c2):
     r = gjk_distance(c1, c2)
@@ -219,7 +220,7 @@ def test_capsule_capsule_is_segment_distance_minus_radii(c1, c2):
     check_certificate(c1, c2, r)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(primitives(), primitives())
 def test_every_pair_certified(a, b):
     r = gjk_distance(a, b)
@@ -229,7 +230,7 @@ def test_every_pair_certified(a, b):
     to_jsonable(r.trace)  # JSON-able
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(primitives(), primitives(),
        st.tuples(*[st.floats(-1, 1)] * 3).filter(lambda v: sum(c * c for c in v) > 1e-2),
        st.sampled_from([0.0, 0.0, 1e-9, 1e-6, 0.01, 0.5, 3.0]))
@@ -430,7 +431,7 @@ def test_registered_for_all_bounded_pairs_at_low_priority():
     assert len(entries) == 36 and all(e.priority == -10 for e in entries)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(primitives(), primitives())
 def test_swap_symmetry_through_registry(a, b):
     r1 = registry.query("distance", a, b, method="gjk")

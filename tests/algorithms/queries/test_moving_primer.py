@@ -309,6 +309,7 @@ from fractions import Fraction  # noqa: E402
 
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
+from tests.fuzz import examples  # noqa: E402
 
 half = st.integers(-12, 12).map(lambda k: Fraction(k, 2))
 
@@ -329,7 +330,7 @@ def exact_first_overlap(s_min, s_max, m_min, m_max, d):
     return lo if lo <= hi else None
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(half, min_size=15, max_size=15))
 def test_aabbs_against_rational_oracle(v):
     s_min = v[0:3]
@@ -345,7 +346,7 @@ def test_aabbs_against_rational_oracle(v):
         assert got is not None and abs(Fraction(got) - want) <= Fraction(1, 2 ** 50)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(half, min_size=10, max_size=10))
 def test_aabb_plane_against_rational_oracle(v):
     # the least t in [0, 1] at which some corner of the moved box has n . x = d: the
