@@ -47,6 +47,8 @@ The policy
                                   it leaves)
    ``VERIFY_REL``        2**-20   :func:`reconcile` checks a separating axis against the
                                   closed-form projections within this of touching
+   ``VERIFY_CURVED_REL`` 2**-8    the same for a pair with a cylinder, whose axis can tilt
+                                  (:data:`VERIFY_CURVED_REL` says how much)
    ====================  =======  ============================================================
 
    The kernels keep their own rounding guards below these (``8 eps`` in the st-plane
@@ -117,6 +119,15 @@ SAT_PARALLEL_SIN = 1e-8
 #: are within this of touching (relative to pair_scale): farther apart, the direction between
 #: closest points that are accurate to ITERATIVE_REL cannot fail to separate them
 VERIFY_REL = 2.0 ** -20
+#: VERIFY_REL for a pair with a cylinder: GJK stops on a cylinder's curved wall or rim with the
+#: distance accurate to ITERATIVE_REL, but its closest points can sit ``sqrt(ITERATIVE_REL)``
+#: (about 1e-5 of the scale) off along the surface, so the direction between them, and a
+#: separating axis taken from it, tilts by 1e-5 / distance; a flat face or a long edge of the
+#: other shape then overlaps along the tilted axis. A search over 100 000 near-touching
+#: cylinder pairs (a cylinder against each bounded kind, both orders, 2**-20 to 2**-7 of the
+#: scale apart) found axes that did not separate up to a distance of 1.2e-4 (2**-13) of the
+#: scale; 2**-8 keeps a margin
+VERIFY_CURVED_REL = 2.0 ** -8
 #: machine epsilon of float64
 EPS = 2.0 ** -52
 #: queries run rescaled when a length or direction lies outside [2**-SAFE, 2**SAFE]
@@ -603,16 +614,22 @@ def separates(a, b, axis, scale: Optional[float] = None) -> bool:
     return gap > band
 
 
+def verify_rel(a, b) -> float:
+    """How near touching (relative to the scale) :func:`reconcile` checks a separating axis:
+    :data:`VERIFY_CURVED_REL` for a pair with a cylinder, :data:`VERIFY_REL` otherwise."""
+    return VERIFY_CURVED_REL if a.kind == "cylinder" or b.kind == "cylinder" else VERIFY_REL
+
+
 def clearly_apart(a, b, intersects, distance, closest, first_t, side, toi) -> bool:
     """True when :func:`reconcile` has nothing to change (no notes): no query found a
-    common point, the distance is farther than ``VERIFY_REL`` of the inputs' scale from
+    common point, the distance is farther than :func:`verify_rel` of the inputs' scale from
     touching and ``toi`` lies in ``[0, 1]`` (the common case, which a caller may skip
     :func:`reconcile` on; ``reconcile`` itself takes this test first)."""
     if (intersects is not True and first_t is None and side != 0 and distance
             and closest is not None and (toi is None or 0 <= toi <= 1)):
         size_a = _sizes(a)[1]
         size_b = _sizes(b)[1]
-        return distance > VERIFY_REL * (size_a if size_a > size_b else size_b)
+        return distance > verify_rel(a, b) * (size_a if size_a > size_b else size_b)
     return False
 
 
@@ -640,8 +657,9 @@ def reconcile(a, b, *, intersects, distance, closest, separating_axis=None, firs
     3. Apart: a ``separating_axis`` must separate the closed-form projections by more than
        the band (:func:`separates`); one that does not is replaced by the direction between
        the closest points when that one separates, else dropped (``None``). The check runs
-       when the shapes are within ``VERIFY_REL`` (``2**-20``) of :func:`pair_scale` of
-       touching; farther apart no method's rounding can tilt an axis enough to fail.
+       when the shapes are within :func:`verify_rel` (``2**-20``, ``2**-8`` for a pair with a
+       cylinder) of :func:`pair_scale` of touching; farther apart no method's rounding can
+       tilt an axis enough to fail.
     4. ``toi`` is clamped into ``[0, 1]`` by :func:`clamp_time`.
 
     Returns the dict of the (possibly changed) values under the same names, plus
@@ -697,7 +715,7 @@ def reconcile(a, b, *, intersects, distance, closest, separating_axis=None, firs
             first_t = float(parameter[0])
             notes.append("first_t from the closest point")
     else:
-        near = distance is None or exact or distance <= VERIFY_REL * pair_scale(a, b)
+        near = distance is None or exact or distance <= verify_rel(a, b) * pair_scale(a, b)
         if separating_axis is not None and near and not separates(a, b, separating_axis):
             replacement = None
             if closest is not None and None not in closest:

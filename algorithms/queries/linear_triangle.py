@@ -51,6 +51,29 @@ DEGENERATE_TOL = PARALLEL_SIN  # 1e-12 (core.tolerance); relative: a collinear t
 # ----------------------------------------------------------------------------- shared cases
 
 
+#: ``|n . d|`` up to this times ``|e1| |e2| |d|`` (``n = e1 x e2``) is the rounding of a
+#: component parallel to the plane: the edges, the cross product and the dot product round
+#: by about 17 eps of that in all, and 32 eps keeps a margin. Such a component goes to the
+#: exact decision of :func:`_parallel_hits` (in the plane or crossing it, and where). Before,
+#: only ``n . d == 0`` did: a segment lying in the plane with ``n . d = 2.8e-17`` (rounding)
+#: crossed it at a t made of noise, so a segment along an edge, or inside the triangle, had
+#: ``first_t = 1`` instead of ``0`` (Badouel), and one ending at a vertex a hit at its other
+#: end, off the triangle (Moller-Trumbore); the long fuzz found them
+PARALLEL_DOT = 2.0 ** -47
+
+
+def _near_parallel(dot, e1, e2, d) -> bool:
+    """Is the float ``dot = (e1 x e2) . d`` within :data:`PARALLEL_DOT` of rounding noise?
+    (The lengths are computed as :func:`_plane_of` and :func:`_ray_form` compute them, so the
+    lean kernels decide alike with their kept values.) Exact values: never (exact is exact)."""
+    if type(dot) is not float:
+        return False
+    l1 = math.sqrt(e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2])
+    l2 = math.sqrt(e2[0] * e2[0] + e2[1] * e2[1] + e2[2] * e2[2])
+    dl = math.sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2])
+    return abs(dot) <= PARALLEL_DOT * l1 * l2 * dl
+
+
 def _coplanar_interval(o, d, lo, hi, verts, n):
     """Clip ``o + t d`` (lying in the triangle's plane) to the triangle: Cyrus-Beck against the
     three edge half-planes, in the 2D projection that drops the dominant axis of ``n`` (as
@@ -130,6 +153,11 @@ def _parallel_hits(o, d, lo, hi, tri, n, num, method, trace):
     oe, de = tuple(map(F, o)), tuple(map(F, d))
     ve = tuple(tuple(map(F, v)) for v in tri.vertices)
     ne = V.cross(V.sub(ve[1], ve[0]), V.sub(ve[2], ve[1]))
+    if ne == (0, 0, 0):
+        # collinear exactly, its float normal rounding noise (v2 = -2 v1 about v0 = 0): a
+        # segment, as when the float normal is 0; the plane clip would have no plane to use
+        trace["exact"] = {"normal": "0: collinear"}
+        return _degenerate_hits(o, d, lo, hi, tri.vertices, method, trace)
     dot_e, num_e = V.dot(ne, de), V.dot(ne, V.sub(ve[0], oe))
     trace["exact"] = {"dot": dot_e, "n.p0 - n.o": num_e}
     if dot_e == 0:
@@ -214,7 +242,7 @@ def badouel_lean(o, d, lo, hi, verts):
         FALLBACKS["badouel_lean"] = FALLBACKS.get("badouel_lean", 0) + 1
         return None
     dot = n0 * d[0] + n1 * d[1] + n2 * d[2]
-    if not (dot != 0):
+    if not (dot != 0) or _near_parallel(dot, (e10, e11, e12), (e20, e21, e22), d):
         FALLBACKS["badouel_lean"] = FALLBACKS.get("badouel_lean", 0) + 1
         return None
     tnum = (n0 * p0[0] + n1 * p0[1] + n2 * p0[2]) - (n0 * o[0] + n1 * o[1] + n2 * o[2])
@@ -285,7 +313,7 @@ def _badouel(o, d, lo, hi, tri, front_only):
     if front_only and not (dot < 0):
         trace["rejected"] = "not approaching the front face (dot >= 0)"
         return surface_hits(o, d, lo, hi, None, None, A16, trace)
-    if not (dot != 0):
+    if not (dot != 0) or _near_parallel(dot, e1, e2, d):
         return _parallel_hits(o, d, lo, hi, tri, n, tnum, A16, trace)
     sdot, stnum = (dot, tnum) if dot < 0 else (-dot, -tnum)  # back face: mirror the signs
     if lo == 0 and not (stnum <= 0):
@@ -355,7 +383,7 @@ def hits_moller_trumbore(a, tri, front_only=False):
     if front_only and not (det > 0):
         trace["rejected"] = "not approaching the front face (det <= 0)"
         return surface_hits(o, d, lo, hi, None, None, MT, trace)
-    if det == 0:
+    if det == 0 or _near_parallel(det, edge1, edge2, d):
         return _parallel_hits(o, d, lo, hi, tri, n, V.dot(n, V.sub(v0, o)), MT, trace)
     inv = 1 / det
     tvec = V.sub(o, v0)
@@ -567,8 +595,8 @@ def _lean_cast(hi):
         (n0, n1, n2, dplane, iu, iv, pu, pv, u1, u2, v1, v2, itemp, nl, len_a, len_b, len_g,
          nh, nh_neg, st) = pl
         dot = n0 * d[0] + n1 * d[1] + n2 * d[2]
-        if not (dot != 0):
-            return general(a, tri)  # (declined and counted there)
+        if not (dot != 0) or abs(dot) <= PARALLEL_DOT * len_b * len_g * dl:
+            return general(a, tri)  # (declined and counted there; _near_parallel's bound)
         tnum = dplane - (n0 * o[0] + n1 * o[1] + n2 * o[2])
         sdot, stnum = (dot, tnum) if dot < 0 else (-dot, -tnum)
         lam = None

@@ -70,8 +70,11 @@ def fmt(x, digits: int = 6, none: str = "—", vector_digits: int | None = None)
 
 def distinct_digits(values, start: int = 6, most: int = 15) -> int:
     """The fewest significant digits (at least ``start``) that print different numbers of
-    ``values`` differently."""
-    nums = [float(v) for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    ``values`` differently. ``-0.0`` and ``0.0`` are the same number (equal, and :func:`fmt`
+    prints both ``0``): ``+ 0.0`` turns ``-0.0`` into ``0.0`` before printing, so that the
+    pair does not look like two numbers no digit count tells apart."""
+    nums = [float(v) + 0.0 for v in values
+            if isinstance(v, (int, float)) and not isinstance(v, bool)]
     for d in range(start, most + 1):
         if len({f"{v:.{d}g}" for v in nums}) == len(set(nums)):
             return d

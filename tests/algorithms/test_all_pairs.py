@@ -29,6 +29,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.fuzz import examples
 
 from algorithms.report import evaluate_json as evaluate_pair
 from algorithms.primitives import (AABB, OBB, Capsule, Cylinder, Line, Plane, Point, Ray, Segment,
@@ -274,7 +275,7 @@ PAIRS = [(ka, kb) for ka, kb in itertools.combinations_with_replacement(KINDS, 2
 
 
 @pytest.mark.parametrize("ka,kb", PAIRS, ids=[f"{a}-{b}" for a, b in PAIRS])
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(8), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), spread=st.sampled_from([0.5, 2.0, 4.0]))
 def test_every_pair_agrees_with_the_independent_oracles(ka, kb, seed, spread):
     rng = np.random.default_rng(seed)

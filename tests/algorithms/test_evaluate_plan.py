@@ -8,6 +8,7 @@ import pytest
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.fuzz import examples
 
 from algorithms import AABB, Line, Ray, Segment, Triangle, evaluate, evaluate_pair, registry
 from algorithms.core import once
@@ -120,7 +121,7 @@ def shape(draw):
     return Triangle((draw(vec), draw(vec), draw(vec)))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(linear(), shape())
 def test_fused_answer_equals_the_query_by_query_answer(a, b):
     fused = evaluate_pair(a, b)

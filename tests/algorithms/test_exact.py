@@ -15,6 +15,7 @@ from pathlib import Path
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from tests.fuzz import examples
 
 from algorithms import AABB, Line, Plane, Ray, Segment, Sphere, evaluate_pair
 from algorithms.exact import alarms, compare, exact_answers, sqrt_fraction
@@ -79,7 +80,7 @@ dyadic = st.integers(-64, 64).map(lambda k: k / 16)
 pts = st.tuples(dyadic, dyadic, dyadic)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(p0=pts, p1=pts, q0=pts, q1=pts)
 def test_segment_distance_agrees_with_exact_on_dyadic_inputs(p0, p1, q0, q1):
     a, b = Segment(p0, p1), Segment(q0, q1)
@@ -88,7 +89,7 @@ def test_segment_distance_agrees_with_exact_on_dyadic_inputs(p0, p1, q0, q1):
     assert report["intersects"]["agrees"]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(o=pts, d=pts, lo=pts, hi=pts)
 def test_woo_agrees_with_exact_on_dyadic_inputs(o, d, lo, hi):
     if not any(d):
@@ -100,7 +101,7 @@ def test_woo_agrees_with_exact_on_dyadic_inputs(o, d, lo, hi):
     assert report["first_t"]["agrees"], report["first_t"]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(c0=pts, c1=pts, r0=st.integers(0, 16).map(lambda k: k / 8),
        r1=st.integers(0, 16).map(lambda k: k / 8), m=pts)
 def test_moving_spheres_agree_with_exact_a13(c0, c1, r0, r1, m):

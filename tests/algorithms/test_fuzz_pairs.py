@@ -46,6 +46,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.fuzz import examples
 
 from algorithms.report import evaluate_json
 from algorithms.core.tolerance import ITERATIVE_REL
@@ -272,7 +273,7 @@ def check_case(ka, kb, seed, exponent, factor, offset, touch, moving, swap, flat
 
 
 @pytest.mark.parametrize("pair", PAIRS, ids=[f"{a}-{b}" for a, b in PAIRS])
-@settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "8")), deadline=None,
+@settings(max_examples=examples(int(os.environ.get("FUZZ_EXAMPLES", "8"))), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2 ** 32 - 1),
        exponent=st.sampled_from(EXPONENTS), factor=st.sampled_from([1.0, 1.0, 1.3, 1.9]),

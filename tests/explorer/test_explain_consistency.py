@@ -15,6 +15,7 @@ import re
 from fractions import Fraction as F
 
 from hypothesis import HealthCheck, given, settings
+from tests.fuzz import examples
 from hypothesis import strategies as st
 
 from algorithms import AABB, Ray, Segment
@@ -161,7 +162,7 @@ def segment_pairs(draw):
     return p0, p1, q0, q1
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(segment_pairs())
 def test_the_st_plane_text_agrees_with_its_candidate_on_hypothesis_segment_pairs(pair):
     p0, p1, q0, q1 = pair
@@ -178,7 +179,7 @@ def test_the_st_plane_text_agrees_with_its_candidate_on_hypothesis_segment_pairs
     assert abs(q - exact) <= 1e-9 * (1 + exact) + 1e-12, (q, exact)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(point, point)
 def test_woo_prints_different_candidate_ts_differently(origin, direction):
     if direction == (0, 0, 0):

@@ -55,6 +55,15 @@ def test_the_region_sentence_never_contradicts_the_chosen_edge():
     assert any(f"least candidate is on {trace['edge']}" in s for s in texts)
 
 
+def test_digits_count_minus_zero_and_zero_as_one_number():
+    # a clamped parameter can come out -0.0 beside another row's 0.0: equal numbers, both
+    # printed "0"; counted as two, no digit count told them apart and every row got 15 digits
+    assert distinct_digits([0.0, -0.0]) == 6
+    assert distinct_digits([-0.0, 0.25, 0.0]) == 6
+    assert distinct_digits([-0.0, 0.0, 1.0000001, 1.0000002]) == 8
+    assert distinct_digits([-0.0, -0.0]) == 6
+
+
 def test_digits_tell_candidates_apart():
     assert distinct_digits([1.0000001, 1.0000002]) == 8  # 1.0000001: eight significant digits
     assert distinct_digits([1.0, 2.0]) == 6

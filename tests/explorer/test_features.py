@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 from hypothesis import given, settings
+from tests.fuzz import examples
 from hypothesis import strategies as st
 
 from algorithms import AABB, OBB, Capsule, Cylinder, Segment, Sphere, Triangle, evaluate_pair
@@ -49,7 +50,7 @@ def test_other_shapes_by_hand():
 coord = st.floats(-4, 4, allow_nan=False)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.tuples(coord, coord, coord), st.floats(0.1, 1.5))
 def test_the_feature_holds_the_closest_point(center, radius):
     """Sphere against the box: the named feature's geometry contains Arvo's closest point."""

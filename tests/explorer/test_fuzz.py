@@ -148,10 +148,11 @@ def test_targets_filter_by_query_and_pair_either_order():
 
 def test_generated_cases_are_biased_to_touching_and_parallel():
     from hypothesis import given, settings
+    from tests.fuzz import examples
 
     seen = {"touching boxes": 0, "parallel lines": 0, "zero size": 0}
 
-    @settings(max_examples=300, deadline=None, database=None)
+    @settings(max_examples=examples(300), deadline=None, database=None)
     @given(fuzz.cases("aabb", "aabb"))
     def boxes(case):
         a, b = case.a, case.b
@@ -160,7 +161,7 @@ def test_generated_cases_are_biased_to_touching_and_parallel():
         if any(a.min[i] == a.max[i] for i in range(3)):
             seen["zero size"] += 1
 
-    @settings(max_examples=300, deadline=None, database=None)
+    @settings(max_examples=examples(300), deadline=None, database=None)
     @given(fuzz.cases("line", "line"))
     def lines(case):
         import numpy as np

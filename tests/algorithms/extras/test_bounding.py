@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.fuzz import examples
 
 from algorithms import AABB, OBB, Capsule, Cylinder, Point, Ray, Segment, Sphere, Triangle
 from algorithms.extras.containment import bound_aabb, bound_sphere
@@ -82,7 +83,7 @@ def shapes(draw):
     return Cylinder(draw(vec), draw(nonzero), draw(radius), draw(st.floats(0, 3)))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(shapes(), min_size=1, max_size=4))
 def test_every_sampled_point_is_inside_and_both_volumes_are_reached(prims):
     box, ball = bound_aabb(prims), bound_sphere(prims)

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from tests.fuzz import examples
 
 from algorithms import AABB, Point, Sphere, evaluate_pair
 from algorithms.extras.containment import contains
@@ -61,7 +62,7 @@ def min_dist(p, q) -> float:
 c = st.floats(-2, 2, allow_nan=False)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(st.tuples(c, c, c), st.floats(0.2, 2.5), st.tuples(c, c, c),
        st.tuples(st.floats(0.3, 2), st.floats(0.3, 2), st.floats(0.3, 2)),
        st.booleans(), st.booleans())
@@ -140,7 +141,7 @@ def inside(p, pts, tol) -> np.ndarray:
 kinds = st.sampled_from(["sphere", "aabb", "point"])
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(kinds, kinds, st.tuples(c, c, c), st.floats(0.1, 2), box_lo, box_size,
        st.tuples(c, c, c), st.floats(0.1, 2), box_lo, box_size)
 def test_contains_against_sampling(ka, kb, ca, ra, la, sa, cb, rb, lb, sb):

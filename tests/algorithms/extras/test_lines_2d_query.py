@@ -11,6 +11,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from tests.fuzz import examples
 
 from algorithms import Line, Point
 from algorithms.extras.planes import closest_point_2d, implicit_2d, two_rays
@@ -19,7 +20,7 @@ from algorithms.report import evaluate_json
 small = st.integers(-5, 5)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(small, small, small, small, small, small, small, small)
 def test_a7_point_is_a8s_crossing(ox1, oy1, dx1, dy1, ox2, oy2, dx2, dy2):
     assume((dx1, dy1) != (0, 0) and (dx2, dy2) != (0, 0))
@@ -37,7 +38,7 @@ def test_a7_point_is_a8s_crossing(ox1, oy1, dx1, dy1, ox2, oy2, dx2, dy2):
         assert a * a + b * b == pytest.approx(1) and a * ox + b * oy == pytest.approx(d)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(small, small, small, small, small, small)
 def test_a1_closest_point_exact(ox, oy, dx, dy, qx, qy):
     assume((dx, dy) != (0, 0))

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.fuzz import examples
 
 from algorithms import Plane
 from algorithms.extras.planes import three_planes, two_lines_2d
@@ -74,7 +75,7 @@ def test_nearly_singular_conditioning_reported():
 ints = st.integers(-5, 5)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(st.tuples(ints, ints, ints, ints), min_size=3, max_size=3))
 def test_exact_random_systems_against_rank(rows):
     normals = [tuple(F(c) for c in r[:3]) for r in rows]
@@ -148,7 +149,7 @@ def test_two_lines_float_tolerance():
         assert np.allclose(r.point, np.linalg.solve(a, d))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(st.tuples(ints, ints, ints, ints), min_size=2, max_size=2), ints, ints,
        st.integers(-1, 1), st.booleans())
 def test_exact_singular_systems(rows, a, b, offset, same_normal):

@@ -12,6 +12,7 @@ from fractions import Fraction as F
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.fuzz import examples
 
 from algorithms import Plane
 from algorithms.extras.planes import ILL_CONDITIONED, three_planes_result
@@ -41,7 +42,7 @@ small = st.integers(-6, 6)
 normal = st.tuples(small, small, small).filter(lambda n: any(n))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(normal, normal, normal, small, small, small)
 def test_point_and_determinant_against_exact_elimination(n1, n2, n3, d1, d2, d3):
     r = three_planes_result(Plane(n1, d1), Plane(n2, d2), Plane(n3, d3), ids=("P", "Q", "R"))

@@ -12,6 +12,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.fuzz import examples
 
 from algorithms import Line, Ray, Segment
 from algorithms.extras.planes import two_rays
@@ -78,7 +79,7 @@ def cases(draw):
     return p1, d1, p2, d2
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(cases())
 def test_classification_matches_exact_elimination(case):
     p1, d1, p2, d2 = case

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from tests.fuzz import examples
 
 from algorithms import (AABB, OBB, Capsule, Cylinder, DistanceResult, Line, Plane, Point, Ray,
                         Segment, Sphere, Triangle, query, registry)
@@ -22,7 +23,7 @@ from algorithms.report import evaluate_json as evaluate_pair
 from algorithms.generic.advancement import conservative_advancement, convex_search
 from algorithms.kernels.motion import relative_motion, toi_world
 
-SETTINGS = settings(max_examples=40, deadline=None,
+SETTINGS = settings(max_examples=examples(40), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 
@@ -231,7 +232,7 @@ BOUNDED_PAIRS = [(ka, kb) for i, ka in enumerate(BOUNDED) for kb in list(BOUNDED
 
 @pytest.mark.parametrize("ka,kb", BOUNDED_PAIRS[::3] if not os.environ.get("TOI_ALL_PAIRS")
                          else BOUNDED_PAIRS)
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(6), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_bounded_pairs_contact_properties(ka, kb, data):
     a, b = data.draw(BOUNDED[ka]), data.draw(BOUNDED[kb])

@@ -8,12 +8,13 @@ import typing
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.fuzz import examples
 
 from algorithms import Sphere
 from algorithms.generic.advancement import conservative_advancement
 from algorithms.traces import FAMILIES, AdvancementStep
 
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def test_head_on_spheres_take_one_step_of_d_over_the_closing_speed():

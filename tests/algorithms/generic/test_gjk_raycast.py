@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.fuzz import examples
 
 from algorithms import OBB, Capsule, Cylinder, Point, Segment, Triangle, query, registry
 from tests.algorithms.generic.test_advancement import (BOUNDED, BOUNDED_PAIRS, aabb_st,
@@ -48,7 +49,7 @@ def test_registered_for_bounded_pairs_only():
     assert registry.methods("toi", "cylinder", "obb")[0] == "conservative_advancement"
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_agrees_with_conservative_advancement(data):
     ka, kb = data.draw(st.sampled_from(BOUNDED_PAIRS))
@@ -69,7 +70,7 @@ def test_agrees_with_conservative_advancement(data):
     assert g.toi == pytest.approx(ca.toi, abs=1e-5)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.data())
 def test_agrees_with_exact(data):
     pair = data.draw(st.sampled_from([("sphere", "sphere"), ("aabb", "aabb"),

@@ -8,6 +8,7 @@ import math
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.fuzz import examples
 
 from algorithms import AABB, Line, Ray, Segment, Triangle, query
 from algorithms.kernels import stplane
@@ -40,7 +41,7 @@ def box(draw):
     return AABB(lo, tuple(a + abs(b) for a, b in zip(lo, size)))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(linear(), box(), st.tuples(vec, vec, vec))
 def test_hits_identical_with_and_without_filters(a, b, verts):
     tri = Triangle(verts)
@@ -52,7 +53,7 @@ def test_hits_identical_with_and_without_filters(a, b, verts):
         assert query("intersects", a, other).intersects == careful.intersects
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(linear(), linear())
 def test_st_fast_path_same_decisions(a, b):
     fast = query("distance", a, b)
@@ -134,7 +135,7 @@ def test_triangle_miss_bound_hand_derived():
     assert not triangle_clearly_misses(o3, d, 0, math.inf, verts, r3.trace)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(linear(), vec, st.sampled_from([0.0, 0.5, 1.2]), st.tuples(coord, coord, coord),
        st.floats(0, 1.5), st.floats(0, 2))
 def test_obb_and_cylinder_hits_identical_with_and_without_filters(a, c, angle, ext, r, h):

@@ -5,6 +5,7 @@ default at run time: a new default is used, not bypassed."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.fuzz import examples
 
 from algorithms import Capsule, Segment, query, registry
 from algorithms.core.once import one_analysis
@@ -36,7 +37,7 @@ def test_the_kernel_is_the_default_and_answers_a_hand_case():
     _same(r, capsule_solids.distance_capsule_capsule(a, b))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(vec, vec, radius, vec, vec, radius)
 def test_capsule_kernel_is_distance_capsule_capsule_bit_for_bit(p0, p1, ra, q0, q1, rb):
     a, b = Capsule(p0, p1, ra), Capsule(q0, q1, rb)

@@ -6,6 +6,7 @@ against :func:`careful_only`."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.fuzz import examples
 
 from algorithms import AABB, Ray, Segment, Triangle, query, registry
 from algorithms.core.once import one_analysis
@@ -56,7 +57,7 @@ def test_the_kernels_are_the_registry_defaults():
                                                     ((0.5, 0.0, 0.0), (0.5, 1.0, 0.0)))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(vec, vec, vec, vec)
 def test_segment_kernel_is_lean_distance_bit_for_bit(p0, p1, q0, q1):
     a, b = Segment(p0, p1), Segment(q0, q1)
@@ -81,7 +82,7 @@ def test_segment_kernel_is_lean_distance_bit_for_bit(p0, p1, q0, q1):
             linear_linear.linear_distance(a, b).closest)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.sampled_from(["ray", "segment"]), vec, nonzero, vec, vec)
 def test_box_kernel_is_hits_linear_aabb_bit_for_bit(kind, o, d, lo, size):
     a = Ray(o, d) if kind == "ray" else Segment(o, tuple(x + y for x, y in zip(o, d)))
@@ -98,7 +99,7 @@ def test_box_kernel_is_hits_linear_aabb_bit_for_bit(kind, o, d, lo, size):
         _same(query("hits", a, box), f)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.sampled_from(["ray", "segment"]), vec, nonzero, vec, vec, vec)
 def test_triangle_kernel_is_hits_linear_triangle_bit_for_bit(kind, o, d, v0, v1, v2):
     a = Ray(o, d) if kind == "ray" else Segment(o, tuple(x + y for x, y in zip(o, d)))

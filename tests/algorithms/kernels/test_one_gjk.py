@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.fuzz import examples
 
 import algorithms
 from algorithms import Cylinder, query
@@ -208,7 +209,7 @@ def _plain(shape_a, shape_b, pts, offset, size, closest):
     return math.sqrt(vx * vx + vy * vy + vz * vz), s["lower"], s["termination"], s["simplex"]
 
 
-@settings(max_examples=150, deadline=None,
+@settings(max_examples=examples(150), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(st.data())
 def test_warm_started_run_agrees_with_a_cold_run(data):

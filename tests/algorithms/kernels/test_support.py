@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.fuzz import examples
 
 from algorithms.kernels.support import BOUNDED_KINDS, support, support_interval, support_value
 from algorithms.primitives import AABB, OBB, Capsule, Cylinder, Point, Segment, Sphere, Triangle
@@ -170,7 +171,7 @@ directions = st.one_of(nonzero_vec, st.sampled_from([(1.0, 0, 0), (0, 0, -1.0), 
                                                      (0, 1e-9, 1.0)]))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(primitives(), directions)
 def test_support_point_is_in_shape_and_beats_every_sample(prim, d):
     d = np.asarray(d, float)
@@ -192,7 +193,7 @@ def test_support_point_is_in_shape_and_beats_every_sample(prim, d):
         assert h - best <= r * (1 - math.cos(math.pi / 64)) * 2 * nd + 1e-9 * (1 + abs(h))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(primitives(), directions)
 def test_interval_is_negated_support_of_minus_d(prim, d):
     d = np.asarray(d, float)
@@ -286,7 +287,7 @@ _EDGE_DIRECTIONS = [(0.0, 0.0, 0.0), (-0.0, 0.0, -0.0), (1.0, 0.0, 0.0), (0.0, -
                     (1e300, 1.0, -1e300), (1.0, 1e-17, 0.0), (float("nan"), 1.0, 0.0)]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(primitives(), st.one_of(directions, st.sampled_from(_EDGE_DIRECTIONS)))
 def test_support_fn_is_support(prim, d):
     # support_fn (GJK's tuple support) gives support()'s point: a vertex (point, segment,

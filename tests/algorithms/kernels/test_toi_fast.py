@@ -9,13 +9,14 @@ import math
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.fuzz import examples
 
 from algorithms import AABB, OBB, Capsule, Cylinder, Point, Segment, Sphere, Triangle, query
 from algorithms.kernels import toi_fast
 from algorithms.kernels.filters import careful_only
 from tests.algorithms.generic.test_advancement import BOUNDED, check_contact_properties, motion_st
 
-SETTINGS = settings(max_examples=60, deadline=None,
+SETTINGS = settings(max_examples=examples(60), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.fuzz import examples
 
 from algorithms import Capsule, Sphere, registry
 from algorithms.core import vec as V
@@ -214,7 +215,7 @@ ipt = st.tuples(*[st.integers(-3, 3)] * 3)     # integer points: parallel, colli
 rad = st.fractions(min_value=0, max_value=2, max_denominator=4)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(ipt, ipt, rad, ipt, ipt, rad)
 def test_exact_capsule_capsule_certificate(a0, a1, ra, b0, b1, rb):
     a = Capsule(a0, a1, ra, exact=True)
@@ -232,7 +233,7 @@ def test_exact_capsule_capsule_certificate(a0, a1, ra, b0, b1, rb):
     assert Q("separating_axis", b, a).intersects is inter
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(ipt, ipt, rad, ipt, rad)
 def test_exact_capsule_sphere_certificate(a0, a1, ra, c, rs):
     cap = Capsule(a0, a1, ra, exact=True)

@@ -29,6 +29,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.fuzz import examples
 
 from algorithms import Cylinder, query, registry
 from algorithms.queries.cylinder_cylinder import (TOUCH, decide, distance_cylinder_cylinder,
@@ -491,7 +492,7 @@ def test_evaluate_pair_is_consistent():
 
 
 @given(st.integers(0, 2 ** 32 - 1))
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 def test_swapped_arguments_agree(seed):
     rng = np.random.default_rng(seed)
     a, b = rand_cyl(rng), rand_cyl(rng)
@@ -618,7 +619,7 @@ def compare_with_oracles(a, b, ap_iters=300):
 
 
 @given(st.integers(0, 2 ** 32 - 1))
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 def test_random_pairs_against_independent_methods(seed):
     rng = np.random.default_rng(seed)
     compare_with_oracles(rand_cyl(rng), rand_cyl(rng))
@@ -739,7 +740,7 @@ _axis = st.tuples(_coord, _coord, _coord).filter(lambda v: math.hypot(*v) > 1e-3
 
 @given(st.tuples(_coord, _coord, _coord), _axis, _size, _size,
        st.tuples(_coord, _coord, _coord), _axis, _size, _size)
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 def test_wide_ranges_carry_proofs(c0, a0, r0, h0, c1, a1, r1, h1):
     # sizes from 0 to 1e2, positions up to 1e3: every answer's own proof is re-checked in
     # exact arithmetic, and the dense f search never beats a reported intersection

@@ -11,6 +11,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.fuzz import examples
 
 from algorithms import Capsule, Line, Point, Ray, Segment, query
 from algorithms.report import evaluate_json as evaluate_pair
@@ -18,7 +19,7 @@ from algorithms.kernels.stplane import DOMAINS, linear_form
 from tests.algorithms.exact_oracle import (brute_force, exact_parts, exact_point_segment_sqr,
                                            fraction_sqrt)
 
-N = int(os.environ.get("LINEAR_ORACLE_EXAMPLES", "60"))
+N = examples(int(os.environ.get("LINEAR_ORACLE_EXAMPLES", "60")))
 CAP = Capsule((0, 0, 0), (2, 0, 0), 1)  # axis x in [0, 2], radius 1
 WORST: dict[str, float] = {}
 

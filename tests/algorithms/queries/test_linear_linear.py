@@ -21,6 +21,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from tests.fuzz import examples
 
 from algorithms import Line, Point, Ray, Segment, query
 from algorithms.report import evaluate_json as evaluate_pair
@@ -31,7 +32,7 @@ from tests.algorithms.exact_oracle import (brute_force, exact_parts, exact_sqr_d
                                            fraction_sqrt)
 
 R2 = math.sqrt(2.0)
-N_ORACLE = int(os.environ.get("LINEAR_ORACLE_EXAMPLES", "80"))
+N_ORACLE = examples(int(os.environ.get("LINEAR_ORACLE_EXAMPLES", "80")))
 TOL = 1e-12  # times the coordinate scale
 WORST: dict[str, float] = {}
 
@@ -422,7 +423,7 @@ def test_oracle_exact_inputs_agree_exactly(k0, k1, p0, q0, p1, q1):
 # ----------------------------------------------------------------------------- consistency
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(kinds, kinds, vec3, vec3, vec3, vec3)
 def test_swap_symmetry_through_registry(k0, k1, p0, q0, p1, q1):
     a, b = make(k0, p0, q0), make(k1, p1, q1)
@@ -439,7 +440,7 @@ def test_swap_symmetry_through_registry(k0, k1, p0, q0, p1, q1):
         assert r.parameter[1] == pytest.approx(rs.parameter[0], rel=1e-12, abs=1e-9 * scale)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.sampled_from(["segment", "ray", "line"]), kinds, small_ints, small_ints, small_ints,
        small_ints)
 def test_hits_agree_with_distance(k0, k1, p0, q0, p1, q1):
@@ -488,7 +489,7 @@ def crossing_segments(draw):
     return segs[0], segs[1], dirs
 
 
-@settings(max_examples=60, deadline=None,
+@settings(max_examples=examples(60), deadline=None,
           suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(crossing_segments())
 def test_clean_crossing_counts_as_touching(case):
@@ -510,7 +511,7 @@ def test_clean_crossing_counts_as_touching(case):
     assert query("distance", a, b2).distance == pytest.approx(1e-9 * scale, rel=1e-3)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(small_ints, small_ints, small_ints, small_ints)
 def test_primer_a8_classification_exact(p1, d1, p2, d2):
     # on exact integer input the four classes follow from exact facts: d1 x d2 == 0 decides

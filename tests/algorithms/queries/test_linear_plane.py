@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from tests.fuzz import examples
 
 from algorithms import Line, Plane, Point, Ray, Segment
 from algorithms.report import evaluate_json as evaluate_pair
@@ -24,13 +25,14 @@ from algorithms.registry import methods, query
 # ============================================================================ shared oracles
 
 MY_QUERIES = ("distance", "hits", "intersects")
-#: LINEAR_EXAMPLES_SCALE=20 multiplies every property test's example count (long runs)
+#: LINEAR_EXAMPLES_SCALE=20 multiplies these linear tests' example counts (on top of FUZZ_SCALE
+#: under FUZZ_PROFILE=long, tests/fuzz.py)
 SCALE = float(os.environ.get("LINEAR_EXAMPLES_SCALE", "1"))
 
 
 def ex(n):
-    """Hypothesis example count, scaled by LINEAR_EXAMPLES_SCALE."""
-    return max(1, int(n * SCALE))
+    """Hypothesis example count, scaled by LINEAR_EXAMPLES_SCALE and by the long fuzz mode."""
+    return examples(max(1, int(n * SCALE)))
 
 
 def parts(a):

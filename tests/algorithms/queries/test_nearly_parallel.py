@@ -23,6 +23,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.fuzz import examples
 
 from algorithms import Line, Point, Ray, Segment
 from algorithms.core.tolerance import TOUCH_REL
@@ -31,7 +32,7 @@ from algorithms.report import evaluate_json
 from tests.algorithms.exact_oracle import brute_force, exact_parts, exact_sqr_distance
 
 EPS = 2.0 ** -52
-N = int(os.environ.get("NEAR_PARALLEL_EXAMPLES", "120"))
+N = examples(int(os.environ.get("NEAR_PARALLEL_EXAMPLES", "120")))
 
 
 def exact_distance(a, b) -> float:

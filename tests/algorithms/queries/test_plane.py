@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from tests.fuzz import examples
 
 from algorithms import registry
 from algorithms.primitives import (AABB, OBB, Capsule, Cylinder, Line, Plane, Point, Ray, Segment,
@@ -130,7 +131,7 @@ ivec = st.tuples(small, small, small)
 inormal = ivec.filter(any)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(inormal, st.integers(-6, 6), ivec, st.tuples(*[st.integers(0, 3)] * 3))
 def test_aabb_methods_agree_with_eight_corners_exactly(n, d, lo, size):
     """Exact Fractions: A.10, Boreskov's corner and the brute-force eight corners agree."""
@@ -143,7 +144,7 @@ def test_aabb_methods_agree_with_eight_corners_exactly(n, d, lo, size):
     assert side_plane_aabb_boreskov(plane, box).side == want
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(inormal, st.integers(-6, 6), ivec, st.integers(0, 4))
 def test_sphere_methods_agree_exactly(n, d, c, r):
     """Integer data: the ball's least f is f(c) - r|n|; compared in exact squares."""
@@ -158,7 +159,7 @@ def test_sphere_methods_agree_exactly(n, d, c, r):
     assert side_plane_sphere_boreskov(plane, sph).side == want
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(inormal, st.integers(-6, 6), st.sampled_from(["point", "segment", "triangle",
                                                       "aabb", "capsule"]), st.data())
 def test_side_matches_exact_vertex_signs(n, d, kind, data):
@@ -191,7 +192,7 @@ def test_side_matches_exact_vertex_signs(n, d, kind, data):
     assert side(obj, plane).side == want
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.tuples(*[st.floats(-1, 1)] * 3).filter(lambda v: sum(c * c for c in v) > 1e-2),
        st.floats(-4, 4), st.sampled_from(["obb", "cylinder", "sphere", "capsule", "triangle"]),
        st.data())
@@ -257,7 +258,7 @@ def test_plane_plane_distance():
     assert r.distance == 0.0 and abs(p[2]) < 1e-9 and abs(1e-3 * p[0] + p[2] - 1) < 1e-9
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.tuples(*[st.floats(-1, 1)] * 3).filter(lambda v: sum(c * c for c in v) > 1e-2),
        st.floats(-4, 4), primitives())
 def test_plane_distance_against_samples(n, d, obj):
@@ -288,7 +289,7 @@ def test_plane_distance_against_samples(n, d, obj):
     assert (s.side != 0) == (r.distance > 0) or abs(r.distance) < 1e-12 * scale
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(primitives(), st.tuples(*[st.floats(-1, 1)] * 3).filter(lambda v: sum(c * c for c in v) > 1e-2),
        st.floats(0.2, 3), st.sampled_from([0.0, 0.0, 1e-9, 1e-4, 0.5]), st.booleans())
 def test_plane_through_support_point(obj, n, k, delta, behind):

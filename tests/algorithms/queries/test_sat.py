@@ -25,6 +25,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.fuzz import examples
 
 from algorithms import AABB, OBB, Triangle, registry
 from algorithms.core import vec as V
@@ -375,7 +376,7 @@ def test_near_parallel_generic_axis(angle):
 # ----------------------------------------------------------------------------- exact properties
 
 
-@settings(max_examples=40 * SCALE, deadline=None)
+@settings(max_examples=examples(40) * SCALE, deadline=None)
 @given(rational_obb(), rational_obb())
 def test_exact_obb_obb_against_edge_clipping_oracle(a, b):
     r = sep(a, b)
@@ -388,7 +389,7 @@ def test_exact_obb_obb_against_edge_clipping_oracle(a, b):
         assert e["separating"] is projections_disjoint(va, vb, L), e["name"]
 
 
-@settings(max_examples=20 * SCALE, deadline=None)
+@settings(max_examples=examples(20) * SCALE, deadline=None)
 @given(rational_obb(), st.tuples(rationals, rationals, rationals),
        st.tuples(extents, extents, extents))
 def test_exact_obb_aabb_against_edge_clipping_oracle(a, c, e):
@@ -611,7 +612,7 @@ def int_triangle(draw):
     return Triangle(draw(st.tuples(small_pt, small_pt, small_pt)), exact=True)
 
 
-@settings(max_examples=80 * SCALE, deadline=None)
+@settings(max_examples=examples(80) * SCALE, deadline=None)
 @given(int_triangle(), small_pt, st.tuples(*[st.integers(0, 2)] * 3))
 def test_exact_triangle_aabb_against_clipping(tri, c, e):
     # integer coordinates: touching faces, edges and corners, coplanar and collinear
@@ -623,14 +624,14 @@ def test_exact_triangle_aabb_against_clipping(tri, c, e):
     assert sep(tri, box).intersects is want
 
 
-@settings(max_examples=40 * SCALE, deadline=None)
+@settings(max_examples=examples(40) * SCALE, deadline=None)
 @given(int_triangle(), rational_obb())
 def test_exact_triangle_obb_against_clipping(tri, box):
     want = meets_exact(tri, box_halfspaces(box.center, box.axes, box.extents))
     assert sep(tri, box).intersects is want
 
 
-@settings(max_examples=80 * SCALE, deadline=None)
+@settings(max_examples=examples(80) * SCALE, deadline=None)
 @given(int_triangle(), int_triangle())
 def test_exact_triangle_triangle_against_clipping(a, b):
     v = b.vertices
@@ -729,7 +730,7 @@ def int_aabb(draw):
     return AABB(lo, tuple(a + b for a, b in zip(lo, size)), exact=True)
 
 
-@settings(max_examples=60 * SCALE, deadline=None)
+@settings(max_examples=examples(60) * SCALE, deadline=None)
 @given(int_aabb(), int_aabb())
 def test_exact_aabb_aabb_against_edge_oracle_and_certificate(a, b):
     ident = tuple(tuple(F(int(i == j)) for j in range(3)) for i in range(3))

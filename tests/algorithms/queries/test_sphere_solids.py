@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.fuzz import examples
 
 from algorithms import AABB, OBB, Sphere, Triangle, registry
 from algorithms.core import vec as V
@@ -332,7 +333,7 @@ rad = st.fractions(min_value=0, max_value=3, max_denominator=6)
 quat = st.tuples(*[st.integers(-3, 3)] * 4).filter(any)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(st.tuples(rat, rat, rat), rad, quat, st.tuples(rat, rat, rat),
        st.tuples(*[st.fractions(min_value=0, max_value=2, max_denominator=4)] * 3))
 def test_exact_sphere_obb_certificate(c, r, q, center, ext):
@@ -355,7 +356,7 @@ def test_exact_sphere_obb_certificate(c, r, q, center, ext):
     assert (d.sqr_distance == 0) is inter
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(st.tuples(rat, rat, rat), rad,
        st.tuples(*[st.tuples(rat, rat, rat)] * 3))
 def test_exact_sphere_triangle_certificate(c, r, verts):

@@ -7,6 +7,7 @@ See :mod:`tests.explorer.model.fuzz_scenefile` for what each file must do.
 import json
 
 from hypothesis import HealthCheck, given, settings
+from tests.fuzz import examples
 
 from tests.explorer.model.fuzz_scenefile import (
     check_file,
@@ -15,7 +16,7 @@ from tests.explorer.model.fuzz_scenefile import (
     valid_document,
 )
 
-SHORT = settings(max_examples=150, derandomize=True, database=None, deadline=None,
+SHORT = settings(max_examples=examples(150), derandomize=True, database=None, deadline=None,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 

@@ -234,6 +234,7 @@ def test_valid_files_with_extreme_numbers_open_in_the_window(gui_window, tmp_pat
     unknown keys) open, draw and select without a message. Before, about one in six ended in
     an OverflowError building the floor grid, which aborted the window."""
     from hypothesis import HealthCheck, given, settings
+    from tests.fuzz import examples
 
     from tests.explorer.model.fuzz_scenefile import valid_document
 
@@ -241,7 +242,7 @@ def test_valid_files_with_extreme_numbers_open_in_the_window(gui_window, tmp_pat
     f = tmp_path / "fuzz.json"
     tried = []
 
-    @settings(max_examples=40, derandomize=True, database=None, deadline=None,
+    @settings(max_examples=examples(40), derandomize=True, database=None, deadline=None,
               suppress_health_check=list(HealthCheck))
     @given(valid_document(max_objects=4))
     def one(doc):

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 import pyvista as pv
 from hypothesis import HealthCheck, given, settings
+from tests.fuzz import examples
 
 from algorithms.report import evaluate_json  # noqa: F401  (the answers are computed as usual)
 from explorer.model import drag
@@ -146,7 +147,7 @@ def test_fuzzed_valid_files_draw_without_a_warning():
     """The scene-file fuzzer's valid documents (coordinates 5e-324 .. 1.8e308, motions)."""
     tried = []
 
-    @settings(max_examples=40, derandomize=True, database=None, deadline=None,
+    @settings(max_examples=examples(40), derandomize=True, database=None, deadline=None,
               suppress_health_check=list(HealthCheck))
     @given(valid_document(max_objects=4))
     def one(doc):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from tests.fuzz import examples
 from hypothesis import strategies as st
 
 from algorithms import AABB, OBB, Plane, Sphere
@@ -35,7 +36,7 @@ def dist_to_box(p, lo, hi):
     return float(np.linalg.norm(p - np.clip(p, lo, hi)))
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(st.tuples(*[st.floats(-3, 3)] * 3), st.tuples(*[st.floats(0.1, 2)] * 3),
        st.floats(0.05, 2))
 def test_the_rounded_box_is_everywhere_r_from_the_box(lo, size, r):
