@@ -10,6 +10,7 @@ import math
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.fuzz import examples
 
 from algorithms import OBB, Capsule, Cylinder, Sphere, Triangle, query
 from algorithms.kernels import toi_fast
@@ -18,7 +19,7 @@ from tests.algorithms.generic.test_advancement import BOUNDED, motion_st
 from tests.algorithms.kernels.test_toi_fast import _moving_cases as moving_cases
 from tests.algorithms.kernels.test_toi_fast import assert_as_careful, careful
 
-SETTINGS = settings(max_examples=150, deadline=None,
+SETTINGS = settings(max_examples=examples(150), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 CA = "conservative_advancement"
 I3 = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
