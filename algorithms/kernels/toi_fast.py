@@ -367,13 +367,19 @@ def _frame_of(cyl):
     return found
 
 
+def _kept_on(prim, key, make):
+    """``make(prim)`` kept on the primitive under ``key`` (:class:`_Kept`: not in a pickle or
+    a deep copy), made once."""
+    found = prim.__dict__.get(key)
+    if not found:
+        found = _Kept(make(prim))
+        object.__setattr__(prim, key, found)
+    return found
+
+
 def _shape_of(prim):
     """:func:`shape` of a primitive, kept on it (:class:`_Kept`)."""
-    found = prim.__dict__.get(_SHAPE_KEY)
-    if not found:
-        found = _Kept(shape(prim))
-        object.__setattr__(prim, _SHAPE_KEY, found)
-    return found
+    return _kept_on(prim, _SHAPE_KEY, shape)
 
 
 # ----------------------------------------------------------------------------- GJK
@@ -826,11 +832,7 @@ _PROJ_KEY = "_toi_fast_proj"
 
 def _projector_of(prim):
     """:func:`projector` of a primitive, kept on it (:class:`_Kept`: not in a pickle)."""
-    found = prim.__dict__.get(_PROJ_KEY)
-    if not found:
-        found = _Kept(projector(prim))
-        object.__setattr__(prim, _PROJ_KEY, found)
-    return found
+    return _kept_on(prim, _PROJ_KEY, projector)
 
 
 #: the relative size of the rounding allowance of :func:`moving_axes` (of the coordinates'
