@@ -629,9 +629,26 @@ def query(name: str, a: Primitive, b: Primitive, *args, **kwargs):
             return run(a, b)
         return _query(name, a, b, args, None, kwargs)  # (nothing answers: raises)
     method = kwargs.pop("method", None)
-    if method is None and not args and not kwargs:
-        return query(name, a, b)  # (method=None given: the default's dispatch, above)
+    if method is None and not kwargs:
+        if not args:
+            return query(name, a, b)  # (method=None given: the default's dispatch, above)
+        if name == "toi" and len(args) == 1:
+            # a moving pair's default: _query's lean dispatch (toi_direct) without its lookup,
+            # the function kept under the table and the classes as above (_TOI: by _query)
+            try:
+                func = _CACHE[_TABLE][_TOI][type(a)][type(b)]
+            except (KeyError, TypeError):
+                pass
+            else:
+                r = toi_direct(func, a, b, args[0])
+                if r is not None:
+                    return r
     return _query(name, a, b, args, method, kwargs)
+
+
+#: the key of :func:`query`'s cached moving-pair functions in ``_CACHE[_TABLE]`` (beside the
+#: query names: no name is a tuple)
+_TOI = ("toi", "motion")
 
 
 def _query(name: str, a: Primitive, b: Primitive, args: tuple, method: str | None,
@@ -641,6 +658,13 @@ def _query(name: str, a: Primitive, b: Primitive, args: tuple, method: str | Non
     closure below needs)."""
     entry, flip = _lookup(name, a.kind, b.kind, method)
     if entry is not None and not flip and name == "toi" and len(args) == 1 and not kwargs:
+        if method is None and type(_TABLE) is _Table and \
+                type(_TABLE.get((name, entry.kind_a, entry.kind_b))) is _Entries:
+            # kept for query()'s probe (dropped with the rest of _CACHE when the table changes)
+            by_name = _CACHE.get(_TABLE)
+            if type(by_name) is not dict:
+                by_name = _CACHE[_TABLE] = {}
+            by_name.setdefault(_TOI, {}).setdefault(type(a), {})[type(b)] = entry.func
         result = toi_direct(entry.func, a, b, args[0])  # (None: rescaled, below)
         if result is not None:
             return result

@@ -17,7 +17,11 @@ a machine shared with other jobs moves both alike and the ratio stays meaningful
     (:data:`TOI_PAIRS`) ``query("toi")`` against today's careful conservative advancement,
     the time-of-impact fast path off (:func:`algorithms.kernels.toi_fast.off`), best of
     ``--rounds`` interleaved rounds in this process's CPU time, with how many cases the fast
-    path answered itself (the others it handed to the careful path).
+    path answered itself (the others it handed to the careful path); and against the code
+    issue 12 measured when it was filed (:data:`FILED_COMMIT`, the "today" of its "10x faster
+    than today"), taken from the repository's history into a child process and timed on the
+    same cases, interleaved round by round (:class:`FiledCode`; without the history, a
+    wheel's install, that line says it was not measured).
 ``bench batch``
     :mod:`algorithms.batch` per pair at ``N`` rows against a Python loop over the scalar
     ``query`` (and against a 20-line numpy Ericson written here, the floor of what numpy
@@ -239,14 +243,18 @@ def numpy_ericson(p1, q1, p2, q2):
 # ----------------------------------------------------------------------------- timing
 
 
-def interleaved(funcs: dict, rounds: int, clock=time.perf_counter) -> dict:
+def interleaved(funcs: dict, rounds: int, clock=time.perf_counter, timed=None) -> dict:
     """Seconds per call of each ``name -> (callable, calls per run)``: the best of
     ``rounds`` runs, interleaved round by round so a loaded machine slows each alike (the
     best, not the median: on a machine shared with other jobs the slow runs measure the
     others; the ``timeit`` module's advice). ``clock``: wall time by default;
     ``time.process_time`` (this process's CPU time) leaves out the time other jobs hold the
-    cores, for the same work on both sides of a ratio."""
-    times = {name: [] for name in funcs}
+    cores, for the same work on both sides of a ratio. ``timed``: more ``name -> callable``
+    that time themselves (return seconds per call: a child process's own clock), run in the
+    same rounds, each after the job of the same name without its prefix ``filed_`` (not
+    before it: waiting on a child, this process loses its caches, as its next run shows)."""
+    timed = timed or {}
+    times = {name: [] for name in (*funcs, *timed)}
     for fn, _calls in funcs.values():
         fn()  # warm up, untimed: imports, the registry's first lookups, caches
     for _ in range(rounds):
@@ -254,7 +262,9 @@ def interleaved(funcs: dict, rounds: int, clock=time.perf_counter) -> dict:
             t0 = clock()
             fn()
             times[name].append((clock() - t0) / calls)
-    return {name: min(v) for name, v in times.items()}
+            if "filed_" + name in timed:
+                times["filed_" + name].append(timed["filed_" + name]())
+    return {name: min(v) for name, v in times.items() if v}
 
 
 def _us(sec: float) -> str:
@@ -367,17 +377,148 @@ def _toi_cases(rng, count):
     return out
 
 
+#: the commit whose code issue 12's table measured ("now" there, the "today" of its "capsule,
+#: cylinder and generic time-of-impact pairs 10x faster than today"): ``main`` when the session
+#: that filed the issue began, 2026-12-01 (68c94d1, the golden files, is that session's first
+#: commit on it)
+FILED_COMMIT = "d1aa8f934cb906a73deaeb3eb5e219ec2e24a3dc"
+
+# The child process of FiledCode (argv: its folder, the least run in seconds): the cases on its
+# first line of input, the answers back, then a round of one pair's cases per line (as many
+# passes as make the least run, _passes), its CPU seconds per query back.
+_FILED_CHILD = r"""
+import json, math, sys, time
+import algorithms
+if not algorithms.__file__.startswith(sys.argv[1]):
+    sys.exit("imported " + algorithms.__file__)
+def build(spec):
+    return getattr(algorithms, spec[0])(**spec[1])
+cases = {k: [(build(a), build(b), tuple(m)) for a, b, m in v]
+         for k, v in json.loads(sys.stdin.readline()).items()}
+# warm up, untimed; the answers, to hold against today's
+print(json.dumps({k: [algorithms.query("toi", a, b, m).toi for a, b, m in v]
+                  for k, v in cases.items()}), flush=True)
+for k, v in cases.items():
+    t0 = time.process_time()
+    for a, b, m in v:
+        algorithms.query("toi", a, b, m)
+    t = time.process_time() - t0
+    cases[k] = v * (max(1, math.ceil(float(sys.argv[2]) / t)) if t > 0 else 64)
+for line in sys.stdin:
+    v = cases[line.strip()]
+    t0 = time.process_time()
+    for a, b, m in v:
+        algorithms.query("toi", a, b, m)
+    print((time.process_time() - t0) / len(v), flush=True)
+"""
+
+
+def _spec(prim) -> list:
+    """``[class name, {field: value}]`` of a primitive (the constructor's arguments)."""
+    import dataclasses
+
+    return [type(prim).__name__, {f.name: getattr(prim, f.name)
+                                  for f in dataclasses.fields(prim) if f.init}]
+
+
+class FiledCode:
+    """``query("toi")`` as the code of :data:`FILED_COMMIT` answered it, in a child process:
+    ``git archive`` of that commit's ``algorithms`` package from the repository this module
+    lies in, unpacked into a temporary folder and imported from there alone (numpy its only
+    dependency, then as now). ``cases``: ``name -> [(a, b, motion), ...]``. :meth:`round`
+    times one run over one name's cases in the child's CPU time (as many passes as make a run
+    of ``min_run`` seconds: :func:`_passes`); :attr:`tois` holds its answers;
+    :attr:`reason` says why it is not there (an install without the history: a wheel, a
+    shallow clone), and then nothing else is."""
+
+    def __init__(self, cases: dict, min_run: float = 0.0):
+        import subprocess
+        import sys
+        import tarfile
+        import tempfile
+        from pathlib import Path
+
+        self.tois, self.reason, self._proc, self._dir = {}, None, None, None
+        here = Path(__file__).resolve().parent
+        try:
+            top = subprocess.run(["git", "-C", str(here), "rev-parse", "--show-toplevel"],
+                                 capture_output=True, text=True, timeout=60,
+                                 check=True).stdout.strip()
+            tar = subprocess.run(["git", "-C", top, "archive", "--prefix=algorithms/",
+                                  f"{FILED_COMMIT}:algorithms"], capture_output=True,
+                                 timeout=120, check=True).stdout
+        except (OSError, subprocess.SubprocessError):
+            self.reason = (f"the code as filed ({FILED_COMMIT[:7]}) is taken from this "
+                           "package's git history, which is not at hand here: not measured")
+            return
+        self._dir = tempfile.TemporaryDirectory(prefix="explorer-filed-")
+        with tarfile.open(fileobj=io.BytesIO(tar)) as archive:
+            archive.extractall(self._dir.name, filter="data")
+        env = dict(os.environ, PYTHONPATH=self._dir.name)
+        self._proc = subprocess.Popen([sys.executable, "-c", _FILED_CHILD, self._dir.name,
+                                       repr(min_run)],
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      text=True, env=env, cwd=self._dir.name)
+        spec = {k: [[_spec(a), _spec(b), list(m)] for a, b, m in v] for k, v in cases.items()}
+        self._proc.stdin.write(json.dumps(spec) + "\n")
+        self._proc.stdin.flush()
+        line = self._proc.stdout.readline()
+        if not line:
+            self.close()
+            self.reason = f"the code as filed ({FILED_COMMIT[:7]}) did not start: not measured"
+            return
+        self.tois = json.loads(line)
+
+    def round(self, name: str) -> float:
+        """CPU seconds per query of one run over ``name``'s cases in the child."""
+        self._proc.stdin.write(name + "\n")
+        self._proc.stdin.flush()
+        return float(self._proc.stdout.readline())
+
+    def close(self):
+        if self._proc is not None:
+            self._proc.stdin.close()
+            self._proc.wait(timeout=60)
+            self._proc = None
+        if self._dir is not None:
+            self._dir.cleanup()
+            self._dir = None
+
+
+def _same_toi(x, y) -> bool:
+    """Two answers of ``query("toi")`` agree: both none, or within 1e-6 (the advancement's
+    ``tol`` is 1e-9 of the scale; a cylinder's contact within ``tol`` over its closing speed)."""
+    return (x is None) == (y is None) and (x is None or abs(x - y) <= 1e-6)
+
+
 # ----------------------------------------------------------------------------- bench kernels
 
 
 #: how many times ``bench kernels`` runs each capsule and cylinder distance case a timed run
 SOLID_REPEATS = 8
+#: the least CPU time of a timed run of a time-of-impact row: each side (the fast path,
+#: today's careful path, the code as filed) goes through its cases as many times as that takes
+#: (:func:`_passes`; ``timeit``'s autorange, for the same reason as SOLID_REPEATS: right after
+#: the careful path's long run, a pass over the 12 cases at a few microseconds each times cold
+#: caches first; sphere-capsule took 13.0 us a query in a run of one pass, 10.1 in four and
+#: 9.0 in sixteen, 8.1 run alone: one of 2 ms is within about 10 % of the last)
+TOI_MIN_RUN = 2e-3
+
+
+def _passes(run, min_run: float) -> int:
+    """How many times ``run()`` (one pass over a row's cases, timed once here) makes a run of
+    at least ``min_run`` seconds of CPU time."""
+    t0 = time.process_time()
+    run()
+    t = time.process_time() - t0
+    return max(1, math.ceil(min_run / t)) if t > 0 else 64
 
 
 def run_kernels(rounds: int = 7, count: int = 64, solids: int = 4, seed: int = 12,
-                toi: int = 12) -> dict:
+                toi: int = 12, filed: bool = True) -> dict:
     """The figures of ``bench kernels`` (seconds per call); ``toi`` moving cases per pair of
-    :data:`TOI_PAIRS` (0: none)."""
+    :data:`TOI_PAIRS` (0: none), also against the code as filed (:class:`FiledCode`) with
+    ``filed``."""
     from algorithms import query
     from algorithms.kernels import toi_fast
     from algorithms.kernels.filters import careful_only
@@ -457,22 +598,43 @@ def run_kernels(rounds: int = 7, count: int = 64, solids: int = 4, seed: int = 1
         # machine take is neither's)
         jobs = {}
         answered = {}
-        for (ka, kb), cases in _toi_cases(rng, toi).items():
+        by_name = {f"toi_{ka}_{kb}": cases for (ka, kb), cases in _toi_cases(rng, toi).items()}
+        for name, cases in by_name.items():
             q = loop(lambda a, b, m: query("toi", a, b, m), cases)
-            jobs[f"toi_{ka}_{kb}_baseline"] = (toi_baseline(q), toi)
-            jobs[f"toi_{ka}_{kb}"] = (q, toi)
+            k = _passes(toi_baseline(q), TOI_MIN_RUN)
+            jobs[name + "_baseline"] = (toi_baseline(loop(lambda a, b, m: query("toi", a, b, m),
+                                                          cases * k)), toi * k)
+            k = _passes(q, TOI_MIN_RUN)
+            jobs[name] = (loop(lambda a, b, m: query("toi", a, b, m), cases * k), toi * k)
             # how many cases the fast path answered (the rest went to the careful path)
-            answered[f"toi_{ka}_{kb}_fast_answers"] = sum(
+            answered[name + "_fast_answers"] = sum(
                 "path" in query("toi", a, b, m).trace for a, b, m in cases)
-        figures.update(interleaved(jobs, max(1, rounds), clock=time.process_time))
+        # the code as filed, in its child process, each pair's round after today's
+        old = FiledCode(by_name, TOI_MIN_RUN) if filed else None
+        timed = {}
+        if old is not None and old.reason is None:
+            for name, cases in by_name.items():
+                timed["filed_" + name] = (lambda name=name: old.round(name))
+                answered[name + "_filed_agree"] = sum(
+                    _same_toi(query("toi", a, b, m).toi, x)
+                    for (a, b, m), x in zip(cases, old.tois[name]))
+        elif old is not None:
+            figures["filed_reason"] = old.reason
+        try:
+            figures.update(interleaved(jobs, max(1, rounds), clock=time.process_time,
+                                       timed=timed))
+        finally:
+            if old is not None:
+                old.close()
         figures.update(answered)
         figures["toi_cases"] = toi
     return figures
 
 
 #: the figures (seconds) issue 12 measured for these queries when it was filed, the "today" of
-#: its "10x faster than today" (the code they measured is gone: the careful path of this run
-#: is today's careful kernel, itself faster since)
+#: its "10x faster than today" (on another machine; the careful path of this run is today's
+#: careful kernel, itself faster since; the time-of-impact rows time the code as filed itself:
+#: :class:`FiledCode`)
 ISSUE_FIGURES = {"capsule_capsule": 93e-6, "cylinder_cylinder": 0.97e-3,
                  "obb_cylinder_toi": 8.7e-3}
 
@@ -509,19 +671,29 @@ def kernels_main(args) -> int:
     toi_keys = [k[:-len("_baseline")] for k in f if k.startswith("toi_") and
                 k.endswith("_baseline")]
     if toi_keys:
-        print("time of impact, query('toi') (conservative advancement, its fast path) against "
-              "today's careful path (algorithms.kernels.toi_fast.off), same cases, "
-              f"interleaved, best of {1 if quick else args.rounds} rounds in CPU time "
-              "(time.process_time); target 10x:")
+        print("time of impact, query('toi') (conservative advancement, its fast path), same "
+              f"cases, interleaved, best of {1 if quick else args.rounds} rounds in CPU time "
+              "(time.process_time), against today's careful path (algorithms.kernels.toi_fast"
+              f".off) and against the code as filed ({FILED_COMMIT[:7]}, the issue's 'today', "
+              "in a child process); target 10x faster than the code as filed:")
+        if "filed_reason" in f:
+            print(f"  ({f['filed_reason']})")
     for key in toi_keys:
         t, b = f[key], f[key + "_baseline"]
         pair = key[len("toi_"):].replace("_", "-")
-        fast_n = f.get(key + "_fast_answers")
+        fast_n, n = f.get(key + "_fast_answers"), f.get("toi_cases")
         out[key] = {"us": round(t * 1e6, 3), "baseline_us": round(b * 1e6, 3),
                     "speedup": round(_ratio(b, t), 2), "target_speedup": 10.0,
-                    "fast_answers": fast_n, "cases": f.get("toi_cases")}
-        print(f"  moving {pair}: {_us(t)}; baseline {_us(b)}; speedup {_ratio(b, t):.1f}x "
-              f"({fast_n} of {f.get('toi_cases')} cases answered by the fast path)")
+                    "fast_answers": fast_n, "cases": n}
+        filed = ""
+        if "filed_" + key in f:
+            o, agree = f["filed_" + key], f[key + "_filed_agree"]
+            out[key].update(filed_us=round(o * 1e6, 3), speedup_vs_filed=round(_ratio(o, t), 2),
+                            filed_agree=agree)
+            filed = (f"; as filed {_us(o)}: {_ratio(o, t):.1f}x (the same answers on "
+                     f"{agree} of {n})")
+        print(f"  moving {pair}: {_us(t)}; today's careful path {_us(b)}: "
+              f"{_ratio(b, t):.1f}x{filed} ({fast_n} of {n} cases answered by the fast path)")
     for key, what in (("capsule_capsule", "capsule-capsule query('distance')"),
                       ("cylinder_cylinder", "cylinder-cylinder query('distance')"),
                       ("obb_cylinder_toi", "moving OBB-cylinder query('toi')")):

@@ -444,33 +444,19 @@ class Pair:
         if ra_ and rb_:
             self._closed_pair(a, b, ka, kb, size_m)
             return
+        if (ra_ and kb == "cylinder" and (ka == "point" or ka == "sphere")) or \
+                (rb_ and ka == "cylinder" and (kb == "point" or kb == "sphere")):
+            self._point_cylinder_pair(a, b, ka, size_m)
+            return
         self.cyl = None
         self.closed = False
-        self.sa = self.sb = None
-        if ra_ and kb == "cylinder":
-            ka, pa_, self.ra, ca, sza = _round_of(a, ka)[:5]
-            pb_, self.rb, cb = None, 0.0, None
-            frame, szb = _frame_of(b)
-            if ka == "point":  # a point core against a cylinder: the solid's closed form
-                self.cyl = (False, pa_[0], frame)
-        elif rb_ and ka == "cylinder":
-            kb, pb_, self.rb, cb, szb = _round_of(b, kb)[:5]
-            pa_, self.ra, ca = None, 0.0, None
-            frame, sza = _frame_of(a)
-            if kb == "point":
-                self.cyl = (True, pb_[0], frame)
-        if self.cyl is None:
-            # GJK on the support functions (a segment core against a cylinder too)
-            ka, pa_, self.sa, self.ra, ca, sza = _shape_of(a)
-            kb, pb_, self.sb, self.rb, cb, szb = _shape_of(b)
+        # GJK on the support functions (a segment core against a cylinder too)
+        ka, pa_, self.sa, self.ra, ca, sza = _shape_of(a)
+        kb, pb_, self.sb, self.rb, cb, szb = _shape_of(b)
         self.R = self.ra + self.rb
         self.cores = (pa_, pb_)
-        self.size = size = max(sza, szb, size_m)
-        self.floor = 8.0 * _EPS * size  # (touching: |core distance| at rounding level)
-        if self.cyl is not None:
-            cyl_is_a, (px, py, pz), ((cx, cy, cz), (w0, w1, w2), rad, hh) = self.cyl
-            self.cyl_flat = (cyl_is_a, px, py, pz, cx, cy, cz, w0, w1, w2, rad, hh,
-                             self.floor)
+        self.size = max(sza, szb, size_m)
+        self.floor = 8.0 * _EPS * self.size  # (touching: |core distance| at rounding level)
         #: a curved core (the cylinder's rim): a GJK stall there may leave |v| well above
         #: the distance, so only the planes' bounds count
         self.curved = "cylinder" in (ka, kb)
@@ -480,8 +466,34 @@ class Pair:
         self.closest = closest_on_simplex_fast
         self.stalls = 0
         #: ``gap(t, eps_abs, rel)``: the step's f(t) of :func:`_advance` (the shapes' gap,
-        #: counted): the closed forms answer it themselves, GJK through :meth:`at`
-        self.gap = self._point_cylinder if self.cyl is not None else None
+        #: counted): the closed forms answer it themselves, GJK through :meth:`at` (None)
+        self.gap = None
+
+    def _point_cylinder_pair(self, a, b, ka, size_m):
+        """:meth:`__init__` for a point core (point, sphere) against a solid cylinder: the
+        closed form :meth:`_point_cylinder`, no GJK state (only what that closed form and
+        the loop read)."""
+        cyl_is_a = ka == "cylinder"
+        if cyl_is_a:
+            frame, sza = _frame_of(a)
+            _, pb_, rb, cb, szb = _round_of(b, b.kind)[:5]
+            self.ra, self.rb = 0.0, rb
+            self.cores = (None, pb_)
+            p = pb_[0]
+        else:
+            _, pa_, ra, ca, sza = _round_of(a, ka)[:5]
+            frame, szb = _frame_of(b)
+            self.ra, self.rb = ra, 0.0
+            self.cores = (pa_, None)
+            p = pa_[0]
+        self.R = self.ra + self.rb
+        self.closed, self.curved, self.sa, self.sb = False, True, None, None
+        self.size = size = max(sza, szb, size_m)
+        self.floor = floor = 8.0 * _EPS * size  # (touching: |core distance| at rounding level)
+        self.cyl = (cyl_is_a, p, frame)
+        (cx, cy, cz), (w0, w1, w2), rad, hh = frame
+        self.cyl_flat = (cyl_is_a, p[0], p[1], p[2], cx, cy, cz, w0, w1, w2, rad, hh, floor)
+        self.gap = self._point_cylinder
 
     def _closed_pair(self, a, b, ka, kb, size_m):
         """:meth:`__init__` for point/segment cores (the closed form, no GJK)."""

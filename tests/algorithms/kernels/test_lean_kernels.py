@@ -291,3 +291,36 @@ def test_every_in_place_change_of_an_entry_list_reaches_the_class_keyed_probe():
         assert query("hits", ray, box).method == linear_aabb.A18
     finally:
         registry._TABLE[key] = saved
+
+
+def test_a_moving_pair_s_cached_function_follows_the_table():
+    # query("toi", a, b, motion) keeps the default function per (table, class of A, class of
+    # B) for its probe (registry._TOI): an in-place edit of the entry list reaches it, as
+    # does a new list set in the table
+    from algorithms import Capsule, Sphere
+    from algorithms.generic.advancement import METHOD_CA
+
+    key = ("toi", "sphere", "capsule")
+    s, c = Sphere((0, 0, 0), 0.5), Capsule((3, -1, 0), (3, 1, 0), 0.5)
+    motion = (-4.0, 0.0, 0.0)
+    # B's axis at x = 3 closes on A's centre at 4 a unit of t: the gap 3 - 0.5 - 0.5 = 2
+    # closes at t = 0.5 (conservative advancement stops within its tol of 1e-9 of the scale)
+    first = query("toi", s, c, motion)
+    assert first.method == METHOD_CA and abs(first.toi - 0.5) < 1e-8
+    assert registry._CACHE[registry._TABLE][registry._TOI][Sphere][Capsule] is not None
+    flipped = ("toi", "capsule", "sphere")  # (its entries answer the pair flipped)
+    entries, saved, saved_flipped = registry._TABLE[key], list(registry._TABLE[key]), \
+        registry._TABLE[flipped]
+    ca = next(e for e in saved if e.name == "conservative_advancement")
+    try:
+        registry._TABLE[flipped] = [e for e in saved_flipped if e.name != ca.name]
+        assert query("toi", s, c, motion).method == METHOD_CA  # A-B's own entry still
+        entries.remove(ca)  # in place: the list drops the cache
+        other = query("toi", s, c, motion)
+        assert other.method != METHOD_CA and abs(other.toi - 0.5) < 1e-6
+        registry._TABLE[key] = saved  # a new list: the table drops the cache
+        assert query("toi", s, c, motion).method == METHOD_CA
+    finally:
+        registry._TABLE[key] = saved
+        registry._TABLE[flipped] = saved_flipped
+    assert query("toi", s, c, motion).toi == first.toi
