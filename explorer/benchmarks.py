@@ -496,13 +496,14 @@ def _same_toi(x, y) -> bool:
 
 #: how many times ``bench kernels`` runs each capsule and cylinder distance case a timed run
 SOLID_REPEATS = 8
-#: the least CPU time of a timed run of a time-of-impact row: each side (the fast path,
-#: today's careful path, the code as filed) goes through its cases as many times as that takes
-#: (:func:`_passes`; ``timeit``'s autorange, for the same reason as SOLID_REPEATS: right after
-#: the careful path's long run, a pass over the 12 cases at a few microseconds each times cold
-#: caches first; sphere-capsule took 13.0 us a query in a run of one pass, 10.1 in four and
-#: 9.0 in sixteen, 8.1 run alone: one of 2 ms is within about 10 % of the last)
-TOI_MIN_RUN = 2e-3
+#: the least CPU time of a timed run of ``bench kernels``'s rows (but the solid rows'): each
+#: side (the library's query, its baseline, its careful path; the time-of-impact rows' code as
+#: filed too) goes through its cases as many times as that takes (:func:`_passes`; ``timeit``'s
+#: autorange, for the same reason as SOLID_REPEATS: right after a careful path's long run, a
+#: pass over a few cases at a few microseconds each times cold caches first; time of impact,
+#: sphere-capsule took 13.0 us a query in a run of one pass of its 12 cases, 10.1 in four and
+#: 9.0 in sixteen, 8.1 run alone: a run of 2 ms is within about 10 % of the last)
+MIN_RUN = 2e-3
 
 
 def _passes(run, min_run: float) -> int:
@@ -527,7 +528,12 @@ def run_kernels(rounds: int = 7, count: int = 64, solids: int = 4, seed: int = 1
     segs, boxes, tris = _kernel_cases(rng, count)
 
     def loop(fn, cases):
-        return lambda: [fn(*c) for c in cases]
+        # (the answers dropped as they come: a run that kept a long run's records alive
+        # would time the garbage collector's passes over them too)
+        def run():
+            for c in cases:
+                fn(*c)
+        return run
 
     def careful(f):
         def run():
@@ -547,19 +553,28 @@ def run_kernels(rounds: int = 7, count: int = 64, solids: int = 4, seed: int = 1
     box_prims = [c[1] for c in boxes]
     tri_args = [c[0] for c in tris]
     tri_prims = [c[1] for c in tris]
-    q_seg = loop(lambda a, b: query("distance", a, b), seg_prims)
-    q_box = loop(lambda a, b: query("hits", a, b), box_prims)
-    q_tri = loop(lambda a, b: query("hits", a, b), tri_prims)
+    distance = (lambda a, b: query("distance", a, b))
+    cast = (lambda a, b: query("hits", a, b))
+    q_seg = loop(distance, seg_prims)
+    q_box = loop(cast, box_prims)
+    q_tri = loop(cast, tri_prims)
+
+    def long(fn, cases, wrap=lambda run: run):
+        """``(run, calls)``: ``wrap(loop(fn, ...))`` over the cases as many times as make a
+        run of MIN_RUN (:func:`_passes`)."""
+        k = _passes(wrap(loop(fn, cases)), MIN_RUN)
+        return wrap(loop(fn, cases * k)), len(cases) * k
+
     figures = interleaved({
-        "segment_segment_baseline": (loop(ericson_segment_segment, seg_args), count),
-        "segment_segment": (q_seg, count),
-        "segment_segment_careful": (careful(q_seg), count),
-        "ray_aabb_baseline": (loop(bare_woo, box_args), count),
-        "ray_aabb": (q_box, count),
-        "ray_aabb_careful": (careful(q_box), count),
-        "ray_triangle_baseline": (loop(bare_badouel, tri_args), count),
-        "ray_triangle": (q_tri, count),
-        "ray_triangle_careful": (careful(q_tri), count),
+        "segment_segment_baseline": long(ericson_segment_segment, seg_args),
+        "segment_segment": long(distance, seg_prims),
+        "segment_segment_careful": long(distance, seg_prims, careful),
+        "ray_aabb_baseline": long(bare_woo, box_args),
+        "ray_aabb": long(cast, box_prims),
+        "ray_aabb_careful": long(cast, box_prims, careful),
+        "ray_triangle_baseline": long(bare_badouel, tri_args),
+        "ray_triangle": long(cast, tri_prims),
+        "ray_triangle_careful": long(cast, tri_prims, careful),
     }, rounds)
     # how many of the cases each lean filter sent to the careful path (one untimed pass)
     from algorithms.kernels.filters import FALLBACKS
@@ -599,18 +614,15 @@ def run_kernels(rounds: int = 7, count: int = 64, solids: int = 4, seed: int = 1
         jobs = {}
         answered = {}
         by_name = {f"toi_{ka}_{kb}": cases for (ka, kb), cases in _toi_cases(rng, toi).items()}
+        toi_query = (lambda a, b, m: query("toi", a, b, m))
         for name, cases in by_name.items():
-            q = loop(lambda a, b, m: query("toi", a, b, m), cases)
-            k = _passes(toi_baseline(q), TOI_MIN_RUN)
-            jobs[name + "_baseline"] = (toi_baseline(loop(lambda a, b, m: query("toi", a, b, m),
-                                                          cases * k)), toi * k)
-            k = _passes(q, TOI_MIN_RUN)
-            jobs[name] = (loop(lambda a, b, m: query("toi", a, b, m), cases * k), toi * k)
+            jobs[name + "_baseline"] = long(toi_query, cases, toi_baseline)
+            jobs[name] = long(toi_query, cases)
             # how many cases the fast path answered (the rest went to the careful path)
             answered[name + "_fast_answers"] = sum(
                 "path" in query("toi", a, b, m).trace for a, b, m in cases)
         # the code as filed, in its child process, each pair's round after today's
-        old = FiledCode(by_name, TOI_MIN_RUN) if filed else None
+        old = FiledCode(by_name, MIN_RUN) if filed else None
         timed = {}
         if old is not None and old.reason is None:
             for name, cases in by_name.items():
@@ -649,7 +661,8 @@ def kernels_main(args) -> int:
     count = 4 if quick else 64
     f = run_kernels(rounds=1 if quick else args.rounds, count=count, solids=1 if quick else 4,
                     toi=1 if quick else 12)
-    print(f"bench kernels: best of {1 if quick else args.rounds} interleaved rounds; "
+    print(f"bench kernels: best of {1 if quick else args.rounds} interleaved rounds, each run "
+          f"at least {MIN_RUN * 1e3:g} ms of passes over its cases (the answers dropped); "
           "'careful' = the same query with every filter off (algorithms.kernels.filters)")
     rows = [("segment_segment", "segment-segment query('distance')",
              "plain Python Ericson RTCD 5.1.9", 3.0),
