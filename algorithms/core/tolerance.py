@@ -544,7 +544,20 @@ def scale_result(result, e: int, pe_a=None, pe_b=None):
         sq2 = _ldexp(float(sq), 2 * e) if sq else sq
         if d > 0 and not sq2 > 0:
             sq2 = 5e-324  # a positive distance whose square underflows is still positive
-        closest = tuple(_up(p, e) for p in result.closest)
+        try:
+            closest = tuple(_up(p, e) for p in result.closest)
+        except OverflowError:
+            if "s_bar" not in result.trace:
+                raise
+            # two nearly parallel rays or lines of a pair of size 1e200 meeting 1e110 sizes
+            # out: closest points within the floats at unit scale, beyond them in the pair's
+            # units (math.ldexp raised a bare OverflowError): the st-plane's refusal
+            from algorithms.kernels.stplane import BeyondFloatRange
+
+            s, t = result.parameter
+            raise BeyondFloatRange(_up_param(s, pe_a) if s is not None else 0.0,
+                                   _up_param(t, pe_b) if t is not None else 0.0,
+                                   d) from None
         param = (_up_param(result.parameter[0], pe_a), _up_param(result.parameter[1], pe_b))
         return replace(result, distance=d, sqr_distance=sq2, closest=closest, parameter=param,
                        trace=trace)

@@ -204,6 +204,16 @@ def _acc_cross(u, v) -> tuple:
     return tuple(out)
 
 
+def _points_finite(kind0, B0, m0, end0, s, kind1, B1, m1, end1, t) -> bool:
+    """Whether ``L0(s)`` and ``L1(t)`` (float parameters) have finite coordinates, each
+    formed as :func:`_accurate_sum` forms the closest points (one product per component for a
+    ray or line, so an overflow is ``+-inf``, never ``inf - inf``)."""
+    for kind, B, m, end, u in ((kind0, B0, m0, end0, s), (kind1, B1, m1, end1, t)):
+        if not all(math.isfinite(x) for x in _accurate_sum(_terms(kind, B, m, end, float(u)))):
+            return False
+    return True
+
+
 def _finite(x) -> bool:
     return not isinstance(x, float) or math.isfinite(x)
 
@@ -404,6 +414,15 @@ def st_minimize(kind0, B0, m0, kind1, B1, m1, end0=None, end1=None) -> STSolutio
     if not parallel:
         region = _REGION[(classify(s_bar, lo0, hi0), classify(t_bar, lo1, hi1))]
         if region == 0 and not (math.isfinite(s_bar) and math.isfinite(t_bar)):
+            raise BeyondFloatRange(exact_s, exact_t, abs(dot(D, nk)) / math.hypot(*nk))
+        if region == 0 and floats and not _points_finite(kind0, B0, m0, end0, s_bar,
+                                                         kind1, B1, m1, end1, t_bar):
+            # s_bar, t_bar are floats but B + s_bar m is not: the closest points lie beyond
+            # the float range (rays 1e-309 rad apart, s_bar = 1.1e308 along a direction of
+            # length 2). Before, their products overflowed to -inf and +inf in
+            # L0(s) - L1(t) and math.fsum raised a bare ValueError
+            if beyond is None:
+                exact_s, exact_t = s_bar, t_bar
             raise BeyondFloatRange(exact_s, exact_t, abs(dot(D, nk)) / math.hypot(*nk))
         if region == 0:
             # in floats the critical point's Q is the lines' distance |D.n|/|n| (Primer A.8),

@@ -6,6 +6,7 @@ the careful path itself (:func:`careful_only`), which the other tests check agai
 
 import math
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.fuzz import examples
@@ -56,9 +57,16 @@ def test_hits_identical_with_and_without_filters(a, b, verts):
 @settings(max_examples=examples(400), deadline=None)
 @given(linear(), linear())
 def test_st_fast_path_same_decisions(a, b):
+    try:
+        with careful_only():
+            careful = query("distance", a, b)
+    except stplane.BeyondFloatRange:
+        # closest points beyond the floats (a subnormal direction component, long fuzz seed
+        # 882741814): the documented refusal, which the fast path gives too
+        with pytest.raises(stplane.BeyondFloatRange):
+            query("distance", a, b)
+        return
     fast = query("distance", a, b)
-    with careful_only():
-        careful = query("distance", a, b)
     for key in ("region", "edge", "parallel", "domain"):
         assert fast.trace.get(key) == careful.trace.get(key)
     assert set(fast.trace) == set(careful.trace)

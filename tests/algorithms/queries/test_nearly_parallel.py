@@ -21,15 +21,17 @@ import os
 from fractions import Fraction
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from tests.fuzz import examples
 
-from algorithms import Line, Point, Ray, Segment
+from algorithms import Line, Point, Ray, Segment, query
+from algorithms.kernels.stplane import BeyondFloatRange
 from algorithms.core.tolerance import TOUCH_REL
 from algorithms.queries.linear_linear import closest_approach, linear_distance
 from algorithms.report import evaluate_json
-from tests.algorithms.exact_oracle import brute_force, exact_parts, exact_sqr_distance
+from tests.algorithms.exact_oracle import (brute_force, exact_parts, exact_sqr_distance,
+                                           fraction_sqrt)
 
 EPS = 2.0 ** -52
 N = examples(int(os.environ.get("NEAR_PARALLEL_EXAMPLES", "120")))
@@ -292,3 +294,147 @@ def test_rescaling_keeps_a_subnormal_direction_component():
     scaled = _rescale_prim(b, -996)[0]
     assert scaled.direction == (5e-324, 1.0, 0.0)
     assert scaled.origin[0] == math.ldexp(1e-300, 996)
+
+
+# ------------------------------------------ subnormal and huge direction components (fuzz)
+
+SUB = 2.2250738585072e-309  # a subnormal (0x0.1999999999999p-1022)
+
+
+def test_rays_coming_closest_just_beyond_the_floats_are_refused():
+    # The long fuzz's crash (seed 882741814): A (-2,-2,-2) + s (-2, 0, e), B (-2,-1,-0.5) +
+    # t (-2, e, 0), e = SUB. Exactly (Fractions): D = B0 - B1 = (0, -1, -1.5),
+    # n = m0 x m1 = (-e^2, -2e, -2e), n.n = 8e^2 + e^4;
+    # s_bar = (m1 x D).n / n.n = (2e + 1.5e^3) / (8e^2 + e^4) ~ 1/(4e) = 1.1236e308,
+    # t_bar = (m0 x D).n / n.n = (2e - e^3) / (8e^2 + e^4) ~ 1/(4e): both > 0, so the rays'
+    # minimum is the lines' (region 0), |D.n| / |n| = 5e / sqrt(8e^2 + e^4) ~ 5 / (2 sqrt 2)
+    # = 1.7678 apart. s_bar itself is a float, but the closest points' x = -2 - 2 s_bar
+    # = -2.247e308 is beyond 1.797e308 (both points): nothing to give but the documented
+    # refusal. Before the fix: the products -2 s_bar, 2 t_bar overflowed to -inf, +inf and
+    # math.fsum raised "ValueError: -inf + inf in fsum".
+    a = Ray((-2.0, -2.0, -2.0), (-2.0, 0.0, SUB))
+    b = Ray((-2.0, -1.0, -0.5), (-2.0, SUB, 0.0))
+    q, s, t = brute_force(*exact_parts(a), *exact_parts(b))
+    e = Fraction(SUB)
+    assert s == (2 * e + Fraction(3, 2) * e ** 3) / (8 * e ** 2 + e ** 4)
+    assert t == (2 * e - e ** 3) / (8 * e ** 2 + e ** 4)
+    assert float(s) == pytest.approx(1.1236e308, rel=1e-4) and -2 - 2 * s < -FLOAT_MAX
+    assert math.sqrt(float(q)) == pytest.approx(5 / (2 * math.sqrt(2)), rel=1e-15)
+    assert closest_beyond_float_range(a, b)
+    for x, y in ((a, b), (b, a)):
+        with pytest.raises(BeyondFloatRange, match="they come closest beyond the float"):
+            query("distance", x, y)
+        with pytest.raises(BeyondFloatRange):
+            query("intersects", x, y)
+        assert _refused(evaluate_json(x, y))
+
+
+def test_rays_crossing_far_beyond_the_floats_stay_refused():
+    # A (-2,-2,-2) + s (-2,-2,e), B (-2,-2,-1) + t (-2,-2,0), e = 2.225e-309: D = (0,0,-1),
+    # n = m0 x m1 = (2e, -2e, 0), D.n = 0: the lines cross. A's z = -2 + e s = -1 at
+    # s = 1/e = 4.49e308 (beyond the floats already as a parameter): a crossing about
+    # 1.3e309 out; the refusal that already existed, kept
+    a = Ray((-2.0, -2.0, -2.0), (-2.0, -2.0, 2.225e-309))
+    b = Ray((-2.0, -2.0, -1.0), (-2.0, -2.0, 0.0))
+    q, s, _ = brute_force(*exact_parts(a), *exact_parts(b))
+    assert q == 0 and s == 1 / Fraction(2.225e-309) and s > FLOAT_MAX
+    for x, y in ((a, b), (b, a)):
+        with pytest.raises(BeyondFloatRange, match="they cross beyond the float range"):
+            query("distance", x, y)
+
+
+def test_closest_points_beyond_the_floats_only_in_the_pairs_units():
+    # A's origin at x = 1e200 makes the pair's size 1e200: the registry computes it at unit
+    # size, where the lines (directions (1e-300, -2, -2) and (0, -2, -2), nearly parallel)
+    # meet within the floats; scaled back by 2^665, the closest points' coordinates are
+    # beyond 1.8e308 (the exact oracle says so), and math.ldexp raised a bare OverflowError
+    a = Line((1e200, -2.7076039635208624, -2.30992411314291), (1e-300, -2.0, -2.0))
+    b = Line((-0.5, -1.7206845001728406, -2.0), (0.0, -2.0, -2.0))
+    assert closest_beyond_float_range(a, b)
+    for x, y in ((a, b), (b, a)):
+        with pytest.raises(BeyondFloatRange):
+            query("distance", x, y)
+        out = evaluate_json(x, y)
+        # (intersects is still answered, from the unit-scale distance: reported as left)
+        assert out["distance"] is None and out["closest"] is None
+        assert "beyond the float range" in out["error"]
+
+
+# a direction component: ordinary, zero, subnormal, or huge; a direction mixes subnormal
+# components with ordinary ones, or huge ones with ordinary ones (never huge with subnormal:
+# left out, see _extreme_direction)
+_GRID = st.sampled_from([-2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0])
+_ORD = st.one_of(_GRID, st.floats(-3, 3, allow_nan=False))
+_SUBN = st.sampled_from([5e-324, -5e-324, SUB, -SUB, 1e-310, 2.225e-309, 1e-300])
+_HUGE = st.sampled_from([1e200, -1e200, 1e300, -1e300, 2.0 ** 600])
+
+
+@st.composite
+def _extreme_direction(draw):
+    # (a direction holding both 1e300 and 5e-324 is scaled to unit size by the registry,
+    # which rounds its subnormal part to 0: the known gap reported with this test)
+    # (nor huge with below 1e-24 times it: 1e300 beside 1.5e-30 is rounded to 0 the same way)
+    huge = draw(st.booleans())
+    extreme, other = (_HUGE, _GRID) if huge else (_SUBN, _ORD)
+    v = tuple(draw(st.one_of(other, extreme)) for _ in range(3))
+    return v if any(v) else (1.0, 0.0, 1e-300 if huge else draw(extreme))
+
+
+@st.composite
+def _extreme_linear(draw, kinds=("segment", "ray", "line")):
+    kind = draw(st.sampled_from(list(kinds)))
+    # origins of size >= 2 (a pair of size 1e-300 is refused "at the scale the pair is
+    # computed at", which this world-units oracle does not model)
+    o = (2.0, draw(_ORD), draw(st.one_of(_ORD, st.sampled_from([1e200, -1e100, SUB]))))
+    d = draw(_extreme_direction())
+    if kind == "segment":
+        d = tuple(x for x in d) if max(abs(x) for x in d) <= 3 else (1.0, 0.0, SUB)
+        return Segment(o, tuple(p + q for p, q in zip(o, d)))
+    return KIND[kind](o, d)
+
+
+@settings(max_examples=examples(300), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(_extreme_linear(), st.one_of(_extreme_linear(), _extreme_linear(("segment",))),
+       st.booleans(), st.integers(0, 2), _SUBN)
+# the long fuzz's cases (the tests above): a bare ValueError and a bare OverflowError before
+@example(Ray((-2.0, -2.0, -2.0), (-2.0, 0.0, SUB)), Ray((-2.0, -1.0, -0.5), (-2.0, SUB, 0.0)),
+         False, 0, SUB)
+@example(Line((1e200, -2.7076039635208624, -2.30992411314291), (1e-300, -2.0, -2.0)),
+         Line((-0.5, -1.7206845001728406, -2.0), (0.0, -2.0, -2.0)), False, 0, SUB)
+def test_subnormal_and_huge_directions_against_the_exact_oracle(a, b, near, i, tiny):
+    if near and a.kind != "segment" and b.kind != "segment" and max(map(abs, a.direction)) <= 3:
+        # B nearly parallel to A: A's direction with one component changed by a subnormal
+        # (or set to one), the kind of pair whose closest points run to 1e308 and beyond
+        d = list(a.direction)
+        d[i] = tiny if d[i] == 0 else d[i] + tiny
+        if any(d):
+            b = KIND[b.kind](b.origin, tuple(d))
+    # no exception but the documented refusal, which comes exactly when the exact closest
+    # points lie beyond the floats; otherwise the distance of the exact brute force
+    scale = input_scale(a, b)
+    for x, y in ((a, b), (b, a)):
+        beyond = closest_beyond_float_range(x, y)
+        for name in ("distance", "intersects"):
+            try:
+                r = query(name, x, y)
+            except BeyondFloatRange:
+                assert beyond, (name, x, y)
+                continue
+            if name == "intersects":
+                # (answered from the distance at unit scale, see the report)
+                continue
+            assert not beyond, (x, y, r)
+            ex = fraction_sqrt(exact_sqr_distance(x, y))
+            assert abs(r.distance - ex) <= TOUCH_REL * scale + 8 * EPS * scale, (x, y)
+            assert all(math.isfinite(c) for p in r.closest for c in p)
+        out = evaluate_json(x, y)
+        if beyond:
+            assert out["distance"] is None and "beyond the float range" in out["error"]
+        else:
+            # the one documented error left: a ray parameter beyond the floats (a direction
+            # of 5e-324 reaching a point 1 away: t = 2e323), first_t null
+            err = out.get("error")
+            assert err is None or ("first hit's parameter t on" in err and "beyond the float "
+                                   "range" in err and out["first_t"] is None), (x, y, err)
+            assert out["distance"] is not None
