@@ -553,8 +553,12 @@ def run_kernels(rounds: int = 7, count: int = 64, solids: int = 4, seed: int = 1
     box_prims = [c[1] for c in boxes]
     tri_args = [c[0] for c in tris]
     tri_prims = [c[1] for c in tris]
-    distance = (lambda a, b: query("distance", a, b))
-    cast = (lambda a, b: query("hits", a, b))
+    def distance(a, b):
+        return query("distance", a, b)
+
+    def cast(a, b):
+        return query("hits", a, b)
+
     q_seg = loop(distance, seg_prims)
     q_box = loop(cast, box_prims)
     q_tri = loop(cast, tri_prims)
@@ -614,7 +618,9 @@ def run_kernels(rounds: int = 7, count: int = 64, solids: int = 4, seed: int = 1
         jobs = {}
         answered = {}
         by_name = {f"toi_{ka}_{kb}": cases for (ka, kb), cases in _toi_cases(rng, toi).items()}
-        toi_query = (lambda a, b, m: query("toi", a, b, m))
+
+        def toi_query(a, b, m):
+            return query("toi", a, b, m)
         for name, cases in by_name.items():
             jobs[name + "_baseline"] = long(toi_query, cases, toi_baseline)
             jobs[name] = long(toi_query, cases)
