@@ -209,7 +209,15 @@ def _points_finite(kind0, B0, m0, end0, s, kind1, B1, m1, end1, t) -> bool:
     formed as :func:`_accurate_sum` forms the closest points (one product per component for a
     ray or line, so an overflow is ``+-inf``, never ``inf - inf``)."""
     for kind, B, m, end, u in ((kind0, B0, m0, end0, s), (kind1, B1, m1, end1, t)):
-        if not all(math.isfinite(x) for x in _accurate_sum(_terms(kind, B, m, end, float(u)))):
+        u = float(u)
+        # at most three terms, each below max(1, |u|) times the largest coordinate: below
+        # 2^960 (Dekker's split of a coordinate stays finite too) the sum is finite, known
+        # without forming it (the common case, every careful region-0 solve)
+        big = max(max(abs(x) for x in B), max(abs(x) for x in m),
+                  max(abs(x) for x in end) if end is not None else 0.0)
+        if max(1.0, abs(u)) * big < 2.0 ** 960:
+            continue
+        if not all(math.isfinite(x) for x in _accurate_sum(_terms(kind, B, m, end, u))):
             return False
     return True
 

@@ -429,7 +429,7 @@ class Pair:
     """core(A) and core(B) + ``t m`` with a simplex kept between times (warm start)."""
 
     # (one made per query: slots, no instance dict to fill)
-    __slots__ = ("m", "queries", "gjk_iterations", "ra", "rb", "R", "closed", "cyl", "curved",
+    __slots__ = ("m", "queries", "gjk_iterations", "ra", "rb", "R", "curved",
                  "cores", "size", "floor", "gap", "sa", "sb", "start", "simplex", "closest",
                  "stalls", "cyl_flat", "still", "moving", "c1", "careful_queries")
 
@@ -448,8 +448,6 @@ class Pair:
                 (rb_ and ka == "cylinder" and (kb == "point" or kb == "sphere")):
             self._point_cylinder_pair(a, b, ka, size_m)
             return
-        self.cyl = None
-        self.closed = False
         # GJK on the support functions (a segment core against a cylinder too)
         ka, pa_, self.sa, self.ra, ca, sza = _shape_of(a)
         kb, pb_, self.sb, self.rb, cb, szb = _shape_of(b)
@@ -487,10 +485,9 @@ class Pair:
             self.cores = (pa_, None)
             p = pa_[0]
         self.R = self.ra + self.rb
-        self.closed, self.curved, self.sa, self.sb = False, True, None, None
+        self.curved, self.sa, self.sb = True, None, None
         self.size = size = max(sza, szb, size_m)
         self.floor = floor = 8.0 * _EPS * size  # (touching: |core distance| at rounding level)
-        self.cyl = (cyl_is_a, p, frame)
         (cx, cy, cz), (w0, w1, w2), rad, hh = frame
         self.cyl_flat = (cyl_is_a, p[0], p[1], p[2], cx, cy, cz, w0, w1, w2, rad, hh, floor)
         self.gap = self._point_cylinder
@@ -500,7 +497,7 @@ class Pair:
         _, pa_, ra, ca, sza, still, _ = _round_of(a, ka)
         _, pb_, rb, cb, szb, _, moving = _round_of(b, kb)
         self.ra, self.rb, self.R = ra, rb, ra + rb
-        self.closed, self.cyl, self.curved = True, None, False
+        self.curved = False
         self.cores = (pa_, pb_)  # (no GJK state: no support functions, simplex, start)
         self.size = size = max(sza, szb, size_m)
         self.still = still
