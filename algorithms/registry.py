@@ -45,7 +45,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Optional
 
 from algorithms.core.once import call as once_call
-from algorithms.core.once import current_memo
+from algorithms.core.once import GUARD, current_memo
 from algorithms.core.tolerance import PLAIN_KEY, call_rescaled, plain, toi_direct
 from algorithms.primitives import Primitive
 
@@ -609,7 +609,7 @@ def query(name: str, a: Primitive, b: Primitive, *args, **kwargs):
                     ok = a._tolerance_plain and b._tolerance_plain
                 except AttributeError:  # not computed yet: the runner computes it
                     ok = False
-                if ok and current_memo() is None:
+                if ok and (not GUARD[0] or current_memo() is None):  # (once.GUARD)
                     r = lean(a, b)
                     return r if r is not None else found[3](a, b)
             return found[1](a, b)

@@ -26,6 +26,8 @@ from __future__ import annotations
 import math
 from contextlib import contextmanager
 
+from algorithms.core.once import guarded
+
 #: the margin of the miss filters, relative to the largest coordinate: 2^-20 (about 1e-6)
 #: is a million ulps, far above the rounding of the distances the careful path computes
 MARGIN = 2.0 ** -20
@@ -60,11 +62,12 @@ def switched_off(state: dict):
     """``state["enabled"]`` is False inside the ``with`` block, and as before after it (the
     on/off switch of the filters here and of :mod:`algorithms.kernels.toi_fast`)."""
     old = state["enabled"]
-    state["enabled"] = False
-    try:
-        yield
-    finally:
-        state["enabled"] = old
+    with guarded():  # (the lean kernels read the switch only while GUARD[0] is not 0)
+        state["enabled"] = False
+        try:
+            yield
+        finally:
+            state["enabled"] = old
 
 
 def careful_only():

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 
 from algorithms.core import vec as V
-from algorithms.core.once import current_memo, remember, shared
+from algorithms.core.once import GUARD, current_memo, remember, shared
 from algorithms.kernels.closest import (INF, closest_point_aabb, golden_section_distance,
                                         intersects_from_hits, is_zero_vector,
                                         linear_features_distance, linear_parts, rescue_hit,
@@ -660,6 +660,7 @@ def _lean_cast(hi):
     bounded = hi == 1  # a segment
     build = HIT_BUILDER
     in_scope = current_memo
+    guard = GUARD
     careful = hits_linear_aabb
 
     def lean(a, box):
@@ -675,12 +676,16 @@ def _lean_cast(hi):
             g = box._woo_box_form
         except AttributeError:
             g = _box_form(box)
-        if f is False or g is False or in_scope() is not None:
+        try:  # (a form that is False, left to the runner, does not unpack: no test of it)
+            o0, o1, o2, d0, d1, d2, margin, ao, ad = f
+            l0, l1, l2, h0, h1, h2, box_margin = g
+        except TypeError:
             return None
-        if not state["enabled"]:
-            return careful(a, box)
-        o0, o1, o2, d0, d1, d2, margin, ao, ad = f
-        l0, l1, l2, h0, h1, h2, box_margin = g
+        if guard[0]:  # a scope open somewhere, or the filters off (once.GUARD): ask which
+            if in_scope() is not None:
+                return None
+            if not state["enabled"]:
+                return careful(a, box)
         # (t = -1 below every candidate: a candidate plane's t is a quotient of two nonzero
         # numbers of one sign, >= 0, so "x > t" takes the first one as Woo's max does;
         # plain inputs are finite)
