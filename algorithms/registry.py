@@ -609,7 +609,7 @@ def query(name: str, a: Primitive, b: Primitive, *args, **kwargs):
                     ok = a._tolerance_plain and b._tolerance_plain
                 except AttributeError:  # not computed yet: the runner computes it
                     ok = False
-                if ok and (not GUARD[0] or current_memo() is None):  # (once.GUARD)
+                if ok and (not GUARD or current_memo() is None):  # (once.GUARD)
                     r = lean(a, b)
                     return r if r is not None else found[3](a, b)
             return found[1](a, b)

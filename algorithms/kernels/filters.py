@@ -62,7 +62,7 @@ def switched_off(state: dict):
     """``state["enabled"]`` is False inside the ``with`` block, and as before after it (the
     on/off switch of the filters here and of :mod:`algorithms.kernels.toi_fast`)."""
     old = state["enabled"]
-    with guarded():  # (the lean kernels read the switch only while GUARD[0] is not 0)
+    with guarded():  # (the lean kernels read the switch only while once.GUARD is not empty)
         state["enabled"] = False
         try:
             yield

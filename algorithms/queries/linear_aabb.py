@@ -681,7 +681,7 @@ def _lean_cast(hi):
             l0, l1, l2, h0, h1, h2, box_margin = g
         except TypeError:
             return None
-        if guard[0]:  # a scope open somewhere, or the filters off (once.GUARD): ask which
+        if guard:  # a scope open somewhere, or the filters off (once.GUARD): ask which
             if in_scope() is not None:
                 return None
             if not state["enabled"]:

@@ -1,5 +1,5 @@
-"""algorithms.core.once: the one-analysis scope and GUARD, the count the lean kernels read
-instead of asking the scope and the filters' switch on every query."""
+"""algorithms.core.once: the one-analysis scope and GUARD, the list of open scopes and filter
+switches the lean kernels test instead of asking both on every query."""
 
 import threading
 
@@ -13,16 +13,16 @@ from algorithms.queries import linear_aabb
 
 
 def test_guard_counts_every_open_scope_and_filter_switch_and_is_zero_at_rest():
-    assert GUARD[0] == 0 and current_memo() is None and enabled()
+    assert len(GUARD) == 0 and current_memo() is None and enabled()
     with one_analysis():
-        assert GUARD[0] == 1 and current_memo() == {}
+        assert len(GUARD) == 1 and current_memo() == {}
         with careful_only():
-            assert GUARD[0] == 2 and not enabled()
+            assert len(GUARD) == 2 and not enabled()
             with toi_fast_off():  # (the same switch: counted too, harmless)
-                assert GUARD[0] == 3
-            assert GUARD[0] == 2
-        assert GUARD[0] == 1 and enabled()
-    assert GUARD[0] == 0 and current_memo() is None
+                assert len(GUARD) == 3
+            assert len(GUARD) == 2
+        assert len(GUARD) == 1 and enabled()
+    assert len(GUARD) == 0 and current_memo() is None
 
 
 def test_guard_goes_back_to_zero_when_a_block_raises():
@@ -30,11 +30,11 @@ def test_guard_goes_back_to_zero_when_a_block_raises():
         with one_analysis():
             with careful_only():
                 1 / 0
-    assert GUARD[0] == 0 and enabled() and current_memo() is None
+    assert len(GUARD) == 0 and enabled() and current_memo() is None
 
 
 def test_a_scope_open_in_another_thread_leaves_this_thread_s_answers_alone():
-    # GUARD counts the other thread's scope, so the kernel here asks the scope itself: there
+    # GUARD holds the other thread's scope, so the kernel here asks the scope itself: there
     # is none in this thread, and the answer is the kernel's own record (the ray x = -1 + t
     # at y = z = 0.5 enters the unit box at t = 1, hand-derived), not the runner's shared one
     ray, box = Ray((-1, 0.5, 0.5), (1, 0, 0)), AABB((0, 0, 0), (1, 1, 1))
@@ -50,14 +50,14 @@ def test_a_scope_open_in_another_thread_leaves_this_thread_s_answers_alone():
     t.start()
     try:
         assert opened.wait(10)
-        assert GUARD[0] == 1 and current_memo() is None
+        assert len(GUARD) == 1 and current_memo() is None
         r = lean(ray, box)
         assert r is not None and r.first_t == 1.0
         assert query("hits", ray, box).first_t == 1.0
     finally:
         release.set()
         t.join()
-    assert GUARD[0] == 0
+    assert len(GUARD) == 0
 
 
 def test_inside_a_scope_the_kernel_leaves_the_pair_to_the_shared_call():
@@ -71,6 +71,6 @@ def test_inside_a_scope_the_kernel_leaves_the_pair_to_the_shared_call():
     ray, box = Ray((-1, 0.5, 0.5), (1, 0, 0)), AABB((0, 0, 0), (1, 1, 1))
     lean = linear_aabb.hits_linear_aabb.lean[("ray", "aabb")][0]
     with one_analysis():
-        assert lean(ray, box) is None  # GUARD is 1: the kernel asked, and a scope is open
+        assert lean(ray, box) is None  # GUARD not empty: the kernel asked; a scope is open
         assert (twice(1, 2), twice(1, 2)) == (3, 3) and calls == [(1, 2)]
     assert lean(ray, box) is not None
