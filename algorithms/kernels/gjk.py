@@ -34,9 +34,11 @@ explorer's step-through draws); otherwise it builds no records.
 tried, the origin projected on its affine hull, and among the faces whose barycentric
 coordinates are all positive the one with the nearest projection wins. Taking the minimum
 over all feasible faces (rather than the first face passing Johnson's sign tests) keeps it
-robust on the degenerate simplices that flat boxes, segments and points produce: a face whose
-Gram determinant vanishes is skipped, and the vertices are always candidates, so ``v`` is
-always a point of ``conv(W)``.
+robust on the degenerate simplices that flat boxes, segments and points produce: a face flat
+to rounding is skipped, and the vertices are always candidates, so ``v`` is always a point of
+``conv(W)``. A triangle is solved by its Gram system, a sliver too thin for that (``sin^2``
+of its widest angle under 1e-13: a box 1e-8 thin) by cross products refined on their
+residual (:func:`_sliver`).
 
 *Round shapes.* A sphere is its centre plus a radius and a capsule its segment plus a radius
 (van den Bergen's "core" shapes): GJK runs on the cores, which are polytopes, so it
@@ -51,16 +53,19 @@ the radii, ``size`` the largest coordinate) counts as touching: distance 0 and a
 *Robustness.* Components of ``v`` below the rounding floor of the coordinates are cleared
 before the support query (their sign would pick an arbitrary corner of an axis-aligned face);
 on a stall (repeated support point, no decrease of ``|v|``) the support is retried along ``v``
-tilted by ``1e-7 |v|`` about each axis; a feasible face wins a tie with its own sub-faces; a
-few level steps are accepted where ``|v|^2`` cannot register a 1e-8 tilt. Stopping: the gap
-``|v| (|v| - lower)`` with ``lower = n.w / |n|`` measured along the queried direction ``n``.
+tilted by ``1e-7 |v|`` (careful mode: at least the rounding floor of ``v``) about each axis;
+a feasible face wins a tie with its own sub-faces; a few level steps are accepted where
+``|v|^2`` cannot register a 1e-8 tilt. Stopping: the gap ``|v| (|v| - lower)`` with
+``lower = n.w / |n|`` measured along the queried direction ``n``.
 
 *Accuracy* (tests/algorithms/kernels/test_gjk.py, 10 800 random pairs of all 36 kinds, coordinates in
 [-4, 4], certified by the closed-form support values): polytopes and round cores within
 5e-13 of the optimum (exact oracles: 5e-15), cylinders within 2e-12; 1-4 iterations for
 polytopes (max 8), 13-17 on average with a cylinder (max 59). Known limits: a contact
 tangent to a cylinder's rim (a segment or box edge touching a disk's circle) may stop up to
-~1e-7 short of 0, and a box under 1e-8 thick touching at an edge up to ~1e-9.
+~1e-7 short of 0; a point within ~1e-9 of a box face whose thickness is 1e-7 to 1e-3 of its
+length, up to ~1e-6 of the scale (the Gram solve of the sliver triangles there carries ~eps /
+sin^2; boxes thinner than 1e-8 of their length take :func:`_sliver`, exact to rounding).
 
 *Range.* When coordinates leave ``[2^-200, 2^200]`` (their squares would underflow or overflow)
 the pair is solved scaled by a power of two, which is exact, and the answer scaled back.
@@ -134,12 +139,16 @@ def _face(Y: list, idx: tuple):
         e12 = a0 * b0 + a1 * b1 + a2 * b2
         e22 = b0 * b0 + b1 * b1 + b2 * b2
         det = e11 * e22 - e12 * e12
-        if not det > 1e-13 * e11 * e22:
-            return None
-        r1 = -(p00 * a0 + p01 * a1 + p02 * a2)
-        r2 = -(p00 * b0 + p01 * b1 + p02 * b2)
-        m1 = (r1 * e22 - r2 * e12) / det
-        m2 = (e11 * r2 - e12 * r1) / det
+        if det > 1e-13 * e11 * e22:
+            r1 = -(p00 * a0 + p01 * a1 + p02 * a2)
+            r2 = -(p00 * b0 + p01 * b1 + p02 * b2)
+            m1 = (r1 * e22 - r2 * e12) / det
+            m2 = (e11 * r2 - e12 * r1) / det
+        else:
+            m = _sliver(p00, p01, p02, a0, a1, a2, b0, b1, b2, e11 * e22)
+            if m is None:
+                return None
+            m1, m2 = m
         lam = (1.0 - m1 - m2, m1, m2)
         if not min(lam) > 0.0:
             return None
@@ -166,6 +175,45 @@ def _face(Y: list, idx: tuple):
     m3 = _dot(axb, r) / det  # det[a, b, r] / det
     lam = (1.0 - m1 - m2 - m3, m1, m2, m3)
     return lam if min(lam) >= 0.0 else None
+
+
+def _sliver(p00, p01, p02, a0, a1, a2, b0, b1, b2, e11e22):
+    """:func:`_face` of a sliver ``p0, p0 + a, p0 + b`` (``sin^2`` of the angle between ``a``
+    and ``b`` under 1e-13, where the Gram solve gives up): the coordinates ``(m1, m2)`` of
+    the origin's projection ``p0 + m1 a + m2 b``, or ``None`` when the triangle is flat to
+    rounding.
+
+    The Gram determinant ``e11 e22 - e12^2 = |a x b|^2`` cancels, rounded by ~2 eps e11 e22
+    (a box 1e-8 thin: its 4.0e-16 computed as 4.4e-16), so no Gram solve is possible there;
+    rejecting the face left GJK on an edge, 2.8e-9 short of a point lying on a box 1e-8 thin.
+    The normal ``n = a x b`` formed directly has components rounded by ~eps |a||b| each:
+    relative error ~eps / sin, a plane while ``|n|^2 > 1e-26 e11 e22`` (sin > 1e-13;
+    rounding alone leaves |n|^2 ~ 1e-32 e11 e22). Cramer's rule on ``-p0 = m1 a + m2 b +
+    s n`` gives ``m1 = -p0 . (b x n) / n.n``, ``m2 = -p0 . (n x a) / n.n`` (``a . (b x n) =
+    b . (n x a) = n.n``), with an error ~eps / sin times ``|p0|`` (the origin seen from a
+    far vertex); so the residual, the point ``x = p0 + m1 a + m2 b`` itself, is solved again
+    (iterative refinement: each step shrinks the error by ~eps / sin, under 1e-3; three
+    steps). Montanari, Petrinic & Barbieri (ACM TOG 36(3), 2017, the "signed volumes"
+    distance sub-algorithm) take cross-product areas instead of Gram determinants for the
+    same reason. Whatever the rounding, positive barycentrics summing to 1 make ``v`` a point
+    of ``conv(W)``, and :func:`closest_on_simplex` keeps the nearest candidate."""
+    n0 = a1 * b2 - a2 * b1
+    n1 = a2 * b0 - a0 * b2
+    n2 = a0 * b1 - a1 * b0
+    nn = n0 * n0 + n1 * n1 + n2 * n2
+    if not nn > 1e-26 * e11e22:
+        return None
+    c0, c1, c2 = b1 * n2 - b2 * n1, b2 * n0 - b0 * n2, b0 * n1 - b1 * n0  # b x n
+    d0, d1, d2 = n1 * a2 - n2 * a1, n2 * a0 - n0 * a2, n0 * a1 - n1 * a0  # n x a
+    m1 = -(p00 * c0 + p01 * c1 + p02 * c2) / nn
+    m2 = -(p00 * d0 + p01 * d1 + p02 * d2) / nn
+    for _ in range(3):
+        x0 = p00 + m1 * a0 + m2 * b0
+        x1 = p01 + m1 * a1 + m2 * b1
+        x2 = p02 + m1 * a2 + m2 * b2
+        m1 -= (x0 * c0 + x1 * c1 + x2 * c2) / nn
+        m2 -= (x0 * d0 + x1 * d1 + x2 * d2) / nn
+    return m1, m2
 
 
 _SUBSETS = {
@@ -876,11 +924,12 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
         if idx is None:
             # Stalled (a repeated support point, or no decrease) short of the gap test: the
             # farthest set of A - B in -v is a whole face and rounding picked the wrong
-            # point of it. Retry with v tilted by 1e-7 |v| along each axis (and, careful,
-            # the raw v: every answer is a point of A - B) and keep the one that shrinks v
-            # most (the first that encloses the origin at once; plain: the first that
-            # shrinks it).
-            found = _retry(support_a, support_b, Y, lam, v, vv, ox, oy, oz, closest, plain)
+            # point of it. Retry with v tilted by 1e-7 |v| (careful: at least the floor)
+            # along each axis (and, careful, the raw v: every answer is a point of A - B)
+            # and keep the one that shrinks v most (the first that encloses the origin at
+            # once; plain: the first that shrinks it).
+            found = _retry(support_a, support_b, Y, lam, v, vv, ox, oy, oz, closest, plain,
+                           floor)
             if found is None:
                 termination = ("converged (repeated support point)" if w in Y
                                else "converged (no progress)")
@@ -923,16 +972,23 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
 _IN_ORDER = {k: tuple(range(k)) for k in (1, 2, 3, 4)}
 
 
-def _retry(support_a, support_b, Y, lam, v, vv, ox, oy, oz, closest, plain):
+def _retry(support_a, support_b, Y, lam, v, vv, ox, oy, oz, closest, plain, floor=0.0):
     """:func:`iterate`'s stall retry: ``(p, q, w, idx, lam, v, vv)`` of the support along
-    ``v`` tilted by ``1e-7 |v|`` about each axis (and, careful mode, along the raw ``v``
-    first) that shrinks ``v`` most, the first whose simplex holds the origin at once; ``None``
+    ``v`` tilted by ``1e-7 |v|`` about each axis (careful mode: by at least ``floor``, the
+    rounding floor of ``v``'s components, and along the raw ``v`` first) that shrinks ``v``
+    most, the first whose simplex holds the origin at once; ``None``
     when none shrinks it. In the plain mode (the time-of-impact fast path) the first tilt
     that shrinks ``v`` at all: any progress gets GJK past the stall, and the tilts left untried
     cost a support pair and a sub-algorithm each (``bench kernels``'s moving OBB-cylinder
     pairs: 15 % of their time; their answers stay within the fast path's documented
     tolerance of the careful path's)."""
     tilt = 1e-7 * math.sqrt(vv)
+    if not plain and tilt < floor:
+        # careful mode: at least v's rounding floor (its components below it are noise,
+        # iterate clears them), or no tilt can change the corner picked: the point
+        # c + 0.5 t u1 + 0.3 L u2 on a box t = 1e-8 thin, L = 3 long at c = (0.5, -1.25, 2)
+        # stalled on an edge of A - B 2e-9 from it (test_point_on_and_off_a_thin_rectangle)
+        tilt = floor
     vx, vy, vz = v
     dirs = ((vx + tilt, vy, vz), (vx - tilt, vy, vz), (vx, vy + tilt, vz),
             (vx, vy - tilt, vz), (vx, vy, vz + tilt), (vx, vy, vz - tilt))

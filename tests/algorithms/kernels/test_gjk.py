@@ -202,6 +202,11 @@ def test_aabb_aabb_exact(a, b):
 
 @settings(max_examples=examples(150), deadline=None)
 @given(vec3, primitives("obb"))
+# found by the long fuzz (FUZZ_SCALE=50, seed 1): a point on a box of extents (0, 1e-8, 1),
+# 2.8e-9 where 0 is exact (test_point_on_zero_thickness_box_is_touching)
+@example((0.0, 0.0, 0.0), OBB((0.0, 1e-8, 0.0), ((-1.0, 0.0, 0.0), (0.0, 0.28, 0.96),
+                                                 (0.0, 0.96, -0.28000000000000025)),
+                              (0.0, 1e-8, 1.0)))
 def test_point_obb_exact(p, box):
     r = gjk_distance(Point(p), box)
     assert r.distance == pytest.approx(exact_point_obb(Point(p), box), abs=1e-11)
@@ -568,3 +573,73 @@ def test_two_flat_boxes_crossing_2_5e_8_apart():
     r = gjk_distance(a, b)
     assert r.distance == pytest.approx(want, rel=1e-9)
     check_certificate(a, b, r)
+
+
+# ----------------------------------------------------------------------------- slivers
+
+#: the axes of the long-fuzz find below: u0 = -x, u1 = (0, 0.28, 0.96), u2 = (0, 0.96, -0.28)
+FUZZ_AXES = ((-1.0, 0.0, 0.0), (0.0, 0.28, 0.96), (0.0, 0.96, -0.28000000000000025))
+
+
+def _rows(c1, s1, c2, s2):
+    """The rows of Rx(c1, s1) Rz(c2, s2): an orthonormal frame with few zero components."""
+    rx = ((1.0, 0.0, 0.0), (0.0, c1, s1), (0.0, -s1, c1))
+    rz = ((c2, s2, 0.0), (-s2, c2, 0.0), (0.0, 0.0, 1.0))
+    return tuple(tuple(sum(rx[i][k] * rz[k][j] for k in range(3)) for j in range(3))
+                 for i in range(3))
+
+
+#: 5-12-13 about x after 3-4-5 about z: the box's plane oblique to every axis
+TILTED_AXES = _rows(5 / 13, 12 / 13, 0.6, 0.8)
+
+
+def test_point_on_zero_thickness_box_is_touching():
+    # FUZZ_PROFILE=long FUZZ_SCALE=50 pytest --hypothesis-seed=1 -k test_point_obb_exact: the
+    # box has extents (0, 1e-8, 1), a rectangle 2e-8 x 2 in the plane x = 0. The origin in its
+    # frame is axes . (0 - c) = -1e-8 (u0.y, u1.y, u2.y) = (0, -2.8e-9, -9.6e-9), inside
+    # (|.| <= (0, 1e-8, 1); the first exactly 0): the distance is exactly 0. GJK gave 2.8e-9:
+    # the triangle of A - B holding the origin (-c and two corners on a long edge, 1e-8 off
+    # its line) was rejected by the Gram test of the sub-algorithm (det 4.4e-16 < 1e-13 e11
+    # e22), so GJK stopped on an edge
+    box = OBB((0.0, 1e-8, 0.0), FUZZ_AXES, (0.0, 1e-8, 1.0))
+    origin = Point((0.0, 0.0, 0.0))
+    for a, b in ((origin, box), (box, origin)):
+        r = gjk_distance(a, b)
+        assert r.distance == 0.0 and r.sqr_distance == 0.0
+        assert r.closest[0] == r.closest[1]
+        assert contains(box, r.closest[0], eps=1e-15)
+
+
+@pytest.mark.parametrize("axes", [FUZZ_AXES, TILTED_AXES], ids=["fuzz-axes", "tilted"])
+@pytest.mark.parametrize("t", [1e-8, 1e-9, 1e-10, 1e-11, 1e-12])
+def test_point_on_and_off_a_thin_rectangle(axes, t):
+    """A box of extents ``(0, t, L)`` is the rectangle ``{c + s1 u1 + s2 u2 : |s1| <= t,
+    |s2| <= L}``. The point ``p = c + h u0 + f1 t u1 + f2 L u2`` with ``|f1|, |f2| < 1`` has
+    its foot ``c + f1 t u1 + f2 L u2`` inside it, so its distance is exactly ``|h|``.
+
+    In floats ``p``'s coordinates carry a few roundings (each <= 2^-53 of the scale, the
+    largest coordinate) and the axes are orthonormal to ~1e-16: the inputs' distance is
+    ``|h|`` within ~1e-15 scale, hence the bound ``4e-15 * scale`` (for ``h = 0`` GJK must
+    answer exactly 0: its touching band is 2^-40 of the scale). Before the sliver fix GJK
+    stopped on an edge of A - B up to ~0.3 t away (2.8e-9 for t = 1e-8, 2.8e-11 for
+    t = 1e-10; for t <= 1e-12 that is below the touching band and the old answer passed)."""
+    u0, u1, u2 = axes
+    cases = [((0.0, t, 0.0), 1.0, t),  # centred near the point, as the fuzz find
+             ((0.5, -1.25, 2.0), 3.0, t),  # away from the origin, longer
+             ((500.0, -1250.0, 2000.0), 1000.0, 1000 * t)]  # the same scaled by 1000
+    for c, length, thick in cases:
+        box = OBB(c, axes, (0.0, thick, length))
+        for f1, f2 in ((-0.28, -0.96 * thick / length), (0.5, 0.3), (-0.9, -0.99)):
+            for h in (0.0, 1e-9 * length, -1e-6 * length):
+                p = tuple(c[i] + h * u0[i] + f1 * thick * u1[i] + f2 * length * u2[i]
+                          for i in range(3))
+                scale = max(max(map(abs, c)), max(map(abs, p)), length)
+                for a, b in ((Point(p), box), (box, Point(p))):
+                    r = gjk_distance(a, b)
+                    if h == 0.0:
+                        assert r.distance == 0.0, (c, f1, f2, r.distance)
+                    else:
+                        assert abs(r.distance - abs(h)) <= 4e-15 * scale, (c, f1, f2, h,
+                                                                             r.distance)
+                    assert contains(box, r.closest[1] if b is box else r.closest[0],
+                                    eps=1e-12)
