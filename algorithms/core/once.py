@@ -37,8 +37,8 @@ _SCOPE: ContextVar[Optional[dict]] = ContextVar("one_analysis", default=None)
 #: the context variable)
 current_memo = _SCOPE.get
 
-#: ``GUARD``: one item for each :func:`one_analysis` scope (in every thread and context) and
-#: each :func:`guarded` block (the filters switched off) open now. While it is empty no scope
+#: ``GUARD``: one item for each scope open now (:func:`one_analysis`, :func:`begin` to
+#: :func:`end`; in every thread and context) and each :func:`guarded` block (the filters switched off) open now. While it is empty no scope
 #: is open anywhere and every filter is on, so the lean kernels' hot path tests this list
 #: (``if guard:``) instead of asking :func:`current_memo` and the filters' switch on every
 #: query (about 25 ns of a 0.9 us ray-box query); while it is not, they ask both, as before.
@@ -97,12 +97,15 @@ def begin(memo: Optional[dict] = None):
     ``None``: the memo of an open :func:`carry`, else a fresh one."""
     if memo is None:
         memo = _CARRIED.get()
+    GUARD.append(None)  # (a scope is open: GUARD, as one_analysis; end() takes it out)
     return _SCOPE.set({} if memo is None else memo)
 
 
 def end(token) -> None:
-    """Close the scope :func:`begin` opened."""
+    """Close the scope :func:`begin` opened (the caller's ``finally``: every ``begin`` has
+    its ``end``)."""
     _SCOPE.reset(token)
+    GUARD.pop()
 
 
 def remember(pass_: Callable, args: tuple, value) -> None:

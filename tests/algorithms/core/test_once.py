@@ -6,6 +6,8 @@ import threading
 import pytest
 
 from algorithms import AABB, Ray, query
+from algorithms import evaluate_pair
+from algorithms.core import once
 from algorithms.core.once import GUARD, current_memo, one_analysis, shared
 from algorithms.kernels.filters import careful_only, enabled
 from algorithms.kernels.toi_fast import off as toi_fast_off
@@ -74,3 +76,19 @@ def test_inside_a_scope_the_kernel_leaves_the_pair_to_the_shared_call():
         assert lean(ray, box) is None  # GUARD not empty: the kernel asked; a scope is open
         assert (twice(1, 2), twice(1, 2)) == (3, 3) and calls == [(1, 2)]
     assert lean(ray, box) is not None
+
+
+def test_begin_and_end_hold_the_guard_as_evaluate_pair_s_scope():
+    # evaluate_pair opens its scope with begin() (no context manager): the kernels inside it
+    # must ask the scope, as inside one_analysis, and an answer leaves GUARD empty
+    ray, box = Ray((-1, 0.5, 0.5), (1, 0, 0)), AABB((0, 0, 0), (1, 1, 1))
+    lean = linear_aabb.hits_linear_aabb.lean[("ray", "aabb")][0]
+    token = once.begin()
+    try:
+        assert len(GUARD) == 1 and current_memo() == {}
+        assert lean(ray, box) is None  # the runner's shared call answers in a scope
+    finally:
+        once.end(token)
+    assert len(GUARD) == 0 and current_memo() is None
+    # (the ray enters the unit box at t = 1: x = -1 + t = 0, hand-derived)
+    assert evaluate_pair(ray, box).first_t == 1.0 and len(GUARD) == 0
