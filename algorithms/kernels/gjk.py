@@ -37,8 +37,8 @@ over all feasible faces (rather than the first face passing Johnson's sign tests
 robust on the degenerate simplices that flat boxes, segments and points produce: a face flat
 to rounding is skipped, and the vertices are always candidates, so ``v`` is always a point of
 ``conv(W)``. A triangle is solved by its Gram system, a sliver too thin for that (``sin^2``
-of its widest angle under 1e-13: a box 1e-8 thin) by cross products refined on their
-residual (:func:`_sliver`).
+of its widest angle under 1e-3, where the Gram solve's error ~eps / sin^2 nears the
+touching band) by cross products refined on their residual (:func:`_sliver`).
 
 *Round shapes.* A sphere is its centre plus a radius and a capsule its segment plus a radius
 (van den Bergen's "core" shapes): GJK runs on the cores, which are polytopes, so it
@@ -61,11 +61,15 @@ a feasible face wins a tie with its own sub-faces; a few level steps are accepte
 *Accuracy* (tests/algorithms/kernels/test_gjk.py, 10 800 random pairs of all 36 kinds, coordinates in
 [-4, 4], certified by the closed-form support values): polytopes and round cores within
 5e-13 of the optimum (exact oracles: 5e-15), cylinders within 2e-12; 1-4 iterations for
-polytopes (max 8), 13-17 on average with a cylinder (max 59). Known limits: a contact
-tangent to a cylinder's rim (a segment or box edge touching a disk's circle) may stop up to
-~1e-7 short of 0; a point within ~1e-9 of a box face whose thickness is 1e-7 to 1e-3 of its
-length, up to ~1e-6 of the scale (the Gram solve of the sliver triangles there carries ~eps /
-sin^2; boxes thinner than 1e-8 of their length take :func:`_sliver`, exact to rounding).
+polytopes (max 8), 13-17 on average with a cylinder (max 59). Points on and near thin boxes
+(thickness 1e-12 to 1 of the length; on a face, 1e-9 and 1e-9..1e-6 of the length off it;
+24 000 random cases) are within 1.1e-15 of the scale: the sliver triangles there take
+:func:`_sliver` (until the Gram cutoff was raised from ``sin^2`` 1e-13 to 1e-3, those 1e-7 to
+1e-3 thin were solved by the Gram system and a tenth of them were wrong by up to 9e-7 of the
+scale). Known limits: a contact tangent to a cylinder's rim (a segment or box edge touching a
+disk's circle) may stop up to ~1e-7 short of 0. Near a curved contact the closest points are
+known only to ~sqrt(tol |v| R) (1e-8 to 1e-7 for unit shapes: moving them along the rim
+changes the distance by the square of the move), the distance to ~tol |v|.
 
 *Range.* When coordinates leave ``[2^-200, 2^200]`` (their squares would underflow or overflow)
 the pair is solved scaled by a power of two, which is exact, and the answer scaled back.
@@ -139,7 +143,12 @@ def _face(Y: list, idx: tuple):
         e12 = a0 * b0 + a1 * b1 + a2 * b2
         e22 = b0 * b0 + b1 * b1 + b2 * b2
         det = e11 * e22 - e12 * e12
-        if det > 1e-13 * e11 * e22:
+        # The Gram solve errs by ~eps / sin^2 (the condition number of the 2x2 system, sin
+        # the angle at p0): for sin^2 over 1e-3 under ~2e-13 of the scale, inside the
+        # touching band (2^-40 = 9e-13). Thinner triangles go to the cross products refined
+        # on their residual, exact to rounding (_sliver); solved here, those of boxes 1e-7 to
+        # 1e-3 thin with a point on or by a face were up to 9e-7 of the scale wrong
+        if det > 1e-3 * e11 * e22:
             r1 = -(p00 * a0 + p01 * a1 + p02 * a2)
             r2 = -(p00 * b0 + p01 * b1 + p02 * b2)
             m1 = (r1 * e22 - r2 * e12) / det
@@ -179,13 +188,15 @@ def _face(Y: list, idx: tuple):
 
 def _sliver(p00, p01, p02, a0, a1, a2, b0, b1, b2, e11e22):
     """:func:`_face` of a sliver ``p0, p0 + a, p0 + b`` (``sin^2`` of the angle between ``a``
-    and ``b`` under 1e-13, where the Gram solve gives up): the coordinates ``(m1, m2)`` of
-    the origin's projection ``p0 + m1 a + m2 b``, or ``None`` when the triangle is flat to
-    rounding.
+    and ``b`` under 1e-3, where the Gram solve's error ~eps / sin^2 would pass the touching
+    band): the coordinates ``(m1, m2)`` of the origin's projection ``p0 + m1 a + m2 b``, or
+    ``None`` when the triangle is flat to rounding.
 
     The Gram determinant ``e11 e22 - e12^2 = |a x b|^2`` cancels, rounded by ~2 eps e11 e22
     (a box 1e-8 thin: its 4.0e-16 computed as 4.4e-16), so no Gram solve is possible there;
     rejecting the face left GJK on an edge, 2.8e-9 short of a point lying on a box 1e-8 thin.
+    Above that and up to ``sin^2`` 1e-3 the Gram solve runs but errs by ~eps / sin^2 (a point
+    on a box 1e-6 thin: up to 5e-7 of the scale).
     The normal ``n = a x b`` formed directly has components rounded by ~eps |a||b| each:
     relative error ~eps / sin, a plane while ``|n|^2 > 1e-26 e11 e22`` (sin > 1e-13;
     rounding alone leaves |n|^2 ~ 1e-32 e11 e22). Cramer's rule on ``-p0 = m1 a + m2 b +

@@ -643,3 +643,49 @@ def test_point_on_and_off_a_thin_rectangle(axes, t):
                                                                              r.distance)
                     assert contains(box, r.closest[1] if b is box else r.closest[0],
                                     eps=1e-12)
+
+
+@pytest.mark.parametrize("axes", [FUZZ_AXES, TILTED_AXES], ids=["fuzz-axes", "tilted"])
+@pytest.mark.parametrize("ratio", [3e-4, 1e-4, 1e-5, 1e-6, 3e-7])
+def test_point_on_and_off_a_medium_thin_box(axes, ratio):
+    """Boxes ``ratio`` thin (thickness / length), a point on a face or just off it.
+
+    *Strip*: extents ``(0, t, L)`` with ``t = ratio L``, the point ``c + h u0 + f1 t u1 +
+    f2 L u2`` (``|f1|, |f2| < 1``): its foot ``c + f1 t u1 + f2 L u2`` is in the box, so the
+    distance is ``|h|`` (as in :func:`test_point_on_and_off_a_thin_rectangle`). *Slab*: extents
+    ``(t, L, L)``, the point ``c + (t + h) u0 + f1 L u1 + f2 L u2`` with ``h >= 0``: its foot
+    ``c + t u0 + f1 L u1 + f2 L u2`` is on the face ``s0 = t``, so the distance is ``h``. The
+    same rounding bound ``4e-15 * scale``; ``h = 0`` must be exactly 0 (touching band 2^-40).
+
+    With the Gram cutoff at ``sin^2`` 1e-13 the sliver triangles of these boxes that passed
+    it were solved by the Gram system, error ~eps / sin^2: 154 of these 1680 queries were
+    wrong by more than 1e-12 of the scale (every parametrization failed), up to 2.0e-7 of it
+    (ratio 1e-6; 1.7e-10 at 3e-4, 6e-8 at 3e-7), points on a face reported up to 2e-7 away.
+    Now they take :func:`algorithms.kernels.gjk._sliver`: within 2.4e-16 of the scale."""
+    u0, u1, u2 = axes
+    for c, length in (((0.0, 0.0, 0.0), 1.0), ((0.5, -1.25, 2.0), 3.0),
+                      ((500.0, -1250.0, 2000.0), 1000.0)):
+        t = ratio * length
+        for shape in ("strip", "slab"):
+            box = OBB(c, axes, (0.0, t, length) if shape == "strip" else (t, length, length))
+            for f1, f2 in ((-0.28, -0.96), (0.5, 0.3), (-0.9, -0.99), (0.999, 0.001)):
+                hs = (0.0, 1e-9 * length, 1e-6 * length) + ((-1e-7 * length,) if shape == "strip"
+                                                            else ())
+                for h in hs:
+                    if shape == "strip":
+                        off = [h * u0[i] + f1 * t * u1[i] + f2 * length * u2[i]
+                               for i in range(3)]
+                    else:
+                        off = [(t + h) * u0[i] + f1 * length * u1[i] + f2 * length * u2[i]
+                               for i in range(3)]
+                    p = tuple(c[i] + off[i] for i in range(3))
+                    scale = max(max(map(abs, c)), max(map(abs, p)), length)
+                    for a, b in ((Point(p), box), (box, Point(p))):
+                        r = gjk_distance(a, b)
+                        what = (shape, c, f1, f2, h, r.distance)
+                        if h == 0.0:
+                            assert r.distance == 0.0, what
+                        else:
+                            assert abs(r.distance - abs(h)) <= 4e-15 * scale, what
+                        assert contains(box, r.closest[1] if b is box else r.closest[0],
+                                        eps=1e-12)
