@@ -30,3 +30,19 @@ def test_differences_forgive_the_last_bits_only():
         assert differences(want, dict(want, **change)) != [], change
     assert differences(want, {k: v for k, v in want.items() if k != "n"}) != []
     assert differences({"x": True}, {"x": 1}) != [] and differences({"x": 0}, {"x": None}) != []
+
+
+def test_the_recorder_s_help_and_a_wrong_name_write_nothing(capsys):
+    # `--help` used to fall through to recording every file (it rewrote gui_hundred's with
+    # this machine's last bits); now it prints the usage, and a wrong name is refused
+    from tests.golden import record
+
+    files = sorted((record.HERE / "eval").glob("*.json")) + sorted(
+        (record.HERE / "frames").glob("*.json"))
+    before = {p: p.stat().st_mtime_ns for p in files}
+    for argv, code in ((["--help"], 0), (["no_such_scene"], 2)):
+        with pytest.raises(SystemExit) as e:
+            record.main(argv)
+        assert e.value.code == code
+    assert "usage: python -m tests.golden.record" in capsys.readouterr().out
+    assert {p: p.stat().st_mtime_ns for p in files} == before

@@ -2,6 +2,7 @@
 shipped scene.
 
     python -m tests.golden.record          # rewrite tests/golden/{eval,frames}/*.json
+    python -m tests.golden.record sat_cylinders   # rewrite only that scene's two files
     python -m tests.golden.record --check  # compare, print the differences, exit 1 on any
                                            # (numbers within FLOAT_REL: see there)
 
@@ -11,6 +12,7 @@ defect) rewrites the files in the same commit and says why in its message.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import sys
@@ -123,10 +125,26 @@ def golden_path(kind: str, scene: Path) -> Path:
 
 
 def main(argv=None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    check = "--check" in argv
+    parser = argparse.ArgumentParser(
+        prog="python -m tests.golden.record",
+        description="Rewrite the golden files of the shipped scenes (explorer eval output and "
+                    "overlay frames), or compare them with --check.")
+    parser.add_argument("--check", action="store_true",
+                        help="compare only: print the differences, exit 1 on any (numbers "
+                             "within FLOAT_REL)")
+    parser.add_argument("scenes", nargs="*", metavar="SCENE",
+                        help="only these scenes (file stems, e.g. sat_cylinders); default all")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    check = args.check
+    paths = scene_paths()
+    if args.scenes:
+        known = {p.stem: p for p in paths}
+        unknown = [s for s in args.scenes if s not in known]
+        if unknown:
+            parser.error(f"no shipped scene named {', '.join(unknown)}")
+        paths = [known[s] for s in args.scenes]
     bad = 0
-    for scene in scene_paths():
+    for scene in paths:
         for kind, doc in documents(scene).items():
             gp = golden_path(kind, scene)
             text = json.dumps(doc, indent=1, sort_keys=True) + "\n"
