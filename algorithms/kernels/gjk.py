@@ -25,7 +25,11 @@ projected into a plane), with an absolute touching length and gap. The time-of-i
 path (:mod:`algorithms.kernels.toi_fast`) runs :func:`iterate` in its plain-float mode: warm
 started from the simplex of the last time step (B's support points moved with B), stopping
 at the gap a conservative step needs, on Ericson's sub-algorithm
-(:func:`closest_on_simplex_fast`). :func:`closest_on_simplex` is the careful distance
+(:func:`closest_on_simplex_fast`; its slivers, ``sin^2`` under 1e-3 as in the careful
+:func:`_face`, by :func:`_sliver` and the three edges: :func:`_ericson_sliver`). In both modes a
+repeated support point on a vertex, an edge or a sliver, and a stall, get the tilted retry
+(plain mode: the first tilt that shrinks ``v``; a repeat on a wide triangle ends a plain
+run); the tilt is at least ``v``'s rounding floor. :func:`closest_on_simplex` is the careful distance
 sub-algorithm (the GJK ray cast of :mod:`algorithms.generic.gjk_raycast` uses it too).
 ``run(..., record=True)`` keeps one :class:`algorithms.traces.GjkStep` per iteration (what the
 explorer's step-through draws); otherwise it builds no records.
@@ -53,7 +57,7 @@ the radii, ``size`` the largest coordinate) counts as touching: distance 0 and a
 *Robustness.* Components of ``v`` below the rounding floor of the coordinates are cleared
 before the support query (their sign would pick an arbitrary corner of an axis-aligned face);
 on a stall (repeated support point, no decrease of ``|v|``) the support is retried along ``v``
-tilted by ``1e-7 |v|`` (careful mode: at least the rounding floor of ``v``) about each axis;
+tilted by ``1e-7 |v|`` (at least the rounding floor of ``v``) about each axis;
 a feasible face wins a tie with its own sub-faces; a few level steps are accepted where
 ``|v|^2`` cannot register a 1e-8 tilt. Stopping: the gap ``|v| (|v| - lower)`` with
 ``lower = n.w / |n|`` measured along the queried direction ``n``.
@@ -366,6 +370,14 @@ def _ericson_triangle(a, b, c):
     d4 = -(acx * bx + acy * by + acz * bz)
     if d3 >= 0.0 and d4 <= d3:
         return ren[1], (1.0,), b
+    # A sliver (sin^2 of the angle at a under 1e-3): the region tests below and the
+    # barycentrics are 2x2 determinants of dot products (va, vb, vc and their sum, the Gram
+    # determinant), rounded by ~eps |ab|^2 |ac|^2 while their values are ~sin^2 times that:
+    # the edge-or-face decision and the point err by ~eps / sin^2. Solved as the careful
+    # sub-algorithm's _face solves it (_sliver, exact to rounding): _ericson_sliver
+    e12 = abx * acx + aby * acy + abz * acz
+    if not nab * nac - e12 * e12 > 1e-3 * nab * nac:
+        return _ericson_sliver(a, b, c, abx, aby, abz, acx, acy, acz, nab * nac, ren)
     vc = d1 * d4 - d3 * d2
     if vc <= 0.0 and d1 >= 0.0 and d3 <= 0.0:
         den = d1 - d3
@@ -401,6 +413,41 @@ def _ericson_triangle(a, b, c):
     return ren[6], (1.0 - v - w, v, w), (ax + abx * v + acx * w,
                                           ay + aby * v + acy * w,
                                           az + abz * v + acz * w)
+
+
+def _ericson_sliver(a, b, c, abx, aby, abz, acx, acy, acz, nn, ren):
+    """:func:`_ericson_triangle` of a sliver ``a, b, c`` (edges ``ab``, ``ac`` from ``a``, the
+    widest angle, ``sin^2`` under 1e-3; ``nn = |ab|^2 |ac|^2``) past its vertex tests at ``a``
+    and ``b``: the origin's projection on the plane by :func:`_sliver` (cross products
+    refined on their residual) when its barycentrics are positive, else the nearest of the
+    three edges (each clamped to its ends): Johnson's answer (:func:`closest_on_simplex`),
+    the triangle's nearest point, without Ericson's Gram-style region tests."""
+    ax, ay, az = a
+    m = _sliver(ax, ay, az, abx, aby, abz, acx, acy, acz, nn)
+    if m is not None:
+        v, w = m
+        u = 1.0 - v - w
+        if u > 0.0 and v > 0.0 and w > 0.0:
+            return ren[6], (u, v, w), (ax + abx * v + acx * w, ay + aby * v + acy * w,
+                                        az + abz * v + acz * w)
+    best = None
+    for p, q, face in ((a, b, 2), (a, c, 4), (b, c, 5)):
+        px, py, pz = p
+        ex, ey, ez = q[0] - px, q[1] - py, q[2] - pz
+        ee = ex * ex + ey * ey + ez * ez
+        t = -(px * ex + py * ey + pz * ez)
+        if t <= 0.0 or not ee > 0.0:
+            found = ren[face][:1], (1.0,), p
+        elif t >= ee:
+            found = ren[face][1:], (1.0,), q
+        else:
+            t /= ee
+            found = ren[face], (1.0 - t, t), (px + t * ex, py + t * ey, pz + t * ez)
+        x = found[2]
+        vv = x[0] * x[0] + x[1] * x[1] + x[2] * x[2]
+        if best is None or vv < best[0]:
+            best = (vv, found)
+    return best[1]
 
 
 def _renamed(order):
@@ -798,7 +845,11 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
     plain : bool
         The plain-float mode of the fast path: a fixed rounding floor ``8 ulp * size``, the
         touching test ``|v| <= touch`` only, the plane bound in plain floats, ``stop`` as
-        the termination, a repeated support point ends the run (no tilted retry), no records.
+        the termination, a repeated support point of a triangle that is no sliver ends the
+        run (on a vertex, an edge or a sliver it takes the tilted retry, as a stall does: GJK
+        stopped there on an edge of ``A - B`` by a box 1e-12..1e-8 thin, ``|v|`` up to ~0.3
+        of the thickness above the distance, and the time-of-impact fast path trusted it as
+        the distance: steps past the contact), no records.
         Otherwise the careful mode of :func:`run` (module notes: relative ``TOUCH``, a floor
         growing with the support points, ``tol`` and ``gap_abs``).
     tol, touch, gap_abs :
@@ -881,9 +932,11 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
             if gap <= eps_abs or gap <= rel * (best_lower - R):
                 termination = "converged (gap)"
                 break
-            if w in Y:
+            if w in Y and len(Y) == 3 and not _thin(Y):
                 termination = "converged (repeated support point)"
                 break  # no new support point: v is the distance up to rounding
+            # (a repeat on a vertex, an edge or a sliver triangle: the stall retry below, as
+            # the careful mode's, with its tilt at least the rounding floor)
             step = None
         else:
             w = (float(p[0] - q[0]), float(p[1] - q[1]), float(p[2] - q[2]))
@@ -904,7 +957,7 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
                 termination = "converged (gap)"
                 break
         # the new simplex: Y2 (w appended) reduced to the face idx that holds the new v
-        if not plain and w in Y:  # (plain: a repeated point ended the run above)
+        if w in Y:
             idx = None
         else:
             Y2 = Y + [w]
@@ -935,7 +988,7 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
         if idx is None:
             # Stalled (a repeated support point, or no decrease) short of the gap test: the
             # farthest set of A - B in -v is a whole face and rounding picked the wrong
-            # point of it. Retry with v tilted by 1e-7 |v| (careful: at least the floor)
+            # point of it. Retry with v tilted by 1e-7 |v| (at least the floor)
             # along each axis (and, careful, the raw v: every answer is a point of A - B)
             # and keep the one that shrinks v most (the first that encloses the origin at
             # once; plain: the first that shrinks it).
@@ -983,10 +1036,23 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
 _IN_ORDER = {k: tuple(range(k)) for k in (1, 2, 3, 4)}
 
 
+def _thin(Y) -> bool:
+    """Is the triangle ``Y`` a sliver, ``sin^2`` of its widest angle under 1e-3 (the cutoff of
+    :func:`_face` and :func:`_ericson_triangle`)?"""
+    a, b, c = Y
+    e = [(b[0] - a[0], b[1] - a[1], b[2] - a[2]), (c[0] - a[0], c[1] - a[1], c[2] - a[2]),
+         (c[0] - b[0], c[1] - b[1], c[2] - b[2])]
+    e.sort(key=lambda x: x[0] * x[0] + x[1] * x[1] + x[2] * x[2])
+    (x0, x1, x2), (y0, y1, y2) = e[0], e[1]  # the two shorter edges: the widest angle's
+    n0, n1, n2 = x1 * y2 - x2 * y1, x2 * y0 - x0 * y2, x0 * y1 - x1 * y0
+    return not (n0 * n0 + n1 * n1 + n2 * n2 > 1e-3 * (x0 * x0 + x1 * x1 + x2 * x2)
+                * (y0 * y0 + y1 * y1 + y2 * y2))
+
+
 def _retry(support_a, support_b, Y, lam, v, vv, ox, oy, oz, closest, plain, floor=0.0):
     """:func:`iterate`'s stall retry: ``(p, q, w, idx, lam, v, vv)`` of the support along
-    ``v`` tilted by ``1e-7 |v|`` about each axis (careful mode: by at least ``floor``, the
-    rounding floor of ``v``'s components, and along the raw ``v`` first) that shrinks ``v``
+    ``v`` tilted by ``1e-7 |v|`` about each axis (by at least ``floor``, the rounding floor of
+    ``v``'s components; careful mode: along the raw ``v`` first) that shrinks ``v``
     most, the first whose simplex holds the origin at once; ``None``
     when none shrinks it. In the plain mode (the time-of-impact fast path) the first tilt
     that shrinks ``v`` at all: any progress gets GJK past the stall, and the tilts left untried
@@ -994,8 +1060,8 @@ def _retry(support_a, support_b, Y, lam, v, vv, ox, oy, oz, closest, plain, floo
     pairs: 15 % of their time; their answers stay within the fast path's documented
     tolerance of the careful path's)."""
     tilt = 1e-7 * math.sqrt(vv)
-    if not plain and tilt < floor:
-        # careful mode: at least v's rounding floor (its components below it are noise,
+    if tilt < floor:
+        # at least v's rounding floor (its components below it are noise,
         # iterate clears them), or no tilt can change the corner picked: the point
         # c + 0.5 t u1 + 0.3 L u2 on a box t = 1e-8 thin, L = 3 long at c = (0.5, -1.25, 2)
         # stalled on an edge of A - B 2e-9 from it (test_point_on_and_off_a_thin_rectangle)

@@ -76,6 +76,14 @@ before the careful contact, never after it. Whenever it meets what the careful p
 with more care (touching within ``tol`` at ``t = 0``, a step that lands in contact, a GJK that
 does not settle), :func:`fast_advancement` returns ``None`` and the caller runs the careful
 path. :func:`off` and :func:`algorithms.kernels.filters.careful_only` switch it off.
+*Thin shapes* (``test_point_and_box_reach_a_thin_box``: a point or a box moving onto boxes
+1e-12 to 1e-3 of their length thin, the exact entry time of the float inputs in Fractions):
+never after the contact, at most ``1e-12`` of the scale before it. Until the sub-algorithm
+took slivers (``sin^2`` under 1e-3) by cross products and a repeated support point on an edge
+got the stall retry (:mod:`algorithms.kernels.gjk`), a repeat's ``|v|``, taken as the
+distance, could be GJK stopped on an edge of ``A - B`` short of the sliver face holding the
+nearest point: steps passed the contact (late by up to 1e-2 of the scale; a point through a
+zero-thickness box, the contact missed).
 
 *Cost* (issue 12: 10x the careful path per pair). Python pays per operation and per call, so
 the loop keeps the arithmetic and drops the rest: the closed forms are the step's ``f(t)``

@@ -689,3 +689,52 @@ def test_point_on_and_off_a_medium_thin_box(axes, ratio):
                             assert abs(r.distance - abs(h)) <= 4e-15 * scale, what
                         assert contains(box, r.closest[1] if b is box else r.closest[0],
                                         eps=1e-12)
+
+
+@pytest.mark.parametrize("ratio", [1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-9, 1e-12])
+def test_fast_sub_algorithm_on_slivers(ratio):
+    """Ericson's triangle (:func:`algorithms.kernels.gjk._ericson_triangle`, the sub-algorithm
+    of the time-of-impact fast path) on slivers ``ratio`` wide: the vertices ``F - a d - w1
+    e``, ``F + b d - w1 e``, ``F + c d + w2 e`` (``d, e, n`` orthonormal, ``w1, w2`` of order
+    ``ratio L``, ``a w2 > w1 c``: at ``d``-coordinate 0 the triangle spans ``e`` from ``-w1``
+    to ``-w1 + a (w1 + w2) / (a + c) > 0``, or for ``c < 0`` up to the edge from the third
+    vertex to the second, above 0 here too) hold the foot ``F`` inside, so with the origin at
+    ``F + h n`` the nearest point
+    is ``F`` and the distance ``|h|``: within 4e-15 of the scale (``h = 0``: the triangle
+    holds the origin, distance at the rounding of the vertices).
+
+    Before the fix slivers of ``sin^2`` over 1e-10 took Ericson's region tests and
+    barycentrics, 2x2 determinants of dot products with an error ~eps / sin^2: every ratio
+    here but 1e-12 (``sin^2`` under 1e-10, which went to the careful sub-algorithm already)
+    failed, the distance off by 1.3e-13 (ratio 1e-3) to 6.9e-7 (1e-6) of the scale. (Wider
+    triangles keep Ericson's solve, whose error ~eps / sin^2 stays under ~2e-13 of the scale
+    above the 1e-3 cutoff, as :func:`algorithms.kernels.gjk._face`'s.)"""
+    from algorithms.kernels.gjk import _Degenerate, _ericson_triangle
+
+    frames = (((1.0, 0.0, 0.0), (0.0, 0.28, 0.96), (0.0, 0.96, -0.28)),
+              ((0.6, 0.8, 0.0), (-0.8 * 5 / 13, 0.6 * 5 / 13, 12 / 13),
+               (0.8 * 12 / 13, -0.6 * 12 / 13, 5 / 13)))
+    worst = 0.0
+    for d, e, n in frames:
+        for F, length in (((0.1, -0.2, 0.3), 1.0), ((5.0, -12.5, 20.0), 30.0),
+                          ((-500.0, 1250.0, 2000.0), 1000.0)):
+            w = ratio * length
+            for a_, b_, c_, w1, w2 in ((0.5, 0.5, 0.1, 0.3, 0.7), (0.3, 0.67, 0.6, 0.1, 0.9),
+                                       (0.9, 0.1, -0.3, 0.05, 0.5)):
+                for h in (0.0, 1e-9 * length, -1e-6 * length, 1e-3 * length):
+                    origin = tuple(F[k] + h * n[k] for k in range(3))
+                    verts = [tuple(F[k] + s * length * d[k] + t * w * e[k] - origin[k]
+                                   for k in range(3))
+                             for s, t in ((-a_, -w1), (b_, -w1), (c_, w2))]
+                    scale = max(abs(x) for x in F + origin) + length
+                    for order in ((0, 1, 2), (1, 2, 0), (2, 0, 1), (1, 0, 2)):
+                        Y = [verts[i] for i in order]
+                        try:
+                            idx, lam, v = _ericson_triangle(*Y)
+                        except _Degenerate:
+                            idx, lam, v = closest_on_simplex(Y)
+                        err = abs(math.hypot(*v) - abs(h)) / scale
+                        worst = max(worst, err)
+                        assert err <= 4e-15, (ratio, F, (a_, b_, c_), h, order, idx, err)
+                        assert min(lam) >= 0.0 and abs(sum(lam) - 1.0) <= 1e-15
+    assert worst <= 4e-15

@@ -320,3 +320,107 @@ def test_trace_part_makes_the_trace_the_loop_used_to_fill():
         assert repr({k: rec.trace[k] for k in keys}) == repr(full[3])
     # the hit by hand (test_capsules_closing_side_by_side): gap 2 at speed 4, t = 0.5
     assert toi_fast.fast_advancement(a, hit[1][0], (-4, 0, 0))[3]["toi"] == 0.5
+
+
+# ----------------------------------------------------------------------------- thin shapes
+
+
+def _exact_point_box_toi(box, p, m):
+    """The first ``t`` in ``[0, 1]`` with ``p + t m`` in the box ``{c + sum s_i a_i : |s_i|
+    <= e_i}`` of the float data (centre, axes, extents) as given, in Fractions (Cramer's rule
+    for the local coordinates, each linear in ``t``); ``None`` when it never enters."""
+    from fractions import Fraction
+
+    def det(u, v, w):
+        return (u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0])
+                + u[2] * (v[0] * w[1] - v[1] * w[0]))
+
+    cols = [[Fraction(x) for x in ax] for ax in box.axes]
+    d = det(*cols)
+
+    def local(x):
+        return [det(*[x if j == i else cols[j] for j in range(3)]) / d for i in range(3)]
+
+    x0 = local([Fraction(p[i]) - Fraction(box.center[i]) for i in range(3)])
+    dx = local([Fraction(x) for x in m])
+    lo, hi = Fraction(0), Fraction(1)
+    for i in range(3):
+        e = Fraction(box.extents[i])
+        if dx[i] == 0:
+            if abs(x0[i]) > e:
+                return None
+            continue
+        t1, t2 = sorted(((-e - x0[i]) / dx[i], (e - x0[i]) / dx[i]))
+        lo, hi = max(lo, t1), min(hi, t2)
+    return float(lo) if lo <= hi else None
+
+
+#: the frames of tests/algorithms/kernels/test_gjk.py's thin-box tests
+def _frames():
+    from tests.algorithms.kernels.test_gjk import FUZZ_AXES, TILTED_AXES
+    return FUZZ_AXES, TILTED_AXES
+
+
+@pytest.mark.parametrize("frame", [0, 1], ids=["fuzz-axes", "tilted"])
+@pytest.mark.parametrize("ratio", [1e-3, 3e-4, 1e-5, 1e-7, 1e-9, 1e-10, 1e-12])
+def test_point_and_box_reach_a_thin_box(frame, ratio):
+    """A point or a small box moving along a face normal onto a box ``ratio`` thin
+    (thickness / length): a strip of extents ``(0, t, L)`` (its face ``s0 = 0``), a slab
+    ``(t, L, L)`` (its big face ``s0 = t`` and its thin side ``s1 = L``), ``t = ratio L``.
+
+    The point starts at ``foot + gap n`` over a foot inside the face and moves by ``-speed
+    n`` (``n`` the face's axis): it enters at ``gap / speed``; the expected value is the exact
+    first time it enters the box of the float inputs (:func:`_exact_point_box_toi`,
+    Fractions). The box mover (the same axes, its face ``n``-facing, 0.004 L across) reaches
+    the face when its face does: ``gap / speed`` too (its face overlaps the target face in
+    projection from the start; the rounding of the construction, ~1e-16 of the scale, is far
+    inside the bound). The fast path must answer (``"path"``), never after the contact, and
+    before it by at most ``1e-12`` of the scale over the speed (its polish stops at ``1e-3
+    tol``).
+
+    Before the fix the fast path took a repeated support point's ``|v|`` as the distance
+    where GJK had stopped on an edge of ``A - B`` short of the sliver face holding the
+    nearest point (its plain mode had no stall retry on a repeat), and Ericson's region
+    tests solved slivers of ``sin^2`` 1e-10..1e-3 by Gram-style determinants (error ~eps /
+    sin^2): steps passed the contact (answers late by up to 1e-2 of the scale, the point
+    through a zero-thickness strip, a contact missed)."""
+    u0, u1, u2 = _frames()[frame]
+    axes = (u0, u1, u2)
+    failures = []
+    for c, length in (((0.0, 0.0, 0.0), 1.0), ((0.5, -1.25, 2.0), 3.0),
+                      ((500.0, -1250.0, 2000.0), 1000.0)):
+        t = ratio * length
+        for shape, face in (("strip", 0), ("slab", 0), ("slab", 1)):
+            ext = (0.0, t, length) if shape == "strip" else (t, length, length)
+            box = OBB(c, axes, ext)
+            n = axes[face]
+            for f1, f2, g, toi in ((0.5, 0.3, 0.37, 0.41), (-0.9, -0.99, 0.62, 0.73),
+                                   (0.999, 0.001, 0.05, 0.2), (-0.28, 0.96, 0.8, 0.55)):
+                # the foot: on the face s_face = ext[face], the other two coordinates the
+                # fractions f1, f2 of their extents
+                s = [0.0, 0.0, 0.0]
+                s[face] = ext[face]
+                others = [i for i in range(3) if i != face]
+                s[others[0]], s[others[1]] = f1 * ext[others[0]], f2 * ext[others[1]]
+                foot = tuple(c[k] + sum(s[i] * axes[i][k] for i in range(3)) for k in range(3))
+                gap, speed = g * length, g * length / toi
+                m = tuple(-speed * x for x in n)
+                scale = max(max(map(abs, c)), length)
+                point = Point(tuple(foot[k] + gap * n[k] for k in range(3)))
+                exact = _exact_point_box_toi(box, point.position, m)
+                assert exact == pytest.approx(toi, rel=1e-12)  # the construction
+                movers = [(point, exact)]
+                if ext[others[0]] > 0.004 * length and ext[others[1]] > 0.004 * length:
+                    e = [0.002 * length] * 3
+                    e[face] = 0.01 * length
+                    centre = tuple(foot[k] + (gap + e[face]) * n[k] for k in range(3))
+                    movers.append((OBB(centre, axes, tuple(e)), gap / speed))
+                for mover, expected in movers:
+                    for a, b, mm in ((box, mover, m), (mover, box, tuple(-x for x in m))):
+                        r = query("toi", a, b, mm, method=CA)
+                        late = None if r.toi is None else (r.toi - expected) * speed / scale
+                        if "path" not in r.trace or late is None or late > 1e-15 \
+                                or late < -1e-12:
+                            failures.append((shape, face, c, f1, f2, mover.kind, a.kind,
+                                             r.toi, expected, late))
+    assert not failures, failures
