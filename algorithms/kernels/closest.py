@@ -37,7 +37,6 @@ import math
 
 from algorithms.core import vec as V
 from algorithms.core.minimize import golden_section
-from algorithms.core.tolerance import SAT_PARALLEL_SIN
 from algorithms.core.tolerance import unit as tolerance_unit
 from algorithms.primitives import AABB, OBB, Cylinder, Line, Plane, Ray, Segment, Sphere, Triangle
 from algorithms.results import Hit, HitResult, make, make_with
@@ -245,6 +244,12 @@ def closest_point_triangle(q, tri: Triangle):
     ab, ac, ap = V.sub(b, a), V.sub(c, a), V.sub(q, a)
     zero = 0 * ab[0]
     one = zero + 1
+    if type(zero) is float:
+        cr = V.cross(ab, ac)
+        bc = V.sub(c, b)
+        longest = max(V.dot(ab, ab), V.dot(ac, ac), V.dot(bc, bc))
+        if V.dot(cr, cr) < SLIVER_SIN2 * longest * longest:
+            return _closest_sliver(q, tri, zero, one)
     d1, d2 = V.dot(ab, ap), V.dot(ac, ap)
     if d1 <= 0 and d2 <= 0:
         return tuple(a), (one, zero, zero), "vertex 0"
@@ -271,20 +276,61 @@ def closest_point_triangle(q, tri: Triangle):
     denom = va + vb + vc
     if denom > 0:
         v, w = vb / denom, vc / denom
-        face = V.add(a, V.add(V.scale(v, ab), V.scale(w, ac))), (one - v - w, v, w), "face"
-        if zero == 0.0 and type(zero) is float:
-            # a float sliver (|ab x ac| <= SAT_PARALLEL_SIN |ab| |ac|): its "face" region is
-            # rounding noise and the barycentric point may be far from the nearest; keep the
-            # face point only if no edge is nearer
-            cr = V.cross(ab, ac)
-            if V.dot(cr, cr) <= SAT_PARALLEL_SIN ** 2 * V.dot(ab, ab) * V.dot(ac, ac):
-                edge = _nearest_edge(q, tri, zero, one)
-                if edge[0] < V.sqr_dist(face[0], q):
-                    return edge[1], edge[2], edge[3]
-        return face
+        return V.add(a, V.add(V.scale(v, ab), V.scale(w, ac))), (one - v - w, v, w), "face"
     # collinear triangle (or rounding on a sliver): the nearest of the three edges
     _, p, bary, name = _nearest_edge(q, tri, zero, one)
     return p, bary, name
+
+
+#: a float triangle with ``|ab x ac|^2`` below this times its longest edge's length to the
+#: fourth (twice its area over the longest edge squared: about the sine of its smallest angle,
+#: squared) is a sliver for :func:`closest_point_triangle` (the cutoff of GJK's sliver faces,
+#: ``kernels.gjk``): Ericson's region tests are 2x2 determinants of dot products, wrong by
+#: about ``eps / sin^2`` of the triangle's size there (a point 7.8e-11 from a triangle 1e-7
+#: thin got an edge's point 3.2e-10 away), so :func:`_closest_sliver` decides by distances
+SLIVER_SIN2 = 1e-3
+
+
+def _closest_sliver(q, tri: Triangle, zero, one):
+    """:func:`closest_point_triangle` of a float sliver (:data:`SLIVER_SIN2`): the nearest
+    of the three edges (clamped projections, well conditioned at any shape) and of ``q``'s
+    projection on the plane when it lies in the triangle, by their distances. The plane's
+    normal is the correctly rounded ``ab x ac`` (its tiny components keep their direction)
+    and the inside test its three sub-triangle areas: they misjudge only a projection within
+    about ``eps`` times the triangle's size of an edge, where that edge's point is as near.
+    An exactly collinear triangle has no face: :func:`_nearest_edge`'s answer."""
+    verts = tri.vertices
+    a, b, c = verts
+    ab, ac = V.sub(b, a), V.sub(c, a)
+    n = (V.acc_dot((ab[1], -ab[2]), (ac[2], ac[1])), V.acc_dot((ab[2], -ab[0]), (ac[0], ac[2])),
+         V.acc_dot((ab[0], -ab[1]), (ac[1], ac[0])))
+    nn = V.dot(n, n)
+    if not nn > 0:
+        _, p, bary, name = _nearest_edge(q, tri, zero, one)
+        return p, bary, name
+    best = None
+    for i, j in ((0, 1), (0, 2), (1, 2)):
+        p, t = closest_point_segment(q, verts[i], verts[j])
+        dd = V.sqr_dist(p, q)
+        if best is None or dd < best[0]:
+            bary = [zero, zero, zero]
+            bary[i], bary[j] = one - t, t
+            name = f"vertex {i}" if t == 0 else (f"vertex {j}" if t == 1 else f"edge {i}{j}")
+            best = (dd, p, tuple(bary), name)
+    h = V.acc_dot(n, V.sub(q, a)) / nn
+    p = V.sub(q, V.scale(h, n))  # q's projection on the plane
+    # barycentrics by the sub-triangle areas (b - p) x (c - p) . n / |n|^2, and so on
+    areas = []
+    for u, w in ((b, c), (c, a), (a, b)):
+        up, wp = V.sub(u, p), V.sub(w, p)
+        areas.append(V.dot(V.cross(up, wp), n) / nn)
+    if min(areas) >= 0:
+        dd = V.sqr_dist(p, q)
+        if dd < best[0]:
+            # (the areas sum to 1 in exact arithmetic, here to about eps / sin: normalised)
+            total = areas[0] + areas[1] + areas[2]
+            return p, (areas[0] / total, areas[1] / total, areas[2] / total), "face"
+    return best[1], best[2], best[3]
 
 
 def _nearest_edge(q, tri: Triangle, zero, one):

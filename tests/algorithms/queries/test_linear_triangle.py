@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from algorithms import Line, Point, Ray, Segment, Triangle
@@ -352,3 +352,90 @@ def test_edge_term_polishing_clamps_to_a_plain_zero():
     sq, t, s, pa, pb = linear_segment_closest((0.0, 0, 0), (1.0, 0, 0), 0.0, 1.0, (0.0, 1, 0),
                                               (1.0, 1, 0))
     assert sq == 1.0 and math.copysign(1, s) == 1
+
+
+def _exact_point_triangle(q, tri) -> Fraction:
+    """The exact squared distance of the point ``q`` to the filled triangle, by brute force
+    in Fractions (independent of closest_point_triangle's regions): the least of the three
+    edges' clamped projections and, where it lies in the triangle, the plane's projection."""
+    P = [Fraction(x) for x in q]
+    A, B, C = ([Fraction(x) for x in v] for v in tri.vertices)
+
+    def sub(u, v):
+        return [x - y for x, y in zip(u, v)]
+
+    def dot(u, v):
+        return sum(x * y for x, y in zip(u, v))
+
+    def edge(a, b):
+        ab = sub(b, a)
+        ll = dot(ab, ab)
+        t = Fraction(0) if ll == 0 else min(max(dot(sub(P, a), ab) / ll, Fraction(0)),
+                                            Fraction(1))
+        w = sub(P, [x + t * y for x, y in zip(a, ab)])
+        return dot(w, w)
+
+    best = min(edge(A, B), edge(B, C), edge(C, A))
+    ab, ac, ap = sub(B, A), sub(C, A), sub(P, A)
+    d00, d01, d11, d20, d21 = dot(ab, ab), dot(ab, ac), dot(ac, ac), dot(ap, ab), dot(ap, ac)
+    den = d00 * d11 - d01 * d01
+    if den != 0:
+        v, w = (d11 * d20 - d01 * d21) / den, (d00 * d21 - d01 * d20) / den
+        if v >= 0 and w >= 0 and v + w <= 1:
+            r = sub(P, [a + v * x + w * y for a, x, y in zip(A, ab, ac)])
+            best = min(best, dot(r, r))
+    return best
+
+
+def test_point_by_a_sliver_gets_the_face_not_an_edge():
+    # a random sliver (c lies about 1e-7 off the edge ab, which is 1.3 long) and a point
+    # 7.8e-11 from its face: Ericson's region tests, 2x2 determinants of dot products wrong
+    # by about eps / sin^2 here, chose edge 01 at 3.18e-10, four times too far. The exact distance (the Fraction brute force above) is 7.830456560052968e-11.
+    q = (0.2559620783028464, 0.3622939562814099, 0.4897602941843278)
+    tri = Triangle(((-0.27051100005846385, 0.866122750614122, -0.5223316598669381),
+                    (0.32015396518021855, 0.3008630445010345, 0.6131627911992727),
+                    (0.25596215358791785, 0.36229398170925914, 0.4897603117278005)))
+    exact = math.sqrt(_exact_point_triangle(q, tri))
+    assert exact == pytest.approx(7.830456560052968e-11, rel=1e-15)
+    r = query("distance", Point(q), tri)
+    assert abs(r.distance - exact) <= 8 * 2.0 ** -52  # the coordinates are below 1
+    assert r.trace["region"] == "face"
+    p = r.closest[1]  # the face point is in the triangle: its barycentrics are >= 0
+    assert min(r.parameter[1]) >= 0 and sum(r.parameter[1]) == pytest.approx(1, abs=1e-15)
+    assert math.dist(p, q) == pytest.approx(r.distance, rel=1e-6)
+
+
+@st.composite
+def slivers(draw):
+    """A triangle whose third vertex lies ``thin`` (1e-12 .. 1e-3 of its size) off the edge
+    ab, and a point near it (1 to 1e-9 of the size away, or on it)."""
+    f = st.floats(-1, 1, allow_nan=False)
+    a = draw(st.tuples(f, f, f))
+    b = draw(st.tuples(f, f, f))
+    assume(math.dist(a, b) > 1e-3)
+    t = draw(st.floats(0, 1))
+    thin = 10.0 ** -draw(st.integers(3, 12))
+    off = draw(st.tuples(f, f, f))
+    c = tuple(x + t * (y - x) + thin * o for x, y, o in zip(a, b, off))
+    near = 10.0 ** -draw(st.sampled_from([0, 3, 6, 9]))
+    u = draw(st.floats(0, 1))
+    d = draw(st.tuples(f, f, f))
+    m = tuple(x + t * (y - x) for x, y in zip(a, c))
+    q = tuple(x + u * (y - x) + near * e for x, y, e in zip(m, b, d))
+    return q, Triangle((a, b, c))
+
+
+@settings(max_examples=ex(300), deadline=None)
+@given(case=slivers())
+@example(case=((0.2559620783028464, 0.3622939562814099, 0.4897602941843278),
+               Triangle(((-0.27051100005846385, 0.866122750614122, -0.5223316598669381),
+                         (0.32015396518021855, 0.3008630445010345, 0.6131627911992727),
+                         (0.25596215358791785, 0.36229398170925914, 0.4897603117278005)))))
+def test_point_triangle_distance_on_slivers_against_the_exact_minimum(case):
+    # the float distance is the exact one to a few rounding errors of the coordinates (< 2),
+    # at any thinness (closest.SLIVER_SIN2: slivers decided by distances, not regions)
+    q, tri = case
+    exact = math.sqrt(_exact_point_triangle(q, tri))
+    r = query("distance", Point(q), tri)
+    assert abs(r.distance - exact) <= 16 * 2.0 ** -52
+    assert query("distance", tri, Point(q)).distance == r.distance
