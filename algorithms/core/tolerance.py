@@ -319,8 +319,12 @@ _DIRECTION = {"ray": "direction", "line": "direction", "cylinder": "axis"}
 
 
 def _exponent(m: float) -> int:
-    """``e`` with ``m / 2**e`` in ``[0.5, 1)``."""
-    return math.frexp(m)[1]
+    """``e`` with ``m / 2**e`` in ``[0.5, 1)``, at most ``1023``: ``2**1024`` is no double, so
+    an ``m`` of ``2**1023`` or more (a plane ``9e307`` from the origin, whose ``|d| / |n|`` is
+    in the float range) is put in ``[1, 2)``, still at unit scale, and ``trace["rescaled_by"]``
+    stays finite (``math.ldexp(1.0, 1024)`` raised OverflowError and every query of the pair
+    failed)."""
+    return min(math.frexp(m)[1], 1023)
 
 
 def _safe(m: float) -> bool:
@@ -548,7 +552,9 @@ def scale_result(result, e: int, pe_a=None, pe_b=None):
             closest = tuple(_up(p, e) for p in result.closest)
         except OverflowError:
             if "s_bar" not in result.trace:
-                raise
+                from algorithms.primitives import BeyondFloatRange as Beyond
+
+                raise Beyond("closest", "the closest points lie", d) from None
             # two nearly parallel rays or lines of a pair of size 1e200 meeting 1e110 sizes
             # out: closest points within the floats at unit scale, beyond them in the pair's
             # units (math.ldexp raised a bare OverflowError): the st-plane's refusal
@@ -562,8 +568,13 @@ def scale_result(result, e: int, pe_a=None, pe_b=None):
         return replace(result, distance=d, sqr_distance=sq2, closest=closest, parameter=param,
                        trace=trace)
     if isinstance(result, HitResult):
-        hits = tuple(replace(h, t=_up_param(h.t, pe_a), point=_up(h.point, e))
-                     for h in result.hits)
+        try:
+            hits = tuple(replace(h, t=_up_param(h.t, pe_a), point=_up(h.point, e))
+                         for h in result.hits)
+        except OverflowError:
+            from algorithms.primitives import BeyondFloatRange as Beyond
+
+            raise Beyond("hits", "the hit point lies", result.first_t) from None
         return replace(result, hits=hits, first_t=_up_param(result.first_t, pe_a), trace=trace)
     if isinstance(result, SeparationResult):
         iv = result.intervals
