@@ -323,7 +323,7 @@ def _evaluate(a, b, motion_a, motion_b, id_a, id_b, hollow_a, hollow_b) -> PairA
             side, toi = settled["side"], settled["toi"]
             if settled["closest"] is not None:
                 closest = (_vec(settled["closest"][0]), _vec(settled["closest"][1]))
-            if separating_axis is None:
+            if separating_axis is None or any("segment's normal" in n for n in reconciled):
                 axis_from_closest = False
             else:
                 separating_axis = _vec(separating_axis)

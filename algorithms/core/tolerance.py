@@ -638,6 +638,44 @@ def separates(a, b, axis, scale: Optional[float] = None) -> bool:
     return gap > band
 
 
+def _linear_axes(a, b):
+    """The separating-axis candidates of two segments (or a segment and a point), as unit
+    vectors: ``m0 x m1`` and each segment's normal in their common plane, ``m x (m0 x m1)``
+    (a segment and a point: the segment's normal towards the point). Disjoint, one of them
+    separates. The closest points' direction separates too, in exact arithmetic, but not
+    always in floats: for the segments ``(0,0,0) (1, 2.9e-11, 0)`` and
+    ``(1, 3.4e10, 0) (2, 0, 0)``, 1 apart, B's closest point rounds by ``3e-11`` across B,
+    which tilts the direction enough for B's far end (``3.4e10`` along it) to project across
+    A's interval."""
+    if a.exact or b.exact or a.kind not in ("segment", "point") or \
+            b.kind not in ("segment", "point"):
+        return
+    ms = [unit(tuple(float(y) - float(x) for x, y in zip(p.p0, p.p1))) if p.kind == "segment"
+          else None for p in (a, b)]
+    m0, m1 = ms
+    if m0 is not None and m1 is not None:
+        c = unit(_cross(m0, m1))
+        if c is None:
+            return
+        yield c
+        for m in (m0, m1):
+            n = unit(_cross(m, c))
+            if n is not None:
+                yield n
+        return
+    m, seg, pt = (m0, a, b) if m0 is not None else (m1, b, a)
+    if m is None:
+        return
+    base = seg.p0
+    w = unit(tuple(float(q) - float(p) for p, q in zip(base, pt.position)))
+    if w is not None:
+        c = unit(_cross(m, w))
+        if c is not None:
+            n = unit(_cross(m, c))
+            if n is not None:
+                yield n
+
+
 def verify_rel(a, b) -> float:
     """How near touching (relative to the scale) :func:`reconcile` checks a separating axis:
     :data:`VERIFY_CURVED_REL` for a pair with a cylinder, :data:`VERIFY_REL` otherwise."""
@@ -741,14 +779,17 @@ def reconcile(a, b, *, intersects, distance, closest, separating_axis=None, firs
     else:
         near = distance is None or exact or distance <= verify_rel(a, b) * pair_scale(a, b)
         if separating_axis is not None and near and not separates(a, b, separating_axis):
-            replacement = None
+            replacement, how = None, "dropped"
             if closest is not None and None not in closest:
                 d = unit(tuple(float(q) - float(p) for p, q in zip(closest[0], closest[1])))
                 if d is not None and separates(a, b, d):
-                    replacement = d
-            notes.append("separating axis did not separate the projections: "
-                         + ("replaced by the closest points' direction" if replacement
-                            else "dropped"))
+                    replacement, how = d, "replaced by the closest points' direction"
+            if replacement is None:
+                for d in _linear_axes(a, b):
+                    if separates(a, b, d):
+                        replacement, how = d, "replaced by a segment's normal (SAT candidate)"
+                        break
+            notes.append("separating axis did not separate the projections: " + how)
             separating_axis = replacement
     if toi is not None:
         t = clamp_time(toi)
