@@ -242,6 +242,16 @@ def problems_of(a, b) -> list[str]:
             return [f"evaluate_pair raised {type(exc).__name__}: {exc}"]
         r, rs = result_json(ans), result_json(swapped)
         singles, found = single_queries(a, b)
+        scale = pair_scale(a, b)
+        band = TOUCH_REL * scale
+        sd = singles.get("distance")
+        # the library's Fraction path (inside the warnings check: explorer eval --exact runs
+        # it); a decision may differ from it only for a graze: a gap within the band (plus
+        # the distance's rounding), measured exactly where the Fraction path gives the
+        # distance, else by the float distance query (checked against the exact one wherever
+        # that exists)
+        raw = sd.distance if sd is not None else None
+        exact_found = exact_problems(r, a, b, band + ROUNDING * scale, raw)
     out += found
     if caught:
         out.append(f"warning: {caught[0].message}")
@@ -249,8 +259,6 @@ def problems_of(a, b) -> list[str]:
         err = res.get("error")
         if err and (CRASH.search(err) or not REFUSAL.search(err)):
             out.append(f"error: {err[:300]}")
-    scale = pair_scale(a, b)
-    band = TOUCH_REL * scale
     d, hit = r["distance"], r["intersects"]
     if d is not None:
         if not (math.isfinite(d) and d >= 0):
@@ -290,7 +298,6 @@ def problems_of(a, b) -> list[str]:
     if (ds is None) != (d is None) or d is not None and not _near(ds, d, ROUNDING * scale):
         out.append(f"swapped distance {ds!r} vs {d!r}")
     # the single queries against the pair's answer
-    sd = singles.get("distance")
     if sd is not None and d is not None:
         # GJK (triangle-triangle, the solids without a closed form) is iterative: its
         # documented accuracy is ITERATIVE_REL of the scale (core/tolerance.py), not rounding.
@@ -311,12 +318,7 @@ def problems_of(a, b) -> list[str]:
     if sh is not None and hit is not None and a.kind in ("segment", "ray") \
             and sh.intersects != hit and not graze:
         out.append(f"query hits {sh.intersects!r} vs evaluate_pair {hit!r}")
-    # the library's Fraction path; a decision may differ from it only for a graze: a gap
-    # within the band (plus the distance's rounding), measured exactly where the Fraction
-    # path gives the distance, else by the float distance query (checked against the exact
-    # one wherever that exists)
-    raw = sd.distance if sd is not None else None
-    out += exact_problems(r, a, b, band + ROUNDING * scale, raw)
+    out += exact_found
     # the independent brute force
     if a.kind in POINTLIKE and b.kind in POINTLIKE and d is not None:
         ex = fraction_sqrt(exact_sqr_distance(a, b))
@@ -494,4 +496,41 @@ def test_fraction_distance_of_points_1e_162_apart():
     assert report["intersects"]["exact"] is False and report["intersects"]["agrees"]
     assert V.norm(tuple(Fraction(c) for c in b.position)) == exact
     assert V.norm((3e-200, 4e-200, 0.0)) == 5e-200  # floats: hypot, not sqrt(0.0)
+    assert problems_of(a, b) == []
+
+
+def test_segments_whose_closest_points_direction_does_not_separate_in_floats():
+    """A = (0,0,0) (1, 2**-35, 0), B = (1, 2**35, 0) (2, 0, 0), 1 apart (exactly 1 - 1e-21).
+    B's closest point rounds to its end (2, 0, 0) (exactly it is 5.8e-11 above it), which
+    tilts the closest points' direction by 3e-11: B's far end, 3.4e10 along B, then projects
+    across A's interval, and reconcile dropped the axis: separated shapes with a null
+    separating_axis (the exact oracle's "separated" decision disagreed). Now a SAT candidate
+    of the two segments (B's normal in their plane) is taken, checked exactly here."""
+    a = Segment((0.0, 0.0, 0.0), (1.0, 2.9103830456733704e-11, 0.0))
+    b = Segment((1.0, 34359738368.0, 0.0), (2.0, 0.0, 0.0))
+    r = result_json(evaluate_pair(a, b))
+    assert r["intersects"] is False and r["distance"] == 1.0  # exact: 1 - 1.7e-21, rounded
+    axis = [Fraction(c) for c in r["separating_axis"]]
+    proj = [sum((Fraction(x) * u for x, u in zip(p, axis)), Fraction(0))
+            for p in (a.p0, a.p1, b.p0, b.p1)]
+    norm = fraction_sqrt(sum(u * u for u in axis))
+    gap = max(min(proj[2:]) - max(proj[:2]), min(proj[:2]) - max(proj[2:]))
+    assert gap / Fraction(norm) > Fraction(TOUCH_REL) * Fraction(b.p0[1])  # beyond the band
+    assert problems_of(a, b) == [] and problems_of(b, a) == []
+
+
+def test_exact_planes_whose_normals_differ_by_1e_162():
+    """Two planes through the origin whose normals differ only in z, by 1.1e-162: not
+    parallel at tolerance 0 (the Fraction path), so plane-plane took the crossing branch on
+    the unit normals, where c . c (c = u_A x u_B, |c| = 1.1e-162) underflowed to 0 and
+    numpy warned "invalid value encountered in divide" (x = 0 / 0). They cross (not
+    parallel: distance exactly 0) along a line through the origin (both d are 0)."""
+    a = Plane((1.0, 2.9103830456733704e-11, 4.445517498970155e-162), 0.0)
+    b = Plane((1.0, 2.9103830456733704e-11, 3.334138124227616e-162), 0.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        r = query("distance", a.as_exact(), b.as_exact())
+        report = compare(evaluate_pair(a, b), a, b)
+    assert r.distance == 0.0 and r.closest[0] == (0.0, 0.0, 0.0)
+    assert not [k for k, row in report.items() if not row["agrees"]]
     assert problems_of(a, b) == []
