@@ -534,3 +534,65 @@ def test_exact_planes_whose_normals_differ_by_1e_162():
     assert r.distance == 0.0 and r.closest[0] == (0.0, 0.0, 0.0)
     assert not [k for k, row in report.items() if not row["agrees"]]
     assert problems_of(a, b) == []
+
+
+def test_ray_and_line_crossing_a_plane_at_a_parameter_beyond_the_doubles():
+    """d . n is subnormal (1.6e-319), so t = (d - o . n) / (d . n) overflowed to inf, which
+    surface_hits read as no hit: the ray (moving towards the plane) and the line (never
+    parallel) were apart at the origin's 2.9e-11 (scale 1: outside the band), while the side
+    query said "straddling" and reconcile then made up a common point at t = 0. Exactly they
+    cross at t = 1.06 * 1.7e308 (ray) and t = -1.7e308 * 1.2 (line); the crossing point and
+    its t are beyond the doubles: intersects true, side 0, distance/closest/first_t refused."""
+    cases = [(Ray((-2.9103830456733704e-11, 1.0, 1.0), (0.0, 1.0, 1.2446030555722283e-60)),
+              Plane((1.0, 0.0, 1.3007796349561859e-259), 0.0)),
+             (Line((1.0, 2.9103830456733704e-11, 0.0), (0.0, 1.0, 1.2446030555722283e-60)),
+              Plane((1.0, 0.0, 4.4694447931517093e-249), 0.0))]
+    for a, plane in cases:
+        n = [Fraction(c) for c in plane.normal]
+        num = Fraction(plane.d) - sum(Fraction(x) * y for x, y in zip(a.origin, n))
+        den = sum(Fraction(x) * y for x, y in zip(a.direction, n))
+        t = num / den
+        assert abs(t) > Fraction(1.7976931348623157e308) and (a.kind == "line" or t > 0)
+        r = result_json(evaluate_pair(a, plane))
+        assert r["intersects"] is True and r["side"] == 0
+        assert r["distance"] is None and r["closest"] is None and r["first_t"] is None
+        assert "beyond the float range" in r["error"]
+        assert query("intersects", a, plane).intersects is True
+        assert problems_of(a, plane) == [] and problems_of(plane, a) == []
+    # moving away from the plane (the same ray with x = +2.9e-11): apart, 2.9e-11
+    a = Ray((2.9103830456733704e-11, 1.0, 1.0), (0.0, 1.0, 1.2446030555722283e-60))
+    r = result_json(evaluate_pair(a, cases[0][1]))
+    assert r["intersects"] is False and r["distance"] == 2.9103830456733704e-11
+
+
+def test_first_t_from_a_closest_point_beyond_the_doubles_is_reported():
+    """A ray from the origin with direction (1.7e-282, 5e-293, 0) passes 1 from the core of a
+    zero-radius cylinder 6.2e26 long (every point of the ray has z = 0, of the cylinder
+    z = 1): touching within the band (2**-40 * 3.1e26 = 2.8e14 > 1). reconcile took first_t
+    from the closest point, whose parameter is |(3.09e26, ...)| / 1.7e-282 = 1.8e308 * 1.0:
+    inf, written as a null with no error (a hitting ray without a first_t)."""
+    ray = Ray((0.0, 0.0, 0.0), (1.7215675123832985e-282, 5.010420900022432e-293, 0.0))
+    cyl = Cylinder((1.0, 1.0, 1.0), (1.0, 2.9103830456733704e-11, 0.0), 0.0,
+                   6.189700196426902e+26)
+    assert TOUCH_REL * cyl.height / 2 > 1.0  # the gap of 1 (in z) is within the band
+    r = result_json(evaluate_pair(ray, cyl))
+    assert r["intersects"] is True and r["distance"] == 0.0 and r["first_t"] is None
+    x = Fraction(r["closest"][0][0])  # the closest point's x; t = x / direction.x
+    assert x / Fraction(ray.direction[0]) > Fraction(1.7976931348623157e308)
+    assert "first_t" in r["error"] and "beyond the float range" in r["error"]
+    assert problems_of(ray, cyl) == [] and problems_of(cyl, ray) == []
+
+
+def test_exact_side_of_a_centre_3e_67_in_front_of_a_plane():
+    """The plane through the origin with normal (8.3e-258, -2.4e-268, 0) and a point-like
+    cylinder (radius and height 0) at (3e-67, 1.2e-66, 1.2e-66): f = n . c = 2.47e-324
+    exactly, positive (front). The Fraction path divided float(f) = 0.0 by |n| and said side
+    0, contradicting the right float answer (side 1, 3e-67 apart)."""
+    plane = Plane((8.32498966371959e-258, -2.4228908772695546e-268, 0.0), 0.0)
+    cyl = Cylinder((2.967364920549937e-67, 1.1869459682199748e-66, 1.1869459682199748e-66),
+                   (1.0, 2.9103830456733704e-11, 0.0), 0.0, 0.0)
+    f = sum(Fraction(x) * Fraction(y) for x, y in zip(plane.normal, cyl.center))
+    assert f > 0 and float(f) == 0.0
+    report = compare(evaluate_pair(plane, cyl), plane, cyl)
+    assert report["side"]["exact"] == 1 and report["side"]["agrees"]
+    assert problems_of(plane, cyl) == [] and problems_of(cyl, plane) == []
