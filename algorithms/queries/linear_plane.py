@@ -60,8 +60,8 @@ def hits_linear_plane(a, plane, front_only=False):
         return surface_hits(o, d, lo, hi, None, None, A9, trace)
     t = num / den
     trace["t"] = t
-    if t in (INF, -INF) and (lo == -INF or (num > 0) == (den > 0)):
-        # a component that is not parallel crosses the plane (t > 0 for a ray): here beyond
+    if (t == INF and hi == INF) or (t == -INF and lo == -INF):
+        # a ray or line that is not parallel crosses the plane (t > 0 for a ray): here beyond
         # the doubles (d.n subnormal, 1.6e-319). Before, surface_hits read the overflowed t as
         # no hit, the distance was the origin's, and the side (straddling) contradicted it.
         # The crossing is a hit whose t and point cannot be given: first_t inf, which

@@ -482,6 +482,21 @@ def test_gjk_stops_on_a_support_tie():
     assert query("distance", a, b).distance <= ROUNDING * 2.0
 
 
+@pytest.mark.xfail(strict=True, reason="gjk.py (another helper's): GJK's distance between a "
+                   "mixed-scale triangle and a flat OBB sharing a point is 1.1e-10 of the scale")
+def test_gjk_distance_of_a_mixed_scale_triangle_and_a_flat_box_that_share_a_point():
+    """The triangle's vertex (0, 0, 0) is the OBB's centre: distance exactly 0 (evaluate_pair
+    answers 0 through the SAT). The triangle has one edge 1 long and one 2.4e282 long; the
+    box's extents are 2.7e272, 7.9e261 and 0. GJK's distance query answers 2.56e272, 1.1e-10
+    of the pair's scale (2.3e282): beyond even ITERATIVE_REL (the long run's seed 4)."""
+    a = Triangle([(0.0, 0.0, 0.0), (1.0, 2.9103830456733704e-11, 0.0),
+                  (2.323463919496536e+282, 7.986907223269343e+281, 6.762169998536515e+271)])
+    b = OBB((0.0, 0.0, 0.0), ((0.0, 1.0, 0.0), (1.0, 0.0, 0.0), (0.0, 0.0, 1.0)),
+            (2.704867999414606e+272, 7.872201966280717e+261, 0.0))
+    assert evaluate_pair(a, b).distance == 0.0
+    assert query("distance", a, b).distance <= ITERATIVE_REL * 2.323463919496536e+282
+
+
 def test_fraction_distance_of_points_1e_162_apart():
     """The Fraction path took sqrt(float(q)) of the exact squared distance; for two points
     1.1e-162 apart q = 1.2e-324 rounds to 0.0, the exact distance came out 0 and the oracle
@@ -563,6 +578,21 @@ def test_ray_and_line_crossing_a_plane_at_a_parameter_beyond_the_doubles():
     a = Ray((2.9103830456733704e-11, 1.0, 1.0), (0.0, 1.0, 1.2446030555722283e-60))
     r = result_json(evaluate_pair(a, cases[0][1]))
     assert r["intersects"] is False and r["distance"] == 2.9103830456733704e-11
+    # a segment's overflowed t (1.8e308 > 1) is a miss, as before: the segment at z = 0 is
+    # (d - n_y y) / |n| = 2.77e129 below the plane n_y y + z = d (the long run's seed 4
+    # caught a first version of the fix that took it for a crossing)
+    seg = Segment((0.0, 0.0, 0.0), (1.0, 3.0980735318794546e-120, 0.0))
+    plane = Plane((0.0, 4.9784122222889134e-60, 1.0), 2.772669694120815e+129)
+    n = [Fraction(c) for c in plane.normal]
+    f1 = sum(Fraction(x) * y for x, y in zip(seg.p1, n)) - Fraction(plane.d)  # nearer end
+    exact = fraction_sqrt(f1 * f1 / sum(c * c for c in n))
+    r = result_json(evaluate_pair(seg, plane))
+    assert r["intersects"] is False and r["side"] == -1
+    assert abs(r["distance"] - exact) <= ROUNDING * exact
+    assert problems_of(seg, plane) == [] and problems_of(plane, seg) == []
+    for kind in (Ray, Line):  # the ray and line along it do cross it, at t = 1.8e308
+        r = result_json(evaluate_pair(kind(seg.p0, seg.p1), plane))
+        assert r["intersects"] is True and r["distance"] is None
 
 
 def test_first_t_from_a_closest_point_beyond_the_doubles_is_reported():
