@@ -655,25 +655,30 @@ def _linear_axes(a, b):
     m0, m1 = ms
     if m0 is not None and m1 is not None:
         c = unit(_cross(m0, m1))
-        if c is None:
-            return
-        yield c
-        for m in (m0, m1):
-            n = unit(_cross(m, c))
-            if n is not None:
-                yield n
-        return
-    m, seg, pt = (m0, a, b) if m0 is not None else (m1, b, a)
-    if m is None:
-        return
-    base = seg.p0
-    w = unit(tuple(float(q) - float(p) for p, q in zip(base, pt.position)))
-    if w is not None:
-        c = unit(_cross(m, w))
         if c is not None:
-            n = unit(_cross(m, c))
+            yield c
+            for m in (m0, m1):
+                n = unit(_cross(m, c))
+                if n is not None:
+                    yield n
+            return
+        # parallel: the common direction's normal towards B (from each of A's ends to each
+        # of B's), and the direction itself (collinear, apart along it)
+        ends_a, ends_b = (a.p0, a.p1), (b.p0, b.p1)
+    else:
+        m, seg, pt = (m0, a, b) if m0 is not None else (m1, b, a)
+        if m is None:
+            return
+        ends_a, ends_b = (seg.p0, seg.p1), (pt.position,)
+    m = m0 if m0 is not None else m1
+    for p in ends_a:
+        for q in ends_b:
+            w = unit(tuple(float(y) - float(x) for x, y in zip(p, q)))
+            c = unit(_cross(m, w)) if w is not None else None
+            n = unit(_cross(m, c)) if c is not None else None
             if n is not None:
                 yield n
+    yield m
 
 
 def verify_rel(a, b) -> float:

@@ -626,3 +626,23 @@ def test_exact_side_of_a_centre_3e_67_in_front_of_a_plane():
     report = compare(evaluate_pair(plane, cyl), plane, cyl)
     assert report["side"]["exact"] == 1 and report["side"]["agrees"]
     assert problems_of(plane, cyl) == [] and problems_of(cyl, plane) == []
+
+
+def test_parallel_segments_whose_closest_points_direction_does_not_separate():
+    """A = (0,0,0) (-1, 2**-35, 0) and B = (1, 2**-35, 0) (0, 2**-34, 0) are exactly parallel
+    (both directions (-1, 2**-35, 0)), 5.8e-11 apart (A's p0 to B's p1; the band at scale 1
+    is 9.1e-13). The closest points' direction (0, 1, 0) only touches: A's p1 and B's p0
+    project both to 2**-35. m0 x m1 is 0, so the first SAT fallback had no candidate and the
+    axis was dropped (the long run's seed 6); the common direction's normal separates them,
+    checked exactly here."""
+    a = Segment((0.0, 0.0, 0.0), (-1.0, 2.9103830456733704e-11, 0.0))
+    b = Segment((1.0, 2.9103830456733704e-11, 0.0), (0.0, 5.820766091346741e-11, 0.0))
+    r = result_json(evaluate_pair(a, b))
+    ex = fraction_sqrt(exact_sqr_distance(a, b))
+    assert r["intersects"] is False and abs(r["distance"] - ex) <= ROUNDING
+    axis = [Fraction(c) for c in r["separating_axis"]]
+    proj = [sum((Fraction(x) * u for x, u in zip(p, axis)), Fraction(0))
+            for p in (a.p0, a.p1, b.p0, b.p1)]
+    gap = max(min(proj[2:]) - max(proj[:2]), min(proj[:2]) - max(proj[2:]))
+    assert gap / Fraction(fraction_sqrt(sum(u * u for u in axis))) > Fraction(TOUCH_REL)
+    assert problems_of(a, b) == [] and problems_of(b, a) == []
