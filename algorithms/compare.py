@@ -116,7 +116,9 @@ def scale_of(*prims: Primitive, motion=None) -> float:
 def _direction_length(a: Primitive) -> float:
     if a.kind == "segment":
         return math.dist(tuple(map(float, a.p0)), tuple(map(float, a.p1)))
-    return math.sqrt(sum(float(c) ** 2 for c in a.direction))
+    # hypot, not the root of the sum of squares: a direction (2.6e187, 0, -7.6e66) squared
+    # overflowed (OverflowError)
+    return math.hypot(*(float(c) for c in a.direction))
 
 
 def judge(query: str, a: Primitive, b: Primitive, args: tuple, reference, other, *,

@@ -323,10 +323,17 @@ def _evaluate(a, b, motion_a, motion_b, id_a, id_b, hollow_a, hollow_b) -> PairA
             side, toi = settled["side"], settled["toi"]
             if settled["closest"] is not None:
                 closest = (_vec(settled["closest"][0]), _vec(settled["closest"][1]))
-            if separating_axis is None:
+            if separating_axis is None or any("segment's normal" in n for n in reconciled):
                 axis_from_closest = False
             else:
                 separating_axis = _vec(separating_axis)
+            if first_t is not None and not math.isfinite(first_t):
+                # "first_t from the closest point" of a ray whose direction is 1.7e-282 long:
+                # the point is 3e26 out, its t beyond the doubles (inf, written as a bare null)
+                errors.append(f"first_t: the parameter t of {id_a}'s ({a.kind}) closest point "
+                              f"is beyond the float range (its direction is too short); "
+                              f"first_t is null")
+                first_t = None
 
     # every field given, in the dataclass's order: the same frozen record, built in one go
     # (results.make_with: the dict becomes the record's own)

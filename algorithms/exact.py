@@ -300,7 +300,9 @@ def compare(result, a: Primitive, b: Primitive, motion_a=None, motion_b=None) ->
 def _length(a) -> float:
     if a.kind == "segment":
         return math.dist(tuple(map(float, a.p0)), tuple(map(float, a.p1)))
-    return math.sqrt(sum(float(c) ** 2 for c in a.direction))
+    # hypot, not the root of the sum of squares: a direction (2.6e187, 0, -7.6e66) squared
+    # overflowed (OverflowError)
+    return math.hypot(*(float(c) for c in a.direction))
 
 
 def alarms(report: dict) -> list[str]:

@@ -68,6 +68,20 @@ class GeometryError(ValueError):
         super().__init__(f"{field}: {problem}")
 
 
+class BeyondFloatRange(GeometryError):
+    """An answer's points lie beyond the float range in the pair's units: computed at unit
+    scale (:func:`algorithms.core.tolerance.call_rescaled`), they overflow when scaled back
+    (a ray from the origin with direction ``(1.2e-10, 0, 1)`` crosses the plane
+    ``x = 2.8e306`` at ``z = 2.4e316``). A clear refusal of the keys that need those points
+    (``closest``, the hits) instead of a bare OverflowError; the keys that do not (whether they
+    intersect) are answered. :class:`algorithms.kernels.stplane.BeyondFloatRange` is the
+    st-plane's own case (nearly parallel lines)."""
+
+    def __init__(self, field: str, what: str, value=None):
+        super().__init__(field, f"{what} beyond the float range (a coordinate of more than "
+                                f"1.8e308), so it cannot be given", value)
+
+
 # ----------------------------------------------------------------------------- coercion helpers
 
 

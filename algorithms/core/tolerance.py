@@ -319,8 +319,12 @@ _DIRECTION = {"ray": "direction", "line": "direction", "cylinder": "axis"}
 
 
 def _exponent(m: float) -> int:
-    """``e`` with ``m / 2**e`` in ``[0.5, 1)``."""
-    return math.frexp(m)[1]
+    """``e`` with ``m / 2**e`` in ``[0.5, 1)``, at most ``1023``: ``2**1024`` is no double, so
+    an ``m`` of ``2**1023`` or more (a plane ``9e307`` from the origin, whose ``|d| / |n|`` is
+    in the float range) is put in ``[1, 2)``, still at unit scale, and ``trace["rescaled_by"]``
+    stays finite (``math.ldexp(1.0, 1024)`` raised OverflowError and every query of the pair
+    failed)."""
+    return min(math.frexp(m)[1], 1023)
 
 
 def _safe(m: float) -> bool:
@@ -548,7 +552,9 @@ def scale_result(result, e: int, pe_a=None, pe_b=None):
             closest = tuple(_up(p, e) for p in result.closest)
         except OverflowError:
             if "s_bar" not in result.trace:
-                raise
+                from algorithms.primitives import BeyondFloatRange as Beyond
+
+                raise Beyond("closest", "the closest points lie", d) from None
             # two nearly parallel rays or lines of a pair of size 1e200 meeting 1e110 sizes
             # out: closest points within the floats at unit scale, beyond them in the pair's
             # units (math.ldexp raised a bare OverflowError): the st-plane's refusal
@@ -562,8 +568,13 @@ def scale_result(result, e: int, pe_a=None, pe_b=None):
         return replace(result, distance=d, sqr_distance=sq2, closest=closest, parameter=param,
                        trace=trace)
     if isinstance(result, HitResult):
-        hits = tuple(replace(h, t=_up_param(h.t, pe_a), point=_up(h.point, e))
-                     for h in result.hits)
+        try:
+            hits = tuple(replace(h, t=_up_param(h.t, pe_a), point=_up(h.point, e))
+                         for h in result.hits)
+        except OverflowError:
+            from algorithms.primitives import BeyondFloatRange as Beyond
+
+            raise Beyond("hits", "the hit point lies", result.first_t) from None
         return replace(result, hits=hits, first_t=_up_param(result.first_t, pe_a), trace=trace)
     if isinstance(result, SeparationResult):
         iv = result.intervals
@@ -625,6 +636,49 @@ def separates(a, b, axis, scale: Optional[float] = None) -> bool:
     band = touch_tolerance(pair_scale(a, b) if scale is None else scale,
                            a.exact and b.exact)
     return gap > band
+
+
+def _linear_axes(a, b):
+    """The separating-axis candidates of two segments (or a segment and a point), as unit
+    vectors: ``m0 x m1`` and each segment's normal in their common plane, ``m x (m0 x m1)``
+    (a segment and a point: the segment's normal towards the point). Disjoint, one of them
+    separates. The closest points' direction separates too, in exact arithmetic, but not
+    always in floats: for the segments ``(0,0,0) (1, 2.9e-11, 0)`` and
+    ``(1, 3.4e10, 0) (2, 0, 0)``, 1 apart, B's closest point rounds by ``3e-11`` across B,
+    which tilts the direction enough for B's far end (``3.4e10`` along it) to project across
+    A's interval."""
+    if a.exact or b.exact or a.kind not in ("segment", "point") or \
+            b.kind not in ("segment", "point"):
+        return
+    ms = [unit(tuple(float(y) - float(x) for x, y in zip(p.p0, p.p1))) if p.kind == "segment"
+          else None for p in (a, b)]
+    m0, m1 = ms
+    if m0 is not None and m1 is not None:
+        c = unit(_cross(m0, m1))
+        if c is not None:
+            yield c
+            for m in (m0, m1):
+                n = unit(_cross(m, c))
+                if n is not None:
+                    yield n
+            return
+        # parallel: the common direction's normal towards B (from each of A's ends to each
+        # of B's), and the direction itself (collinear, apart along it)
+        ends_a, ends_b = (a.p0, a.p1), (b.p0, b.p1)
+    else:
+        m, seg, pt = (m0, a, b) if m0 is not None else (m1, b, a)
+        if m is None:
+            return
+        ends_a, ends_b = (seg.p0, seg.p1), (pt.position,)
+    m = m0 if m0 is not None else m1
+    for p in ends_a:
+        for q in ends_b:
+            w = unit(tuple(float(y) - float(x) for x, y in zip(p, q)))
+            c = unit(_cross(m, w)) if w is not None else None
+            n = unit(_cross(m, c)) if c is not None else None
+            if n is not None:
+                yield n
+    yield m
 
 
 def verify_rel(a, b) -> float:
@@ -730,14 +784,17 @@ def reconcile(a, b, *, intersects, distance, closest, separating_axis=None, firs
     else:
         near = distance is None or exact or distance <= verify_rel(a, b) * pair_scale(a, b)
         if separating_axis is not None and near and not separates(a, b, separating_axis):
-            replacement = None
+            replacement, how = None, "dropped"
             if closest is not None and None not in closest:
                 d = unit(tuple(float(q) - float(p) for p, q in zip(closest[0], closest[1])))
                 if d is not None and separates(a, b, d):
-                    replacement = d
-            notes.append("separating axis did not separate the projections: "
-                         + ("replaced by the closest points' direction" if replacement
-                            else "dropped"))
+                    replacement, how = d, "replaced by the closest points' direction"
+            if replacement is None:
+                for d in _linear_axes(a, b):
+                    if separates(a, b, d):
+                        replacement, how = d, "replaced by a segment's normal (SAT candidate)"
+                        break
+            notes.append("separating axis did not separate the projections: " + how)
             separating_axis = replacement
     if toi is not None:
         t = clamp_time(toi)

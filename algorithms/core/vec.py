@@ -9,6 +9,7 @@ square root (it returns a float).
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 
 def add(u, v):
@@ -66,8 +67,28 @@ def sqr_norm(u):
 
 
 def norm(u) -> float:
-    """Euclidean length as a float (the only square root)."""
-    return math.sqrt(float(sqr_norm(u)))
+    """Euclidean length as a float (the only square root).
+
+    When the squared length is no normal double (components below ``1e-154`` or above
+    ``1e154``: its float underflows or overflows), the root is taken without that: ``hypot``
+    on floats, the Fraction scaled by a power of four into ``[1, 4)`` on exact input (before,
+    two points ``1.1e-162`` apart had a Fraction distance of ``0.0``, and the exact path
+    called them touching)."""
+    q = sqr_norm(u)
+    try:
+        f = float(q)
+    except OverflowError:  # a Fraction beyond the float range
+        f = math.inf
+    if f >= 2.2250738585072014e-308 and f != math.inf:
+        return math.sqrt(f)
+    if all(c == 0 for c in u):
+        return 0.0
+    if isinstance(q, float):
+        return math.hypot(*(float(c) for c in u))
+    q = Fraction(q)
+    k = (q.denominator.bit_length() - q.numerator.bit_length()) // 2  # q 4**k is about 1
+    scaled = q * Fraction(4) ** k if k >= 0 else q / Fraction(4) ** (-k)
+    return math.ldexp(math.sqrt(float(scaled)), -k)
 
 
 def sqr_dist(p, q):
@@ -107,5 +128,9 @@ def acc_dot(u, v, plus: float = 0.0) -> float:
         for x, y in zip(u, v):
             parts.extend(two_prod(x, y))
         return math.fsum(parts)
+    if isinstance(plus, float) and plus == 0:
+        # the default 0.0 added to a Fraction made it a float: the "exact" ray-plane test
+        # divided by a rounded d.n (8.8e-193), its t overflowed to inf and read as a miss
+        return dot(u, v)
     return plus + dot(u, v)
 

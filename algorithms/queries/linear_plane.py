@@ -21,7 +21,7 @@ from algorithms.kernels.closest import (INF, closest_point_plane, intersects_fro
                                         is_zero_vector, linear_parts, plane_nd, point_at,
                                         robust_distance, surface_hits, touching_distance, unit)
 from algorithms.registry import register
-from algorithms.results import DistanceResult, IntersectionResult
+from algorithms.results import DistanceResult, HitResult, IntersectionResult
 
 LINEAR = ("segment", "ray", "line")
 A9 = "ray-plane, Dunn & Parberry, 3D Math Primer App. A.9"
@@ -60,6 +60,14 @@ def hits_linear_plane(a, plane, front_only=False):
         return surface_hits(o, d, lo, hi, None, None, A9, trace)
     t = num / den
     trace["t"] = t
+    if (t == INF and hi == INF) or (t == -INF and lo == -INF):
+        # a ray or line that is not parallel crosses the plane (t > 0 for a ray): here beyond
+        # the doubles (d.n subnormal, 1.6e-319). Before, surface_hits read the overflowed t as
+        # no hit, the distance was the origin's, and the side (straddling) contradicted it.
+        # The crossing is a hit whose t and point cannot be given: first_t inf, which
+        # evaluate_pair reports as beyond the float range, and no hit point
+        trace["beyond_float_range"] = True
+        return HitResult(method=A9, trace=trace, intersects=True, first_t=t, hits=())
     if not (lo <= t <= hi):
         trace["rejected"] = "t outside the domain"
         return surface_hits(o, d, lo, hi, None, None, A9, trace)
@@ -77,6 +85,10 @@ def distance_linear_plane(a, plane):
     o, d, lo, hi = linear_parts(a)
     method = "linear-plane distance: " + A9 + " then " + A3
     if hr.intersects:
+        if hr.first_t in (INF, -INF):
+            from algorithms.primitives import BeyondFloatRange
+
+            raise BeyondFloatRange("closest", "the crossing point lies", hr.first_t)
         return touching_distance(o, d, hr, method, {"first_t": hr.first_t})
     n, pd = plane_nd(plane)
     ln = V.norm(n)

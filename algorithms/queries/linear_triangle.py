@@ -113,15 +113,27 @@ def _coplanar_interval(o, d, lo, hi, verts, n):
 def _degenerate_hits(o, d, lo, hi, verts, method, trace):
     """A collinear triangle is the segment between its two farthest vertices (or a point):
     the component touches it where their distance is 0 (within ``DEGENERATE_TOL`` times the
-    scale); a component along it overlaps it over an interval."""
+    scale: the largest coordinate of the component's origin (and a segment's other end) and
+    the triangle, never a direction; exactly 0 on Fractions); a component along it overlaps it
+    over an interval.
+
+    The scale had a floor of 1, which made the band absolute below unit size: a ray
+    ``1e-13`` beside the collinear triangle ``(0, -1e-7, 0) (0, 1e-7, 0) (0, 0, 0)`` touched it
+    (the band at that scale is ``9e-20``), and the Fraction path, run on the same floats with
+    that band, called a ray ``5.2e-76`` beside a triangle of size ``3.8e-65`` a hit."""
     pairs = ((0, 1), (0, 2), (1, 2))
     i, j = max(pairs, key=lambda ij: V.sqr_dist(verts[ij[0]], verts[ij[1]]))
     s0, s1 = verts[i], verts[j]
     trace = {**trace, "degenerate": "collinear triangle: treated as the segment "
              f"v{i} v{j}"}
-    of, df, s0f, s1f = map(V.to_float, (o, d, s0, s1))
-    scale = max([1.0] + [abs(c) for p in (of, s0f, s1f) for c in p])
-    tol2 = (DEGENERATE_TOL * scale) ** 2
+    if any(isinstance(c, Fraction) for p in (o, d, s0, s1) for c in p):
+        of, df, s0f, s1f = (tuple(Fraction(c) for c in p) for p in (o, d, s0, s1))
+        scale, tol2 = 1, 0
+    else:
+        of, df, s0f, s1f = map(V.to_float, (o, d, s0, s1))
+        ends = (of, s0f, s1f) + ((point_at(of, df, hi),) if hi not in (-INF, INF) else ())
+        scale = max([abs(c) for p in ends for c in p]) or 5e-324
+        tol2 = (DEGENERATE_TOL * scale) ** 2
     sq, t, s, pa, pb = linear_segment_closest(of, df, lo, hi, s0f, s1f)
     if sq > tol2:
         return surface_hits(of, df, lo, hi, None, None, method, trace)

@@ -29,6 +29,7 @@ signs of the normal) give the same answers by construction and are cross-checked
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 
@@ -136,7 +137,12 @@ def _centre_radius(plane, obj, centre, signed_raw, r_eff_unit, method, extra=Non
     """Side from a centre value ``f(c)`` and an effective radius along the unit normal
     (``side`` given: decided exactly by the caller)."""
     n_len = norm(plane.normal)
-    s = float(signed_raw) / n_len
+    if isinstance(signed_raw, Fraction):
+        # on the exact value: f = 2.5e-324 (a normal 8.3e-258 long, a centre 3e-67 out) is
+        # 0.0 as a float, and the Fraction path called the centre on the plane (side 0)
+        s = float(signed_raw / Fraction(n_len))
+    else:
+        s = float(signed_raw) / n_len
     tol = _tol(plane, obj, centre, float(r_eff_unit)) / n_len
     if side is None:
         side = _decide(s - r_eff_unit, s + r_eff_unit, tol)

@@ -144,11 +144,20 @@ def distance_plane_plane(a, b) -> DistanceResult:
     # origin, c = u_A x u_B (three planes, Cramer by triple products, A.11):
     # x = (o_A (u_B x c) + o_B (c x u_A)) / (c . c). The cross products keep their accuracy
     # for nearly parallel planes, where aa bb - ab^2 cancels to 0
+    # for nearly parallel planes, where aa bb - ab^2 cancels to 0. On the unit c / |c| and
+    # |c| = sin (hypot): c . c underflowed to 0 for exact planes whose normals differ by
+    # 1e-162 (not parallel at tolerance 0), and x was 0 / 0
     c = np.cross(ua, ub)
-    cc = float(c @ c)
-    x = (oa * np.cross(ub, c) + ob * np.cross(c, ua)) / cc
+    sin = math.hypot(*(float(x) for x in c))
+    cu = c / sin
+    with np.errstate(over="ignore"):
+        x = (oa * np.cross(ub, cu) + ob * np.cross(cu, ua)) / sin
+    if not np.all(np.isfinite(x)):
+        from algorithms.primitives import BeyondFloatRange
+
+        raise BeyondFloatRange("closest", "the line where the planes cross lies", sin)
     trace = {"case": "crossing", "line_point": _lst(x),
-             "line_direction": _lst(c / math.sqrt(cc)), "sin_angle": math.sqrt(cc)}
+             "line_direction": _lst(cu), "sin_angle": sin}
     return DistanceResult(method=METHOD_PLANE, trace=trace, distance=0.0, sqr_distance=0.0,
                           closest=(_lst(x), _lst(x)), parameter=(None, None))
 
