@@ -33,7 +33,8 @@ import numpy as np
 from algorithms import registry
 from algorithms.answer import PairAnswer, Records
 from algorithms.core import once
-from algorithms.core.tolerance import PLAIN_KEY, clearly_apart, plain, reconcile, unit
+from algorithms.core.tolerance import (AXIS_FROM_SAT, PLAIN_KEY, clearly_apart, plain, reconcile,
+                                       unit)
 from algorithms.extras.containment import contains
 from algorithms.extras.planes import classify_linear_pair, plane2d_of
 from algorithms.kernels.motion import relative_motion, toi_world
@@ -323,7 +324,7 @@ def _evaluate(a, b, motion_a, motion_b, id_a, id_b, hollow_a, hollow_b) -> PairA
             side, toi = settled["side"], settled["toi"]
             if settled["closest"] is not None:
                 closest = (_vec(settled["closest"][0]), _vec(settled["closest"][1]))
-            if separating_axis is None or any("segment's normal" in n for n in reconciled):
+            if separating_axis is None or any(n.endswith(AXIS_FROM_SAT) for n in reconciled):
                 axis_from_closest = False
             else:
                 separating_axis = _vec(separating_axis)

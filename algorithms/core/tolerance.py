@@ -681,6 +681,12 @@ def _linear_axes(a, b):
     yield m
 
 
+#: how :func:`reconcile`'s note ends when it replaced the separating axis by one of
+#: :func:`_linear_axes`' candidates (not the closest points' direction: evaluate_pair then
+#: does not call the axis one "from the closest points")
+AXIS_FROM_SAT = "replaced by a segment's normal (SAT candidate)"
+
+
 def verify_rel(a, b) -> float:
     """How near touching (relative to the scale) :func:`reconcile` checks a separating axis:
     :data:`VERIFY_CURVED_REL` for a pair with a cylinder, :data:`VERIFY_REL` otherwise."""
@@ -792,7 +798,7 @@ def reconcile(a, b, *, intersects, distance, closest, separating_axis=None, firs
             if replacement is None:
                 for d in _linear_axes(a, b):
                     if separates(a, b, d):
-                        replacement, how = d, "replaced by a segment's normal (SAT candidate)"
+                        replacement, how = d, AXIS_FROM_SAT
                         break
             notes.append("separating axis did not separate the projections: " + how)
             separating_axis = replacement
