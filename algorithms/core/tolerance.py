@@ -455,6 +455,34 @@ def rescaled_pair(a, b):
     return _rescale_prim(a, e)[0], _rescale_prim(b, e)[0]
 
 
+def rescaled_pair_exponents(a, b):
+    """``(a', b', e, pe_a, pe_b)``: the pair as :func:`call_rescaled` runs it (lengths divided
+    by ``2**e``, each direction by its own power of two; the objects themselves and ``e = 0``
+    when :func:`needs_rescaling` says no), with the exponents bringing a ray's or line's
+    parameter back (``t = t' 2**pe``, ``None`` for a shape without one): for classifications
+    that report lengths and parameters (:func:`up_length`, :func:`up_param`)."""
+    if not needs_rescaling(a, b):
+        return a, b, 0, None, None
+    m = max(_sizes(a)[1], _sizes(b)[1])
+    e = _exponent(m) if m > 0 else 0
+    (a2, de_a), (b2, de_b) = _rescale_prim(a, e), _rescale_prim(b, e)
+    pe_a = None if de_a is None or a.kind == "plane" else e - de_a
+    pe_b = None if de_b is None or b.kind == "plane" else e - de_b
+    return a2, b2, e, pe_a, pe_b
+
+
+def up_length(x, e: int):
+    """A length (or a number scaling as ``2**e``) of the scaled pair in the pair's units:
+    ``x 2**e``, ``+-inf`` beyond the float range, ``None`` kept."""
+    return None if x is None else _ldexp(float(x), e)
+
+
+def up_param(t, pe):
+    """A ray's or line's parameter of the scaled pair in the pair's units (``pe`` from
+    :func:`rescaled_pair_exponents`; ``None`` leaves ``t`` as it is)."""
+    return _up_param(t, pe)
+
+
 def call_rescaled(func, name: str, a, b, args=(), kwargs=None):
     """``func(a, b, *args, **kwargs)`` for query ``name``, run on the pair rescaled by exact
     powers of two when :func:`needs_rescaling` says so, with the answer scaled back (module

@@ -20,11 +20,11 @@ relative tolerance ``tol`` (default ``1e-12`` on unit-normal quantities; ``0`` o
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Optional
 
-from algorithms.core.tolerance import PARALLEL_SIN
+from algorithms.core.tolerance import PARALLEL_SIN, rescaled_pair_exponents, up_length, up_param
 from algorithms.core import vec as V
 from algorithms.primitives import Plane
 
@@ -321,11 +321,28 @@ def linear_parts(prim):
 
 def classify_linear_pair(a, b) -> Optional[TwoRaysResult]:
     """A.8's classification of two linear primitives (``None`` when one is a point-like
-    segment)."""
+    segment).
+
+    A float pair of huge or tiny size is classified at unit scale, multiplied by the exact
+    powers of two every query of the pair runs at (:func:`algorithms.core.tolerance.
+    rescaled_pair_exponents`, the module's point 3: "1e300 scenes get the unit-scale
+    answer"); A.8's formulas are homogeneous, so the case is the unit-scale one and ``t1``,
+    ``t2``, ``gap`` and ``|d1 x d2|^2`` are brought back to the pair's units. Computed in the
+    pair's units, ``(p2 - p1) x d1`` of two rays 1e200 apart squares to ``inf``, and
+    ``inf <= tol * inf`` called them coincident (gap 0) beside a distance of 1e200."""
+    a, b, e, pe_a, pe_b = rescaled_pair_exponents(a, b)
     (p1, d1, k1), (p2, d2, k2) = linear_parts(a), linear_parts(b)
     if V.dot(d1, d1) == 0 or V.dot(d2, d2) == 0:
         return None
-    return two_rays(p1, d1, p2, d2, k1, k2)
+    r = two_rays(p1, d1, p2, d2, k1, k2)
+    if e == 0 and pe_a is None and pe_b is None:
+        return r
+    # a point o + t d of a ray or line is (o' + t' d') 2**e with d' = d / 2**de: t = t' 2**pe,
+    # pe = e - de; a segment's t is scale-free and its d = p1 - p0 scales as a length (de = e)
+    de_a = e if pe_a is None else e - pe_a
+    de_b = e if pe_b is None else e - pe_b
+    return replace(r, t1=up_param(r.t1, pe_a), t2=up_param(r.t2, pe_b),
+                   gap=up_length(r.gap, e), cross_sqr=up_length(r.cross_sqr, 2 * (de_a + de_b)))
 
 
 # ----------------------------------------------------------------------------- 2D lines (A.1, A.7)

@@ -860,7 +860,9 @@ def linear_features_distance(o, d, lo, hi, point_closest, edges):
     ``x`` is an end of the component or the component is parallel to the face; then sliding
     both points along the component keeps the distance until ``x`` reaches an end or ``y``
     reaches an edge of the face. So some closest pair has ``x`` at an end or ``y`` on an edge.
-    Returns ``(sqr_distance, t, point_on_A, point_on_B, feature, candidates)``.
+    Returns ``(sqr_distance, t, point_on_A, point_on_B, feature, candidates)``; among
+    features at distance exactly 0 (a contact, which :func:`rescue_hit` reports), the one of
+    least ``t``: the first touching point.
     """
     best = None
     cands = []
@@ -871,12 +873,15 @@ def linear_features_distance(o, d, lo, hi, point_closest, edges):
         q = point_closest(p)
         s = V.sqr_dist(p, q)
         cands.append({"feature": f"end t={_show(t)}", "sqr_distance": s})
-        if best is None or s < best[0]:
+        if best is None or s < best[0] or (s == 0 == best[0] and t < best[1]):
             best = (s, t, p, q, f"end t={_show(t)}", None)
     for name, s0, s1 in edges:
         s, t, s_, pa, pb = linear_segment_closest(o, d, lo, hi, s0, s1)
         cands.append({"feature": f"edge {name}", "sqr_distance": s})
-        if best is None or s < best[0]:
+        # of features touching exactly (s == 0), the first along the component: the contact
+        # :func:`rescue_hit` reports (a ray through a box's interior from edge to edge that
+        # Woo rejects by an ulp touches two edges; the first-listed was its exit)
+        if best is None or s < best[0] or (s == 0 == best[0] and t < best[1]):
             best = (s, t, pa, pb, f"edge {name}", s_)
     return best[:5] + (cands,)
 

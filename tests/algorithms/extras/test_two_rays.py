@@ -111,3 +111,38 @@ def test_in_results_by_hand():
         "coincident"
     # a segment of zero length is a point: not classified
     assert "two rays" not in evaluate_json(x, Segment((3, 1, 0), (3, 1, 0)))["trace"]
+
+
+def test_huge_and_tiny_pairs_classified_at_unit_scale():
+    # A (-k, 0, 0) + t1 (1, 0, 0), B (0, -k, k) + t2 (0, 1, 0): A(t1) - B(t2) =
+    # (t1 - k, -(t2 - k), -k), least at t1 = t2 = k, where the lines are k apart in z:
+    # skew, d1 x d2 = (0, 0, 1), |d1 x d2|^2 = 1 (hand-derived; the exact oracle agrees).
+    # At k = 1e200 the float A.8 squared |r1(t1) - r2(t2)| = 1e400 to inf, and the test
+    # |w . c| <= 1e-12 |w| |c| 4 read inf on the right: "crossing", gap 0, beside the
+    # distance 1e200 of the same result. At k = 1e-200 the square underflowed to 0 and the
+    # scale's floor of 1 made 1e-200 "crossing" as well. Now classified at unit scale.
+    for k in (1e200, 1e-200):
+        a, b = Ray((-k, 0.0, 0.0), (1.0, 0.0, 0.0)), Ray((0.0, -k, k), (0.0, 1.0, 0.0))
+        assert oracle(*(tuple(Fraction(c) for c in v) for v in
+                        (a.origin, a.direction, b.origin, b.direction)))[0] == "skew"
+        out = evaluate_json(a, b)
+        r = out["trace"]["two rays"]
+        assert r["case"] == "skew" and (r["t1"], r["t2"], r["gap"]) == (k, k, k)
+        assert r["|d1 x d2|^2"] == 1.0 and r["within"] is True
+        assert out["distance"] == k and out["intersects"] is False
+
+
+def test_rays_1e200_apart_are_not_coincident():
+    # The long fuzz's pair (tests/algorithms/queries/test_nearly_parallel.py, SEED=1
+    # FUZZ_SCALE=10): A (2, -1, 1e200) + s (-2, 1e-300, 0), B (2, -2, -2) + t (-2, w, 0),
+    # w = fl(1e-300 + 2.2250738585072e-309). |d1 x d2|^2 = (2 (w - 1e-300))^2 ~ 2e-617 is
+    # within 1e-12 of |d1|^2 |d2|^2 = 16: parallel at A.8's tolerance; with p2 - p1 =
+    # (0, -1, -2 - 1e200), (p2 - p1) x d1 = (1e-300 (1e200 + 2), 2 (1e200 + 2), -2) gives the
+    # gap |(p2 - p1) x d1| / |d1| = 1e200 + 2 -> 1e200 (the distance of the same result).
+    # Before: that square overflowed, inf <= 1e-12 inf, and the rays were "coincident", gap 0
+    a = Ray((2.0, -1.0, 1e200), (-2.0, 1e-300, 0.0))
+    b = Ray((2.0, -2.0, -2.0), (-2.0, 1e-300 + 2.2250738585072e-309, 0.0))
+    for x, y in ((a, b), (b, a)):
+        out = evaluate_json(x, y)
+        r = out["trace"]["two rays"]
+        assert r["case"] == "parallel" and r["gap"] == 1e200 == out["distance"]

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from algorithms import AABB, Line, Point, Ray, Segment
@@ -246,6 +246,8 @@ def test_evaluate_pairs_no_error():
 
 @settings(max_examples=ex(80), deadline=None)
 @given(a=linear(pts=ivec3), box=boxes(pts=ivec3, ext=st.integers(0, 2)))
+# the long fuzz's case (SEED=3 FUZZ_SCALE=10): test_a_ray_from_edge_to_edge_enters_first
+@example(a=Ray((2.0, 0.0, 0.0), (-3.0625, -3.0625, 1.0)), box=AABB((0.0, -2.0, 0.0), (1.0, -1.0, 1.0)))
 def test_woo_equals_slabs_exactly_in_fractions(a, box):
     # In rational arithmetic both methods are exact, so on lattice data (edges, corners, faces
     # grazed exactly, flat boxes) they must agree to the last bit: same first_t, same hit
@@ -261,3 +263,23 @@ def test_woo_equals_slabs_exactly_in_fractions(a, box):
     sc = scale_of(a, box)
     if f.intersects == w.intersects and w.first_t is not None:
         assert f.first_t == pytest.approx(w.first_t, abs=1e-12 * sc)
+
+
+def test_a_ray_from_edge_to_edge_enters_first():
+    # The long fuzz's case (SEED=3 FUZZ_SCALE=10): O = (2, 0, 0), d = (-3.0625, -3.0625, 1)
+    # (3.0625 = 49/16) against [0, 1] x [-2, -1] x [0, 1]. Exactly: x = 2 - 49/16 t is in
+    # [0, 1] for t in [16/49, 32/49], y = -49/16 t in [-2, -1] for the same t, z = t in [0, 1]:
+    # the ray enters through the edge x = 1, y = -1 at t = 16/49 and leaves through the edge
+    # x = 0, y = -2 at 32/49, crossing the interior (the xy diagonal of the box). In floats
+    # Woo's hit point on the x = 1 plane has y = -0.9999999999999999 (an ulp outside) and is
+    # rejected; the 12-edge distance finds both edges at distance 0, and the rescue reported
+    # the first listed, the exit: first_t 0.653 instead of 0.327. Now the first along the ray.
+    a, box = Ray((2.0, 0.0, 0.0), (-3.0625, -3.0625, 1.0)), AABB((0.0, -2.0, 0.0), (1.0, -1.0, 1.0))
+    # (the exact run's parameters, rounded once to floats)
+    w = query("hits", a.as_exact(), box.as_exact(), method="woo")
+    assert [h.t for h in w.hits] == [float(Fraction(16, 49)), float(Fraction(32, 49))]
+    f = query("hits", a, box)
+    assert f.intersects and f.first_t == pytest.approx(16 / 49, abs=4e-16)
+    out = evaluate_pair(a, box)
+    assert out["intersects"] is True and out["distance"] == 0.0
+    assert out["first_t"] == pytest.approx(16 / 49, abs=4e-16)
