@@ -324,11 +324,13 @@ def _closest_sliver(q, tri: Triangle, zero, one):
     for u, w in ((b, c), (c, a), (a, b)):
         up, wp = V.sub(u, p), V.sub(w, p)
         areas.append(V.dot(V.cross(up, wp), n) / nn)
-    if min(areas) >= 0:
+    # (a total of 0: the areas underflowed, for a triangle 1e-60 the size of its distance to
+    # q; the edges decide)
+    total = areas[0] + areas[1] + areas[2]
+    if min(areas) >= 0 and total > 0:
         dd = V.sqr_dist(p, q)
         if dd < best[0]:
             # (the areas sum to 1 in exact arithmetic, here to about eps / sin: normalised)
-            total = areas[0] + areas[1] + areas[2]
             return p, (areas[0] / total, areas[1] / total, areas[2] / total), "face"
     return best[1], best[2], best[3]
 

@@ -441,10 +441,42 @@ def _hits_and_features(a, box):
     if hr.intersects:
         return hr, None
     o, d, lo, hi = linear_parts(a)
+    if not (a.exact or box.exact):
+        crossing = slab_crossing(hr, o, d, lo, hi, o, d, box.min, box.max)
+        if crossing is not None:
+            return crossing, None
     feats = box_features_distance(o, d, lo, hi, box.min, box.max)
     hr = rescue_hit(hr, o, d, feats[0], feats[1],
                     f"Woo rejected a contact the edge distance finds exactly ({feats[4]})")
     return hr, feats
+
+
+def slab_crossing(hr, o, d, lo, hi, ol, dl, bmin, bmax, to_world=None):
+    """Woo's rejected float cast ``hr`` as the crossing the slab method finds, or ``None``
+    (``ol``, ``dl``: the component in the box's frame, ``[bmin, bmax]`` the box there, and
+    ``to_world`` its normals back to world space: an OBB's; an AABB's frame is the world's).
+
+    Woo tests the candidate plane's hit point after rounding it: a component that enters
+    (or leaves) through an edge can have that point an ulp outside the face, and Woo rejects a
+    crossing of the box's inside. The ray ``(2, 0, 3) + t (-49/16, -49/16, -2)`` against
+    ``[-1, 0] x [-3, -2] x [0, 2]`` enters through the edge ``x = 0, y = -2`` at ``t = 32/49``
+    and leaves through ``x = -1, y = -3`` at ``48/49``; Woo's point on ``x = 0`` had ``y`` an
+    ulp above ``-2``, and the edges' distance found only the exit at distance 0: first_t was
+    0.98. The slabs compare parameters, not points (Kay & Kajiya, as :func:`hits_slabs`): when
+    their interval is a crossing of positive length (``t_in < t_out``), its entry and exit are
+    the answer, with Woo's method and trace and ``trace["rescued"]`` saying why. A graze
+    (``t_in == t_out``) is left to the edges' exact distance (:func:`_hits_and_features`)."""
+    t_in, t_out, n_in, n_out, trace = slab_interval(ol, dl, lo, hi, bmin, bmax)
+    if t_in is None or not t_in < t_out:
+        return None
+    if to_world is not None:
+        n_in, n_out = to_world(n_in), to_world(n_out)
+    sl = solid_hits(o, d, lo, hi, t_in, t_out, n_in, n_out, hr.method,
+                    {**hr.trace, "rescued": "Woo rejected a crossing the slabs' parameter "
+                                            f"interval [{float(t_in)!r}, {float(t_out)!r}] "
+                                            "finds (a hit point rounded an ulp outside a "
+                                            "face)", "slabs": trace})
+    return sl if sl.intersects else None
 
 
 def hits_linear_aabb(a, box):

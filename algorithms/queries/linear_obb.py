@@ -27,7 +27,8 @@ from algorithms.kernels.closest import (closest_point_obb, golden_section_distan
                                         point_at, rescue_hit, robust_distance, solid_hits,
                                         touching_distance)
 from algorithms.kernels.filters import segment_clearly_misses_box
-from algorithms.queries.linear_aabb import box_features_distance, slab_interval, woo_interval
+from algorithms.queries.linear_aabb import (box_features_distance, slab_crossing, slab_interval,
+                                            woo_interval)
 from algorithms.registry import register
 from algorithms.results import DistanceResult, IntersectionResult
 
@@ -89,6 +90,12 @@ def _hits_and_features(a, obb):
         return hr, None
     o, d, lo, hi, ol, dl = _local(a, obb)
     bmin, bmax = _bounds(obb)
+    if not (a.exact or obb.exact):
+        # (Woo's hit point rounded an ulp outside a face: the slabs' crossing, as an AABB's)
+        crossing = slab_crossing(hr, o, d, lo, hi, ol, dl, bmin, bmax,
+                                 lambda n: _world_normal(n, obb))
+        if crossing is not None:
+            return crossing, None
     feats = box_features_distance(ol, dl, lo, hi, bmin, bmax)
     hr = rescue_hit(hr, o, d, feats[0], feats[1],
                     f"Woo rejected a contact the edge distance finds exactly ({feats[4]})")

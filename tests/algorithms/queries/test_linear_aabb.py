@@ -11,7 +11,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from algorithms import AABB, Line, Point, Ray, Segment
+from algorithms import AABB, OBB, Line, Point, Ray, Segment
 from algorithms.report import evaluate_json as evaluate_pair
 from algorithms.kernels.closest import closest_point_aabb
 from algorithms.registry import methods, query
@@ -283,3 +283,30 @@ def test_a_ray_from_edge_to_edge_enters_first():
     out = evaluate_pair(a, box)
     assert out["intersects"] is True and out["distance"] == 0.0
     assert out["first_t"] == pytest.approx(16 / 49, abs=4e-16)
+
+
+def test_a_crossing_woo_rejects_by_an_ulp_is_the_slabs_entry_and_exit():
+    # The long fuzz's second case (SEED=3): O = (2, 0, 3), d = (-49/16, -49/16, -2) against
+    # [-1, 0] x [-3, -2] x [0, 2]. Exactly: x = 2 - 49/16 t is in [-1, 0] and y = -49/16 t in
+    # [-3, -2] for t in [32/49, 48/49], z = 3 - 2 t in [0, 2] for t in [1/2, 3/2]: the ray
+    # enters through the edge x = 0, y = -2 at t = 32/49 and leaves through x = -1, y = -3 at
+    # 48/49, crossing the inside. Woo's point on x = 0 has y an ulp above -2 and is rejected;
+    # the edges' distance saw only the exit at distance 0 (the entry's came out 9.9e-32), and
+    # first_t was 48/49 with one hit. Now the slabs' interval (slab_crossing): both, in order.
+    a, box = Ray((2.0, 0.0, 3.0), (-3.0625, -3.0625, -2.0)), AABB((-1.0, -3.0, 0.0), (0.0, -2.0, 2.0))
+    entry, exit_ = float(Fraction(32, 49)), float(Fraction(48, 49))
+    e = query("hits", a.as_exact(), box.as_exact())
+    assert [float(h.t) for h in e.hits] == [entry, exit_]
+    f = query("hits", a, box)
+    assert [(h.t, h.kind) for h in f.hits] == [(entry, "entry"), (exit_, "exit")]
+    assert f.first_t == entry and "rescued" in f.trace
+    # the entry normal: the face x = 0 or y = -2 (through their edge): (1, 0, 0) or (0, -1, 0)
+    assert f.hits[0].normal in ((1.0, 0.0, 0.0), (0.0, -1.0, 0.0))
+    out = evaluate_pair(a, box)
+    assert out["intersects"] is True and out["distance"] == 0.0 and out["first_t"] == entry
+    # the same box as an OBB with the world's axes (its own frame: the same slabs)
+    obb = OBB((-0.5, -2.5, 1.0), ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)),
+              (0.5, 0.5, 1.0))
+    g = query("hits", a, obb)
+    assert [h.t for h in g.hits] == pytest.approx([entry, exit_], abs=4e-16)
+    assert evaluate_pair(a, obb)["first_t"] == pytest.approx(entry, abs=4e-16)
