@@ -308,15 +308,7 @@ def _closest_sliver(q, tri: Triangle, zero, one):
     if not nn > 0:
         _, p, bary, name = _nearest_edge(q, tri, zero, one)
         return p, bary, name
-    best = None
-    for i, j in ((0, 1), (0, 2), (1, 2)):
-        p, t = closest_point_segment(q, verts[i], verts[j])
-        dd = V.sqr_dist(p, q)
-        if best is None or dd < best[0]:
-            bary = [zero, zero, zero]
-            bary[i], bary[j] = one - t, t
-            name = f"vertex {i}" if t == 0 else (f"vertex {j}" if t == 1 else f"edge {i}{j}")
-            best = (dd, p, tuple(bary), name)
+    best = _nearest_edge(q, tri, zero, one, degenerate=False)
     h = V.acc_dot(n, V.sub(q, a)) / nn
     p = V.sub(q, V.scale(h, n))  # q's projection on the plane
     # barycentrics by the sub-triangle areas (b - p) x (c - p) . n / |n|^2, and so on
@@ -335,16 +327,22 @@ def _closest_sliver(q, tri: Triangle, zero, one):
     return best[1], best[2], best[3]
 
 
-def _nearest_edge(q, tri: Triangle, zero, one):
-    """``(squared distance, point, barycentrics, region)`` of the nearest of the three edges."""
+def _nearest_edge(q, tri: Triangle, zero, one, degenerate: bool = True):
+    """``(squared distance, point, barycentrics, region)`` of the nearest of the three edges:
+    ``"edge 01 (degenerate triangle)"``... for a collinear triangle, else the region of a
+    proper one (``"vertex 1"`` at an edge's end, ``"edge 01"`` between)."""
     best = None
-    for i, j, name in ((0, 1, "edge 01"), (0, 2, "edge 02"), (1, 2, "edge 12")):
+    for i, j in ((0, 1), (0, 2), (1, 2)):
         p, t = closest_point_segment(q, tri.vertices[i], tri.vertices[j])
         dd = V.sqr_dist(p, q)
         if best is None or dd < best[0]:
             bary = [zero, zero, zero]
             bary[i], bary[j] = one - t, t
-            best = (dd, p, tuple(bary), name + " (degenerate triangle)")
+            if degenerate:
+                name = f"edge {i}{j} (degenerate triangle)"
+            else:
+                name = f"vertex {i}" if t == 0 else (f"vertex {j}" if t == 1 else f"edge {i}{j}")
+            best = (dd, p, tuple(bary), name)
     return best
 
 

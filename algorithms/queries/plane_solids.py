@@ -143,7 +143,6 @@ def distance_plane_plane(a, b) -> DistanceResult:
     # the line nearest the origin is the meeting point with the plane c . x = 0 through the
     # origin, c = u_A x u_B (three planes, Cramer by triple products, A.11):
     # x = (o_A (u_B x c) + o_B (c x u_A)) / (c . c). The cross products keep their accuracy
-    # for nearly parallel planes, where aa bb - ab^2 cancels to 0
     # for nearly parallel planes, where aa bb - ab^2 cancels to 0. On the unit c / |c| and
     # |c| = sin (hypot): c . c underflowed to 0 for exact planes whose normals differ by
     # 1e-162 (not parallel at tolerance 0), and x was 0 / 0
