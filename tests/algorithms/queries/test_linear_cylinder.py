@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from algorithms import AABB, OBB, Cylinder, Line, Plane, Point, Ray, Segment, Sphere, Triangle
@@ -267,10 +267,17 @@ _B = st.one_of(
 
 @settings(max_examples=ex(150), deadline=None)
 @given(a=_A, b=_B, swap=st.booleans())
+@example(a=Ray((-1.0, 0.0, 0.0), (5e-324, 0.0, 1.0)), b=Plane((1.0, 0.0, 0.0), 0.0), swap=False)
 def test_evaluate_fuzz_degenerate(a, b, swap):
     x, y = (b, a) if swap else (a, b)
     r = evaluate_pair(x, y)
     err = r.get("error", "")
+    if "beyond the float range" in err and r["distance"] is None:
+        # the documented refusal (docs/scene-v1.md, extreme coordinates): a ray with a
+        # direction component of 5e-324 crosses the plane x = 0 from x = -1 at t = 2e323,
+        # its crossing point beyond the doubles; that they meet is still answered
+        assert r["intersects"] is True and "(a coordinate of more than 1.8e308)" in err, r
+        return
     assert all(f"no {q} " not in err and f"{q} failed" not in err for q in MY_QUERIES), err
     assert r["distance"] is not None and math.isfinite(r["distance"]) and r["distance"] >= 0
     assert r["intersects"] == (r["distance"] == 0), r
