@@ -140,6 +140,19 @@ def test_bad_input_is_one_line_and_status_2(tmp_path, args, message):
     assert r.stderr.count("\n") == 1 and message in r.stderr and "Traceback" not in r.stderr
 
 
+def test_a_target_whose_time_ran_out_before_its_first_case_found_nothing():
+    # a deadline already past: every case is skipped (assume(False)), which hypothesis calls
+    # unsatisfiable; that is "nothing found in the time given", not an internal error (seen in
+    # CI: a run of several targets on a busy machine, its second target started late)
+    import time
+
+    target = fuzz.find_targets(query="hits", pair="aabb-ray", user=False)[0]
+    calls = []
+    found = fuzz.search(target, examples=50, seed=3, deadline=time.monotonic() - 1.0,
+                        on_case=lambda: calls.append(1), should_stop=lambda: False)
+    assert found is None and len(calls) > 0
+
+
 def test_targets_filter_by_query_and_pair_either_order():
     ts = fuzz.find_targets(query="hits", pair="aabb-ray", user=False)
     # ray-aabb hits: Woo is the default, slabs the second method
