@@ -113,7 +113,10 @@ def scale_of(*prims: Primitive, motion=None) -> float:
     return max(biggest, 2.2250738585072014e-308)
 
 
-def _direction_length(a: Primitive) -> float:
+def direction_length(a: Primitive) -> float:
+    """The length of a linear component's direction (a segment's ``p1 - p0``), as a float
+    (what a parameter ``t`` of it is multiplied by; :func:`judge` and
+    :func:`algorithms.exact.compare` scale a ``first_t`` difference by it)."""
     if a.kind == "segment":
         return math.dist(tuple(map(float, a.p0)), tuple(map(float, a.p1)))
     # hypot, not the root of the sum of squares: a direction (2.6e187, 0, -7.6e66) squared
@@ -214,7 +217,7 @@ def judge(query: str, a: Primitive, b: Primitive, args: tuple, reference, other,
                 bad, why = True, f"side {val}; the reference says {ref}"
     elif query == "hits":
         bad, why = False, ""
-        length = _direction_length(a)
+        length = direction_length(a)
         if ref is None and val is None:
             pass
         elif (ref is None) != (val is None):

@@ -33,7 +33,7 @@ from fractions import Fraction
 from typing import Optional
 
 from algorithms import registry
-from algorithms.compare import scale_of, ulps
+from algorithms.compare import direction_length, scale_of, ulps
 from algorithms.primitives import LINEAR_KINDS, SEPARABLE_KINDS, Primitive
 
 #: a number agrees within rounding when its error is at most this times the input's scale
@@ -278,7 +278,7 @@ def compare(result, a: Primitive, b: Primitive, motion_a=None, motion_b=None) ->
                 bound = ROUNDING * scale
             elif key == "first_t":
                 row["decision"] = "hit"
-                length = _length(a)
+                length = direction_length(a)
                 bound = ROUNDING * scale / length if length else math.inf
             else:
                 row["decision"] = "contact"
@@ -295,14 +295,6 @@ def compare(result, a: Primitive, b: Primitive, motion_a=None, motion_b=None) ->
                 row["sqr_exact"] = ex[key]["sqr_exact"]
         out[key] = row
     return out
-
-
-def _length(a) -> float:
-    if a.kind == "segment":
-        return math.dist(tuple(map(float, a.p0)), tuple(map(float, a.p1)))
-    # hypot, not the root of the sum of squares: a direction (2.6e187, 0, -7.6e66) squared
-    # overflowed (OverflowError)
-    return math.hypot(*(float(c) for c in a.direction))
 
 
 def alarms(report: dict) -> list[str]:

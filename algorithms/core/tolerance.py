@@ -115,6 +115,12 @@ ITERATIVE_REL = 1e-10
 PARALLEL_SIN = 1e-12
 #: relative sine under which a separating-axis test skips the cross axis of two edges
 SAT_PARALLEL_SIN = 1e-8
+#: ``sin^2`` (of a triangle's widest angle, or ``|ab x ac|^2 / L^4``) under which a float
+#: triangle is a sliver to the closest-point solvers (GJK's ``_face``, Ericson's triangle of
+#: the fast path, :func:`algorithms.kernels.closest.closest_point_triangle`): their 2x2
+#: systems of dot products err by ~eps / sin^2 of the triangle's size, 2e-13 at this cutoff
+#: (inside the touching band, 2^-40 = 9e-13), so thinner ones are solved by cross products
+SLIVER_SIN2 = 1e-3
 #: reconcile verifies a separating axis against the closed-form projections when the shapes
 #: are within this of touching (relative to pair_scale): farther apart, the direction between
 #: closest points that are accurate to ITERATIVE_REL cannot fail to separate them
@@ -448,22 +454,25 @@ def rescaled_pair(a, b):
     """``(a, b)`` scaled by the exact powers of two of :func:`call_rescaled` when
     :func:`needs_rescaling` says so (else the objects themselves): for scale-free predicates
     (containment, a classification) that answer the same for the scaled pair."""
-    if not needs_rescaling(a, b):
-        return a, b
-    m = max(_sizes(a)[1], _sizes(b)[1])
-    e = _exponent(m) if m > 0 else 0
-    return _rescale_prim(a, e)[0], _rescale_prim(b, e)[0]
+    return rescaled_pair_exponents(a, b)[:2]
 
 
 def rescaled_pair_exponents(a, b):
-    """``(a', b', e, pe_a, pe_b)``: the pair as :func:`call_rescaled` runs it (lengths divided
-    by ``2**e``, each direction by its own power of two; the objects themselves and ``e = 0``
-    when :func:`needs_rescaling` says no), with the exponents bringing a ray's or line's
-    parameter back (``t = t' 2**pe``, ``None`` for a shape without one): for classifications
-    that report lengths and parameters (:func:`up_length`, :func:`up_param`)."""
+    """``(a', b', e, pe_a, pe_b)``: the pair as :func:`call_rescaled` runs it (:func:`_rescaled`;
+    the objects themselves and ``e = 0`` when :func:`needs_rescaling` says no): for
+    classifications that report lengths and parameters (:func:`up_length`, :func:`up_param`)."""
     if not needs_rescaling(a, b):
         return a, b, 0, None, None
-    m = max(_sizes(a)[1], _sizes(b)[1])
+    return _rescaled(a, b)
+
+
+def _rescaled(a, b, motion=None):
+    """``(a', b', e, pe_a, pe_b)``: lengths divided by ``2**e`` (``e`` from the pair's and the
+    motion's largest size), each direction by its own power of two ``2**de``, and the
+    exponents bringing a ray's or line's parameter back: a point ``o + t d`` is
+    ``(o' + t' d') 2**e`` with ``d' = d / 2**de``, so ``t = t' 2**pe``, ``pe = e - de``
+    (``None`` for a shape without a direction, and a plane's normal)."""
+    m = max(_sizes(a)[1], _sizes(b)[1], 0.0 if motion is None else max_abs(motion))
     e = _exponent(m) if m > 0 else 0
     (a2, de_a), (b2, de_b) = _rescale_prim(a, e), _rescale_prim(b, e)
     pe_a = None if de_a is None or a.kind == "plane" else e - de_a
@@ -475,12 +484,6 @@ def up_length(x, e: int):
     """A length (or a number scaling as ``2**e``) of the scaled pair in the pair's units:
     ``x 2**e``, ``+-inf`` beyond the float range, ``None`` kept."""
     return None if x is None else _ldexp(float(x), e)
-
-
-def up_param(t, pe):
-    """A ray's or line's parameter of the scaled pair in the pair's units (``pe`` from
-    :func:`rescaled_pair_exponents`; ``None`` leaves ``t`` as it is)."""
-    return _up_param(t, pe)
 
 
 def call_rescaled(func, name: str, a, b, args=(), kwargs=None):
@@ -497,10 +500,7 @@ def call_rescaled(func, name: str, a, b, args=(), kwargs=None):
     motion = args[0] if (name == "toi" and args) else kwargs.get("motion")
     if not needs_rescaling(a, b, motion):
         return _settle(name, func(a, b, *args, **kwargs))
-    m = max(_sizes(a)[1], _sizes(b)[1], 0.0 if motion is None else max_abs(motion))
-    e = _exponent(m) if m > 0 else 0
-    a2, de_a = _rescale_prim(a, e)
-    b2, de_b = _rescale_prim(b, e)
+    a2, b2, e, pe_a, pe_b = _rescaled(a, b, motion)
     if motion is not None:
         scaled_motion = _scale_vec(motion, e)
         if name == "toi" and args:
@@ -508,9 +508,6 @@ def call_rescaled(func, name: str, a, b, args=(), kwargs=None):
         else:
             kwargs = {**kwargs, "motion": scaled_motion}
     result = _settle(name, func(a2, b2, *args, **kwargs))
-    # a ray's point o + t d is (o' + t' d') 2**e with d' = d / 2**de: t = t' 2**(e - de)
-    pe_a = None if de_a is None or a.kind == "plane" else e - de_a
-    pe_b = None if de_b is None or b.kind == "plane" else e - de_b
     return scale_result(result, e, pe_a, pe_b)
 
 
@@ -552,7 +549,9 @@ def _up_lengths(entry, e):
     return out
 
 
-def _up_param(t, pe):
+def up_param(t, pe):
+    """A ray's or line's parameter of the scaled pair in the pair's units (``pe`` from
+    :func:`rescaled_pair_exponents`; ``None`` leaves ``t`` as it is)."""
     if pe is None or t is None or not isinstance(t, (int, float)):
         return t
     return _ldexp(float(t), pe)  # a parameter beyond the float range is +-inf, no crash
@@ -589,21 +588,21 @@ def scale_result(result, e: int, pe_a=None, pe_b=None):
             from algorithms.kernels.stplane import BeyondFloatRange
 
             s, t = result.parameter
-            raise BeyondFloatRange(_up_param(s, pe_a) if s is not None else 0.0,
-                                   _up_param(t, pe_b) if t is not None else 0.0,
+            raise BeyondFloatRange(up_param(s, pe_a) if s is not None else 0.0,
+                                   up_param(t, pe_b) if t is not None else 0.0,
                                    d) from None
-        param = (_up_param(result.parameter[0], pe_a), _up_param(result.parameter[1], pe_b))
+        param = (up_param(result.parameter[0], pe_a), up_param(result.parameter[1], pe_b))
         return replace(result, distance=d, sqr_distance=sq2, closest=closest, parameter=param,
                        trace=trace)
     if isinstance(result, HitResult):
         try:
-            hits = tuple(replace(h, t=_up_param(h.t, pe_a), point=_up(h.point, e))
+            hits = tuple(replace(h, t=up_param(h.t, pe_a), point=_up(h.point, e))
                          for h in result.hits)
         except OverflowError:
             from algorithms.primitives import BeyondFloatRange as Beyond
 
             raise Beyond("hits", "the hit point lies", result.first_t) from None
-        return replace(result, hits=hits, first_t=_up_param(result.first_t, pe_a), trace=trace)
+        return replace(result, hits=hits, first_t=up_param(result.first_t, pe_a), trace=trace)
     if isinstance(result, SeparationResult):
         iv = result.intervals
         if iv is not None:

@@ -37,6 +37,7 @@ import math
 
 from algorithms.core import vec as V
 from algorithms.core.minimize import golden_section
+from algorithms.core.tolerance import SLIVER_SIN2
 from algorithms.core.tolerance import unit as tolerance_unit
 from algorithms.primitives import AABB, OBB, Cylinder, Line, Plane, Ray, Segment, Sphere, Triangle
 from algorithms.results import Hit, HitResult, make, make_with
@@ -282,18 +283,12 @@ def closest_point_triangle(q, tri: Triangle):
     return p, bary, name
 
 
-#: a float triangle with ``|ab x ac|^2`` below this times its longest edge's length to the
-#: fourth (twice its area over the longest edge squared: about the sine of its smallest angle,
-#: squared) is a sliver for :func:`closest_point_triangle` (the cutoff of GJK's sliver faces,
-#: ``kernels.gjk``): Ericson's region tests are 2x2 determinants of dot products, wrong by
-#: about ``eps / sin^2`` of the triangle's size there (a point 7.8e-11 from a triangle 1e-7
-#: thin got an edge's point 3.2e-10 away), so :func:`_closest_sliver` decides by distances
-SLIVER_SIN2 = 1e-3
-
-
 def _closest_sliver(q, tri: Triangle, zero, one):
-    """:func:`closest_point_triangle` of a float sliver (:data:`SLIVER_SIN2`): the nearest
-    of the three edges (clamped projections, well conditioned at any shape) and of ``q``'s
+    """:func:`closest_point_triangle` of a float sliver (``|ab x ac|^2`` under
+    :data:`~algorithms.core.tolerance.SLIVER_SIN2` times the longest edge's length to the
+    fourth: about the sine of its smallest angle, squared; Ericson's region tests err by
+    ~eps / sin^2 there, and a point 7.8e-11 from a sliver 1e-7 thin got an edge's point
+    3.2e-10 away): the nearest of the three edges (clamped projections, well conditioned at any shape) and of ``q``'s
     projection on the plane when it lies in the triangle, by their distances. The plane's
     normal is the correctly rounded ``ab x ac`` (its tiny components keep their direction)
     and the inside test its three sub-triangle areas: they misjudge only a projection within

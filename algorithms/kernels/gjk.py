@@ -86,7 +86,7 @@ import math
 
 import numpy as np
 
-from algorithms.core.tolerance import TOUCH_REL
+from algorithms.core.tolerance import SLIVER_SIN2, TOUCH_REL
 from algorithms.core.vec import dot3 as _dot
 from algorithms.core.vec import sub3 as _sub
 from algorithms.kernels.support import BOUNDED_KINDS, centre_tuple, core, support_fn
@@ -152,7 +152,7 @@ def _face(Y: list, idx: tuple):
         # touching band (2^-40 = 9e-13). Thinner triangles go to the cross products refined
         # on their residual, exact to rounding (_sliver); solved here, those of boxes 1e-7 to
         # 1e-3 thin with a point on or by a face were up to 9e-7 of the scale wrong
-        if det > 1e-3 * e11 * e22:
+        if det > SLIVER_SIN2 * e11 * e22:
             r1 = -(p00 * a0 + p01 * a1 + p02 * a2)
             r2 = -(p00 * b0 + p01 * b1 + p02 * b2)
             m1 = (r1 * e22 - r2 * e12) / det
@@ -376,7 +376,7 @@ def _ericson_triangle(a, b, c):
     # the edge-or-face decision and the point err by ~eps / sin^2. Solved as the careful
     # sub-algorithm's _face solves it (_sliver, exact to rounding): _ericson_sliver
     e12 = abx * acx + aby * acy + abz * acz
-    if not nab * nac - e12 * e12 > 1e-3 * nab * nac:
+    if not nab * nac - e12 * e12 > SLIVER_SIN2 * nab * nac:
         return _ericson_sliver(a, b, c, abx, aby, abz, acx, acy, acz, nab * nac, ren)
     vc = d1 * d4 - d3 * d2
     if vc <= 0.0 and d1 >= 0.0 and d3 <= 0.0:
@@ -1037,15 +1037,15 @@ _IN_ORDER = {k: tuple(range(k)) for k in (1, 2, 3, 4)}
 
 
 def _thin(Y) -> bool:
-    """Is the triangle ``Y`` a sliver, ``sin^2`` of its widest angle under 1e-3 (the cutoff of
-    :func:`_face` and :func:`_ericson_triangle`)?"""
+    """Is the triangle ``Y`` a sliver, ``sin^2`` of its widest angle under ``SLIVER_SIN2``
+    (the cutoff of :func:`_face` and :func:`_ericson_triangle`)?"""
     a, b, c = Y
     e = [(b[0] - a[0], b[1] - a[1], b[2] - a[2]), (c[0] - a[0], c[1] - a[1], c[2] - a[2]),
          (c[0] - b[0], c[1] - b[1], c[2] - b[2])]
     e.sort(key=lambda x: x[0] * x[0] + x[1] * x[1] + x[2] * x[2])
     (x0, x1, x2), (y0, y1, y2) = e[0], e[1]  # the two shorter edges: the widest angle's
     n0, n1, n2 = x1 * y2 - x2 * y1, x2 * y0 - x0 * y2, x0 * y1 - x1 * y0
-    return not (n0 * n0 + n1 * n1 + n2 * n2 > 1e-3 * (x0 * x0 + x1 * x1 + x2 * x2)
+    return not (n0 * n0 + n1 * n1 + n2 * n2 > SLIVER_SIN2 * (x0 * x0 + x1 * x1 + x2 * x2)
                 * (y0 * y0 + y1 * y1 + y2 * y2))
 
 
