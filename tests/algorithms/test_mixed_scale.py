@@ -464,7 +464,7 @@ def test_fraction_path_of_a_collinear_triangle_is_exact():
     assert problems_of(ray, tri) == []
 
 
-@pytest.mark.xfail(strict=True, reason="gjk.py (another helper's): GJK stops on a repeated "
+@pytest.mark.xfail(strict=True, reason="open (algorithms/kernels/gjk.py): GJK stops on a repeated "
                    "support point when two vertices of B tie in the search direction")
 def test_gjk_stops_on_a_support_tie():
     """Two triangles sharing the vertex v (exactly: distance 0). GJK's simplex reaches the
