@@ -118,19 +118,16 @@ def test_running_now_reads_the_running_count_less_this_process(monkeypatch):
 def test_ctrl_c_stops_a_parallel_eval_with_one_line(tmp_path):
     # 300 spheres without "queries": 44,850 pairs in 2 forked workers; SIGINT to the parent
     # after the first results: exit 130, one line, the workers ended with it
-    import os
     import signal
-    import subprocess
-    import sys
+
+    from tests.explorer.processes import start_explorer
 
     objs = [{"id": f"O{i}", "type": "sphere", "center": [i, 0, 0], "radius": 0.4}
             for i in range(300)]
     f = tmp_path / "300.json"
     f.write_text(json.dumps({"format": "intersection-explorer-scene", "version": 1,
                              "objects": objs}))
-    p = subprocess.Popen([sys.executable, "-m", "explorer", "eval", str(f), "--jobs", "2"],
-                         cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p = start_explorer("eval", str(f), "--jobs", "2")
     first = p.stdout.read(20_000)
     assert first.startswith(b'{"results": [{"a": "O0", "b": "O1"')
     p.send_signal(signal.SIGINT)

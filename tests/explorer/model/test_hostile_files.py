@@ -7,8 +7,6 @@ Each listed example of the issue is a case here.
 import json
 import os
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +14,7 @@ import pytest
 from explorer import cli
 from explorer.cli import main
 from explorer.model import scenefile
+from tests.explorer.processes import start_explorer
 from explorer.model.scenefile import MAX_DEPTH, MAX_MESSAGE, SceneError, load, loads
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -186,9 +185,7 @@ def test_ctrl_c_stops_a_long_eval_with_one_line(tmp_path):
     # first results arrive, it stops with exit status 130 and one line (no traceback)
     f = tmp_path / "400.json"
     f.write_text(many_objects(400))
-    p = subprocess.Popen([sys.executable, "-m", "explorer", "eval", str(f)], cwd=ROOT,
-                         env=dict(os.environ, PYTHONPATH=str(ROOT)),
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p = start_explorer("eval", str(f))
     first = p.stdout.read(20_000)  # some results were written: it is evaluating
     assert first.startswith(b'{"results": [{"a": "O0", "b": "O1"')
     p.send_signal(signal.SIGINT)
