@@ -886,7 +886,7 @@ def lean_distance(prim0, prim1, tol_fn, method):
         return None
     s, t, key, v, pa, pb = sol
     sqr = key * key
-    if sqr == 0:
+    if sqr == 0.0:
         sqr = math.ulp(0.0)  # 1e-200 apart: the square underflows but is not 0
     closest = (pa, pb)
     return make_with(DistanceResult, {
@@ -910,18 +910,18 @@ def segment_form(seg):
         return False
     b0, b1, b2 = seg.p0
     m0, m1, m2 = seg.direction
-    M = m0 if m0 >= 0 else -m0
-    x = m1 if m1 >= 0 else -m1
+    M = m0 if m0 >= 0.0 else -m0
+    x = m1 if m1 >= 0.0 else -m1
     if x > M:
         M = x
-    x = m2 if m2 >= 0 else -m2
+    x = m2 if m2 >= 0.0 else -m2
     if x > M:
         M = x
-    X = b0 if b0 >= 0 else -b0
-    x = b1 if b1 >= 0 else -b1
+    X = b0 if b0 >= 0.0 else -b0
+    x = b1 if b1 >= 0.0 else -b1
     if x > X:
         X = x
-    x = b2 if b2 >= 0 else -b2
+    x = b2 if b2 >= 0.0 else -b2
     if x > X:
         X = x
     form = (b0, b1, b2, m0, m1, m2, M, X, m0 * m0 + m1 * m1 + m2 * m2, seg.p0, seg.p1)
@@ -978,36 +978,36 @@ def lean_segments(tol_fn, method):
         n1 = m02 * m10 - m00 * m12
         n2 = m00 * m11 - m01 * m10
         det = n0 * n0 + n1 * n1 + n2 * n2
-        if not (det > min_sin2 * a * c and a > 0 and c > 0 and det < inf):
+        if not (det > min_sin2 * a * c and a > 0.0 and c > 0.0 and det < inf):
             return _declined("st_lean")
         s_bar = ((m11 * D2 - m12 * D1) * n0 + (m12 * D0 - m10 * D2) * n1
                  + (m10 * D1 - m11 * D0) * n2) / det
         t_bar = ((m01 * D2 - m02 * D1) * n0 + (m02 * D0 - m00 * D2) * n1
                  + (m00 * D1 - m01 * D0) * n2) / det
-        Dm = D0 if D0 >= 0 else -D0
-        x = D1 if D1 >= 0 else -D1
+        Dm = D0 if D0 >= 0.0 else -D0
+        x = D1 if D1 >= 0.0 else -D1
         if x > Dm:
             Dm = x
-        x = D2 if D2 >= 0 else -D2
+        x = D2 if D2 >= 0.0 else -D2
         if x > Dm:
             Dm = x
         inv_sin = sqrt(a * c / det)
-        abs_s = s_bar if s_bar >= 0 else -s_bar
-        abs_t = t_bar if t_bar >= 0 else -t_bar
+        abs_s = s_bar if s_bar >= 0.0 else -s_bar
+        abs_t = t_bar if t_bar >= 0.0 else -t_bar
         tol_s = 2.0 ** -30 * (1.0 + abs_s + (Dm + M1 * (1.0 + abs_t)) / M0 * inv_sin)
         tol_t = 2.0 ** -30 * (1.0 + abs_t + (Dm + M0 * (1.0 + abs_s)) / M1 * inv_sin)
-        if s_bar < 0:
+        if s_bar < 0.0:
             inside, ads = False, -s_bar
-        elif s_bar > 1:
-            inside, ads = False, s_bar - 1
+        elif s_bar > 1.0:
+            inside, ads = False, s_bar - 1.0
         else:
-            inside, ads = True, (s_bar if s_bar < 0.5 else 1 - s_bar)
-        if t_bar < 0:
+            inside, ads = True, (s_bar if s_bar < 0.5 else 1.0 - s_bar)
+        if t_bar < 0.0:
             inside, adt = False, -t_bar
-        elif t_bar > 1:
-            inside, adt = False, t_bar - 1
+        elif t_bar > 1.0:
+            inside, adt = False, t_bar - 1.0
         else:
-            adt = t_bar if t_bar < 0.5 else 1 - t_bar
+            adt = t_bar if t_bar < 0.5 else 1.0 - t_bar
         if not (ads > tol_s and adt > tol_t):
             return _declined("st_lean")
         if inside:
@@ -1016,9 +1016,9 @@ def lean_segments(tol_fn, method):
             t = ((D0 + s * m00) * m10 + (D1 + s * m01) * m11 + (D2 + s * m02) * m12) / c
             # (the clamps give 0.0 and 1.0 where st_lean's give 0 and 1: every product and
             # comparison below, and float() of the parameter, come out the same)
-            if t < 0:
+            if t < 0.0:
                 t = 0.0
-            elif t > 1:
+            elif t > 1.0:
                 t = 1.0
             key = abs(D0 * n0 + D1 * n1 + D2 * n2) / sqrt(det)
             reach = big * (2.0 + s + t)  # (abs(s), abs(t): both in [0, 1])
@@ -1041,35 +1041,35 @@ def lean_segments(tol_fn, method):
             s = 0.0
             u0, u1, u2 = D0 + s * m00, D1 + s * m01, D2 + s * m02
             t = (u0 * m10 + u1 * m11 + u2 * m12) / c
-            if t < 0:
+            if t < 0.0:
                 t = 0.0
-            elif t > 1:
+            elif t > 1.0:
                 t = 1.0
             a0, a1, a2 = u0 - t * m10, u1 - t * m11, u2 - t * m12
             qa, sa, ta = a0 * a0 + a1 * a1 + a2 * a2, s, t
             s = 1.0
             u0, u1, u2 = D0 + m00, D1 + m01, D2 + m02
             t = (u0 * m10 + u1 * m11 + u2 * m12) / c
-            if t < 0:
+            if t < 0.0:
                 t = 0.0
-            elif t > 1:
+            elif t > 1.0:
                 t = 1.0
             b0_, b1_, b2_ = u0 - t * m10, u1 - t * m11, u2 - t * m12
             qb, sb, tb = b0_ * b0_ + b1_ * b1_ + b2_ * b2_, s, t
             t = 0.0
             u0, u1, u2 = t * m10, t * m11, t * m12
             s = -((D0 - u0) * m00 + (D1 - u1) * m01 + (D2 - u2) * m02) / a
-            if s < 0:
+            if s < 0.0:
                 s = 0.0
-            elif s > 1:
+            elif s > 1.0:
                 s = 1.0
             c0, c1, c2 = D0 + s * m00 - u0, D1 + s * m01 - u1, D2 + s * m02 - u2
             qc, sc, tc = c0 * c0 + c1 * c1 + c2 * c2, s, t
             t = 1.0
             s = -((D0 - m10) * m00 + (D1 - m11) * m01 + (D2 - m12) * m02) / a
-            if s < 0:
+            if s < 0.0:
                 s = 0.0
-            elif s > 1:
+            elif s > 1.0:
                 s = 1.0
             d0_, d1_, d2_ = D0 + s * m00 - m10, D1 + s * m01 - m11, D2 + s * m02 - m12
             qd, sd, td = d0_ * d0_ + d1_ * d1_ + d2_ * d2_, s, t
@@ -1103,10 +1103,10 @@ def lean_segments(tol_fn, method):
                 key = hypot(c0, c1, c2)
             else:
                 key = hypot(d0_, d1_, d2_)
-        pa = B0 if s == 0 else (e0 if s == 1 else (b00 + s * m00, b01 + s * m01, b02 + s * m02))
-        pb = B1 if t == 0 else (e1 if t == 1 else (b10 + t * m10, b11 + t * m11, b12 + t * m12))
+        pa = B0 if s == 0.0 else (e0 if s == 1.0 else (b00 + s * m00, b01 + s * m01, b02 + s * m02))
+        pb = B1 if t == 0.0 else (e1 if t == 1.0 else (b10 + t * m10, b11 + t * m11, b12 + t * m12))
         sqr = key * key
-        if sqr == 0:
+        if sqr == 0.0:
             sqr = 5e-324  # math.ulp(0.0): 1e-200 apart, the square underflows but is not 0
         closest = (pa, pb)
         # the record made by its builder (results.builder: the fields stored in the

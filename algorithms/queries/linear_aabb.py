@@ -728,7 +728,7 @@ def _lean_cast(hi):
         while True:
             if o0 < l0:
                 x = l0 - o0
-                if not (d0 > 0):
+                if not (d0 > 0.0):
                     gap = x
                     break
                 if bounded and x > d0:
@@ -738,7 +738,7 @@ def _lean_cast(hi):
                 which, t = 0, x
             elif o0 > h0:
                 x = h0 - o0
-                if not (d0 < 0):
+                if not (d0 < 0.0):
                     gap = -x
                     break
                 if bounded and x < d0:
@@ -748,7 +748,7 @@ def _lean_cast(hi):
                 which, t = 0, x
             if o1 < l1:
                 x = l1 - o1
-                if not (d1 > 0):
+                if not (d1 > 0.0):
                     gap = x
                     break
                 if bounded and x > d1:
@@ -759,7 +759,7 @@ def _lean_cast(hi):
                     which, t = 1, x
             elif o1 > h1:
                 x = h1 - o1
-                if not (d1 < 0):
+                if not (d1 < 0.0):
                     gap = -x
                     break
                 if bounded and x < d1:
@@ -770,7 +770,7 @@ def _lean_cast(hi):
                     which, t = 1, x
             if o2 < l2:
                 x = l2 - o2
-                if not (d2 > 0):
+                if not (d2 > 0.0):
                     gap = x
                     break
                 if bounded and x > d2:
@@ -781,7 +781,7 @@ def _lean_cast(hi):
                     which, t = 2, x
             elif o2 > h2:
                 x = h2 - o2
-                if not (d2 < 0):
+                if not (d2 < 0.0):
                     gap = -x
                     break
                 if bounded and x < d2:
@@ -798,7 +798,7 @@ def _lean_cast(hi):
                     g = l0 - x if x < l0 else x - h0
                     g -= 2.0 ** -48 * (ao[0] + ad[0] * t)
                     dw = ad[which]
-                    gap = g * dw / (dw + ad[0]) if g > 0 else 0.0
+                    gap = g * dw / (dw + ad[0]) if g > 0.0 else 0.0
                     break
             if which != 1:
                 x = o1 + d1 * t
@@ -806,7 +806,7 @@ def _lean_cast(hi):
                     g = l1 - x if x < l1 else x - h1
                     g -= 2.0 ** -48 * (ao[1] + ad[1] * t)
                     dw = ad[which]
-                    gap = g * dw / (dw + ad[1]) if g > 0 else 0.0
+                    gap = g * dw / (dw + ad[1]) if g > 0.0 else 0.0
                     break
             if which != 2:
                 x = o2 + d2 * t
@@ -814,7 +814,7 @@ def _lean_cast(hi):
                     g = l2 - x if x < l2 else x - h2
                     g -= 2.0 ** -48 * (ao[2] + ad[2] * t)
                     dw = ad[which]
-                    gap = g * dw / (dw + ad[2]) if g > 0 else 0.0
+                    gap = g * dw / (dw + ad[2]) if g > 0.0 else 0.0
                     break
             # a hit at t = t_in >= 0 (Woo's entry plane; t >= 0: a quotient of two positive
             # or two negative numbers). The careful path's record of any such hit

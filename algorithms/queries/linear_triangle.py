@@ -607,12 +607,12 @@ def _lean_cast(hi):
         (n0, n1, n2, dplane, iu, iv, pu, pv, u1, u2, v1, v2, itemp, nl, len_a, len_b, len_g,
          nh, nh_neg, st) = pl
         dot = n0 * d[0] + n1 * d[1] + n2 * d[2]
-        if not (dot != 0) or abs(dot) <= PARALLEL_DOT * len_b * len_g * dl:
+        if not (dot != 0.0) or abs(dot) <= PARALLEL_DOT * len_b * len_g * dl:
             return general(a, tri)  # (declined and counted there; _near_parallel's bound)
         tnum = dplane - (n0 * o[0] + n1 * o[1] + n2 * o[2])
-        sdot, stnum = (dot, tnum) if dot < 0 else (-dot, -tnum)
+        sdot, stnum = (dot, tnum) if dot < 0.0 else (-dot, -tnum)
         lam = None
-        if not (stnum <= 0) or (segment and not (stnum >= sdot * hi)):
+        if not (stnum <= 0.0) or (segment and not (stnum >= sdot * hi)):
             # origin behind the plane, or the plane beyond the segment's end: the nearer
             # end's height (_miss_bound)
             if segment:
@@ -626,15 +626,15 @@ def _lean_cast(hi):
             u0 = (o[iu] + t * d[iu]) - pu
             v0 = (o[iv] + t * d[iv]) - pv
             alpha = (u0 * v2 - v0 * u2) * itemp
-            if not (alpha >= 0):
+            if not (alpha >= 0.0):
                 lam, el = alpha, len_a
             else:
                 beta = (u1 * v0 - v1 * u0) * itemp
-                if not (beta >= 0):
+                if not (beta >= 0.0):
                     lam, el = beta, len_b
                 else:
-                    gamma = 1 - alpha - beta
-                    if not (gamma >= 0):
+                    gamma = 1.0 - alpha - beta
+                    if not (gamma >= 0.0):
                         lam, el = gamma, len_g
                     else:
                         hr = surface_hits(o, d, 0, hi, t, nh if dot < 0 else nh_neg, A16,
@@ -642,17 +642,17 @@ def _lean_cast(hi):
                                                    {"barycentric": (gamma, alpha, beta)}))
                         return hr if hr.intersects else _checked(a, tri, hr)
             # _miss_bound of the failed barycentric
-            if not (lam < 0):
+            if not (lam < 0.0):
                 bound = 0.0
             else:
-                if not (el > 0 and dl > 0):
+                if not (el > 0.0 and dl > 0.0):
                     bound = 0.0
                 else:
                     sin_theta = abs(dot) / (nl * dl)
                     bound = -lam * nl / el * sin_theta / sqrt2
         # clearly_misses_at, with the scale of (o, d, *verts) from the two primitives' kept
         # scales (the same maximum)
-        if bound > 0:
+        if bound > 0.0:
             if sa is not None:  # (st: the triangle's, a float)
                 scale = sa if sa > st else st
                 if bound > margin2 * scale and scale < 1e300:
