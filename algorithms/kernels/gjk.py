@@ -790,9 +790,10 @@ def run(support_a, support_b, start_a, start_b, *, size: float, tol: float = DEF
     tuples : bool
         ``start_a`` and ``start_b`` are tuples of floats, kept as they are (the first support
         pair of ``A`` and ``B`` is then theirs, not arrays; :func:`gjk_distance`).
-    vertices : tuple or None
-        ``(VA, VB)``, the vertices of A and of B as the support functions return them
-        (:func:`algorithms.kernels.support.vertices`; ``None`` for a curved shape), for the
+    vertices : callable or None
+        ``vertices()`` gives ``(VA, VB)``, the vertices of A and of B as the support
+        functions return them (:func:`algorithms.kernels.support.vertices`; ``None`` for a
+        curved shape), called only on a stall (most runs never need them), for the
         tie-break of a stall the tilted retry does not get past (:func:`_tie_break`);
         ``None``: no tie-break.
 
@@ -1006,7 +1007,7 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
             if found is None and vertices is not None:
                 # no tilt got past it, and the gap is open: the support point is ambiguous
                 # to v's rounding; take the near-tied vertex pair that shrinks v most
-                found = _tie_break(vertices, (qx, qy, qz), p, q, Y, lam, vv, ox, oy, oz,
+                found = _tie_break(vertices(), (qx, qy, qz), p, q, Y, lam, vv, ox, oy, oz,
                                    closest, plain, floor)
                 tied = found is not None
             if found is None:
@@ -1176,7 +1177,7 @@ def _gjk(a: Primitive, b: Primitive, tol: float, max_iterations: int,
     # element-wise sums and products of them, operation for operation
     r = run(support_fn(ca), support_fn(cb), centre_tuple(ca), centre_tuple(cb), size=size,
             tol=tol, max_iterations=max_iterations, record=True, tuples=True,
-            vertices=(polytope_vertices(ca), polytope_vertices(cb)))
+            vertices=lambda: (polytope_vertices(ca), polytope_vertices(cb)))
     Y, PA, PB, lam = r["W"], r["A"], r["B"], r["lam"]
     steps, termination, iterations, max_w2 = (r["steps"], r["termination"], r["iterations"],
                                               r["max_w2"])
