@@ -364,6 +364,9 @@ GjkStep = TypedDict("GjkStep", {
     "lambda": list,
     #: the support query stalled and was retried along v tilted by 1e-7 |v|
     "retried": bool,
+    #: no tilt got past the stall: w is the pair of vertices, tied to v's rounding floor in
+    #: the direction queried, that shrinks v most (kernels.gjk._tie_break)
+    "tie_break": bool,
 }, total=False)
 
 

@@ -57,7 +57,9 @@ the radii, ``size`` the largest coordinate) counts as touching: distance 0 and a
 *Robustness.* Components of ``v`` below the rounding floor of the coordinates are cleared
 before the support query (their sign would pick an arbitrary corner of an axis-aligned face);
 on a stall (repeated support point, no decrease of ``|v|``) the support is retried along ``v``
-tilted by ``1e-7 |v|`` (at least the rounding floor of ``v``) about each axis;
+tilted by ``1e-7 |v|`` (at least the rounding floor of ``v``) about each axis, and when
+no tilt gets past it with the gap still open, among the polytopes' vertices tied to that
+floor (:func:`_tie_break`: the support point in ``-v`` is ambiguous to ``v``'s rounding);
 a feasible face wins a tie with its own sub-faces; a few level steps are accepted where
 ``|v|^2`` cannot register a 1e-8 tilt. Stopping: the gap ``|v| (|v| - lower)`` with
 ``lower = n.w / |n|`` measured along the queried direction ``n``.
@@ -90,6 +92,7 @@ from algorithms.core.tolerance import SLIVER_SIN2, TOUCH_REL
 from algorithms.core.vec import dot3 as _dot
 from algorithms.core.vec import sub3 as _sub
 from algorithms.kernels.support import BOUNDED_KINDS, centre_tuple, core, support_fn
+from algorithms.kernels.support import vertices as polytope_vertices
 from algorithms.primitives import (AABB, OBB, Capsule, Cylinder, Point, Primitive, Segment, Sphere,
                                    Triangle)
 from algorithms.results import DistanceResult
@@ -753,7 +756,7 @@ def _scaled(p: Primitive, f: float) -> Primitive:
 
 def run(support_a, support_b, start_a, start_b, *, size: float, tol: float = DEFAULT_TOL,
         touch: float = 0.0, gap_abs: float = 0.0, max_iterations: int = MAX_ITERATIONS,
-        record: bool = False, tuples: bool = False) -> dict:
+        record: bool = False, tuples: bool = False, vertices=None) -> dict:
     """The careful GJK of the library, on support functions (module notes, steps 1-4): a cold
     start, the relative gap ``tol``, the exhaustive sub-algorithm; :func:`iterate` (the one
     loop) does the iterations.
@@ -787,6 +790,12 @@ def run(support_a, support_b, start_a, start_b, *, size: float, tol: float = DEF
     tuples : bool
         ``start_a`` and ``start_b`` are tuples of floats, kept as they are (the first support
         pair of ``A`` and ``B`` is then theirs, not arrays; :func:`gjk_distance`).
+    vertices : callable or None
+        ``vertices()`` gives ``(VA, VB)``, the vertices of A and of B as the support
+        functions return them (:func:`algorithms.kernels.support.vertices`; ``None`` for a
+        curved shape), called only on a stall (most runs never need them), for the
+        tie-break of a stall the tilted retry does not get past (:func:`_tie_break`);
+        ``None``: no tie-break.
 
     Returns
     -------
@@ -807,7 +816,7 @@ def run(support_a, support_b, start_a, start_b, *, size: float, tol: float = DEF
         y0 = tuple(float(c) for c in a0 - b0)
     s = iterate(support_a, support_b, [(a0, b0)], [y0], (1.0,), y0, size=size, tol=tol,
                 touch=touch, gap_abs=gap_abs, max_iterations=max_iterations,
-                record=record)
+                record=record, vertices=vertices)
     pts = s["simplex"]
     return {"W": s["W"], "A": [p for p, _ in pts], "B": [q for _, q in pts], "lam": s["lam"],
             "v": s["v"], "iterations": s["iterations"], "termination": s["termination"],
@@ -818,7 +827,7 @@ def run(support_a, support_b, start_a, start_b, *, size: float, tol: float = DEF
 def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0.0, 0.0),
             closest=None, plain: bool = False, tol: float = DEFAULT_TOL, touch: float = 0.0,
             gap_abs: float = 0.0, stop=None, max_iterations: int = MAX_ITERATIONS,
-            record: bool = False) -> dict:
+            record: bool = False, vertices=None) -> dict:
     """The one GJK iteration of the library (module notes, steps 2-4), from any simplex.
 
     Every GJK in :mod:`algorithms` runs here: :func:`run` (a cold start, the careful mode) and
@@ -859,7 +868,7 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
         The plain mode's termination: ``|v| - lower <= eps_abs`` or ``|v| - lower <= rel
         (lower - R)``, ``lower`` the best support value met (the gap between shapes grown by
         ``R`` known to ``rel`` of itself).
-    max_iterations, record :
+    max_iterations, record, vertices :
         As in :func:`run`.
 
     Returns
@@ -994,6 +1003,13 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
             # once; plain: the first that shrinks it).
             found = _retry(support_a, support_b, Y, lam, v, vv, ox, oy, oz, closest, plain,
                            floor)
+            tied = False
+            if found is None and vertices is not None:
+                # no tilt got past it, and the gap is open: the support point is ambiguous
+                # to v's rounding; take the near-tied vertex pair that shrinks v most
+                found = _tie_break(vertices(), (qx, qy, qz), p, q, Y, lam, vv, ox, oy, oz,
+                                   closest, plain, floor)
+                tied = found is not None
             if found is None:
                 termination = ("converged (repeated support point)" if w in Y
                                else "converged (no progress)")
@@ -1001,7 +1017,7 @@ def iterate(support_a, support_b, pts, Y, lam, v, *, size: float, offset=(0.0, 0
             p, q, w, idx, lam2, v2 = found[:6]
             Y2 = Y + [w]
             if step is not None:
-                step["retried"] = True
+                step["tie_break" if tied else "retried"] = True
                 step.update(support_a=_lst(p), support_b=_lst(q), w=_lst(w))
             if not plain:
                 max_w2 = max(max_w2, _dot(w, w))
@@ -1092,6 +1108,66 @@ def _retry(support_a, support_b, Y, lam, v, vv, ox, oy, oz, closest, plain, floo
     return found
 
 
+def _tie_break(vertices, d, p, q, Y, lam, vv, ox, oy, oz, closest, plain, floor):
+    """:func:`iterate`'s last resort on a stall the tilted retry (:func:`_retry`) did not get
+    past, the gap still open: ``(p, q, w, idx, lam, v, vv)`` like :func:`_retry`, for the
+    pair of near-tied vertices whose ``w`` shrinks ``v`` most (the first whose simplex holds
+    the origin at once), or ``None`` when none does.
+
+    ``vertices = (VA, VB)``: the vertices of A and of B (``None`` for a curved shape: only
+    its support point then). ``d`` is the direction queried (``v`` cleaned), ``p`` its
+    support point of A in ``-d`` and ``q`` that of B in ``d``. In exact arithmetic a repeated
+    support point ends GJK converged (van den Bergen §4.3: ``w`` in ``W`` means ``v.v - v.w
+    <= 0``), and any extreme vertex serves as the support point (Ericson RTCD §9.5). In
+    floats ``v`` is known only to its rounding floor (``floor`` per component: :func:`iterate`
+    clears what is below it), so the support point of A - B in ``-v`` is any vertex pair
+    extreme for some direction within that noise: a vertex ``x`` of A ties with ``p`` when
+    ``d.(x - p) <= floor |x - p|_1``, ``y`` of B with ``q`` when ``d.(q - y) <= floor |q -
+    y|_1``; every ``w = x - y`` is a point of A - B, so the upper bound ``|v|`` stays valid.
+    Where the faces of A - B by the origin are nearly normal to ``v`` the retry's tilt (at
+    least the floor) jumps off the face while the support among the tied vertices is a coin
+    toss: two triangles sharing a vertex, their other vertices up to 3.3e-10 off the plane
+    ``y = 0`` and 2 to 4 from it (faces tilted ~1e-10), ``v = (0, 5e-11, 0)`` with a floor of
+    5e-15 (its direction known to 1e-4; test_mixed_scale.py's
+    ``test_gjk_stops_on_a_support_tie``). Trying every tied pair (at most 8 x 8, only on
+    this stall) finds the one that makes progress, there the shared vertex itself: ``w =
+    0``."""
+    dx, dy, dz = d
+    va, vb = vertices
+
+    def tied(pts, s, sign):
+        if pts is None:
+            return (s,)
+        s0, s1, s2 = s
+        out = []
+        for x in pts:
+            e0, e1, e2 = x[0] - s0, x[1] - s1, x[2] - s2
+            # how far x falls short of the support value along d: A's d.(x - p) (A's
+            # support point minimises d.x), B's d.(q - y)
+            short = -sign * (dx * e0 + dy * e1 + dz * e2)
+            if short <= floor * ((e0 if e0 >= 0 else -e0) + (e1 if e1 >= 0 else -e1)
+                                 + (e2 if e2 >= 0 else -e2)):
+                out.append(x)
+        return out
+
+    found = None
+    for x in tied(va, p, -1.0):  # A's support minimises d . x
+        for y in tied(vb, q, 1.0):  # B's maximises it
+            if plain:
+                w = (x[0] - y[0] - ox, x[1] - y[1] - oy, x[2] - y[2] - oz)
+            else:
+                w = (float(x[0] - y[0]), float(x[1] - y[1]), float(x[2] - y[2]))
+            if w in Y:
+                continue
+            idx, lam2, v2 = closest(Y + [w], (lam, vv))
+            if len(idx) == 4:
+                return (x, y, w, idx, lam2, v2, 0.0)
+            vv2 = v2[0] * v2[0] + v2[1] * v2[1] + v2[2] * v2[2]
+            if vv2 < vv and (found is None or vv2 < found[6]):
+                found = (x, y, w, idx, lam2, v2, vv2)
+    return found
+
+
 def _gjk(a: Primitive, b: Primitive, tol: float, max_iterations: int,
          size: float) -> DistanceResult:
     ca, ra = core_primitive(a)
@@ -1100,7 +1176,8 @@ def _gjk(a: Primitive, b: Primitive, tol: float, max_iterations: int,
     # points of :func:`support` bit for bit (:func:`support_fn`), and below numpy's
     # element-wise sums and products of them, operation for operation
     r = run(support_fn(ca), support_fn(cb), centre_tuple(ca), centre_tuple(cb), size=size,
-            tol=tol, max_iterations=max_iterations, record=True, tuples=True)
+            tol=tol, max_iterations=max_iterations, record=True, tuples=True,
+            vertices=lambda: (polytope_vertices(ca), polytope_vertices(cb)))
     Y, PA, PB, lam = r["W"], r["A"], r["B"], r["lam"]
     steps, termination, iterations, max_w2 = (r["steps"], r["termination"], r["iterations"],
                                               r["max_w2"])

@@ -300,6 +300,34 @@ def support_fn(prim: Primitive):
     return careful  # sphere, capsule: numpy's own (GJK runs on their cores)
 
 
+def vertices(prim: Primitive):
+    """The vertices of a polytope, as tuples of floats: the points :func:`support_fn` returns
+    for a direction with no tie (a point's position, a segment's ends, a triangle's vertices,
+    a box's 8 corners, an obb's by :func:`support_fn`'s own sums); ``None`` for a round or
+    curved kind (sphere, capsule, cylinder: GJK runs on the cores of the first two). GJK's
+    tie-break reads them (:func:`algorithms.kernels.gjk._tie_break`)."""
+    kind = prim.kind
+    arr = prim.__dict__.get(_ARRAYS_KEY)
+    if arr is None:
+        arr = _arrays(prim)
+    if kind == "point":
+        return (tuple(arr[0].tolist()),)
+    if kind == "segment" or kind == "triangle":
+        return tuple(tuple(r) for r in arr[0].tolist())
+    if kind == "aabb":
+        (lx, ly, lz), (hx, hy, hz) = arr[0].tolist(), arr[1].tolist()
+        return tuple((x, y, z) for x in (hx, lx) for y in (hy, ly) for z in (hz, lz))
+    if kind == "obb":
+        axes, e, c = arr
+        (u00, u01, u02), (u10, u11, u12), (u20, u21, u22) = axes.tolist()
+        e0, e1, e2 = e.tolist()
+        cx, cy, cz = c.tolist()
+        return tuple((cx + (f0 * u00 + f1 * u10 + f2 * u20), cy + (f0 * u01 + f1 * u11 + f2 * u21),
+                      cz + (f0 * u02 + f1 * u12 + f2 * u22))
+                     for f0 in (e0, -e0) for f1 in (e1, -e1) for f2 in (e2, -e2))
+    return None
+
+
 def support_value(prim: Primitive, direction) -> float:
     """``h(d) = max over prim of d . x``, in closed form (no support point rounding)."""
     d = _f(direction)

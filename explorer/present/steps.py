@@ -679,7 +679,10 @@ def gjk(answer, a, b) -> Optional[Walkthrough]:
                                  f"s_B(v) = {_p(st['support_b'])} on B, so w = "
                                  f"{_p(w)} is the point of A - B farthest along -v."
                                  + (" (Retried along a tilted v: the first query stalled.)"
-                                    if st.get("retried") else ""), tuple(marks)))
+                                    if st.get("retried") else "")
+                                 + (" (The first query stalled on a tie: w is the pair of "
+                                    "vertices extreme to v's rounding that shrinks v most.)"
+                                    if st.get("tie_break") else ""), tuple(marks)))
         gap = float(st["gap"])
         stop = "simplex" not in st
         tol = float(tr.get("tol", 0.0))

@@ -439,6 +439,75 @@ def test_closest_on_simplex_by_hand():
     assert len(idx) == 4 and np.allclose(v, 0, atol=1e-15)
 
 
+def test_tie_break_by_hand():
+    """gjk._tie_break on a stall built by hand. The simplex is the segment (-1, 1, 0)-(1, 1, 0),
+    ``v = (0, 1, 0)``; the direction queried is a noisy ``d = (0.01, 1, 0)``. A is the origin
+    alone; B has b1 = (-1, -1, 0), b2 = (1, -1, 0), b3 = (0, -0.999, 0.001). Along ``d``: b1
+    -1.01, b2 -0.99, b3 -0.999, so the support point is b2 and ``w = -b2 = (-1, 1, 0)`` is
+    already in the simplex, while the gap is open (``d.w / |d| = 0.99 / 1.00005 < |v| = 1``).
+    With the floor 0.0095: b3 falls short of b2 by ``d.(b2 - b3) = 0.01 - 0.001 = 0.009 <=
+    0.0095 |b2 - b3|_1 = 0.0095 * 1.002``: tied; b1 by ``0.02 > 0.0095 * 2``: not. So the
+    tie-break takes ``w = -b3 = (0, 0.999, -0.001)``; the triangle's nearest point is that
+    vertex (by the x-symmetry on the section x = 0, the segment (y, z) = (1, 0) to (0.999,
+    -0.001), whose nearest point to the origin would lie at t = 500 > 1 along it)."""
+    from algorithms.kernels.gjk import _tie_break
+
+    Y = [(-1.0, 1.0, 0.0), (1.0, 1.0, 0.0)]
+    b1, b2, b3 = (-1.0, -1.0, 0.0), (1.0, -1.0, 0.0), (0.0, -0.999, 0.001)
+    o = (0.0, 0.0, 0.0)
+    found = _tie_break((None, [b1, b2, b3]), (0.01, 1.0, 0.0), o, b2, Y, (0.5, 0.5), 1.0,
+                       0.0, 0.0, 0.0, closest_on_simplex, False, 0.0095)
+    p, q, w, idx, lam, v, vv = found
+    assert (p, q, w) == (o, b3, (0.0, 0.999, -0.001))
+    assert idx == (2,) and lam == (1.0,) and v == w and vv == 0.999 ** 2 + 0.001 ** 2
+    # without b3 nothing is tied but b2 itself, whose w is in the simplex: no tie-break
+    assert _tie_break((None, [b1, b2]), (0.01, 1.0, 0.0), o, b2, Y, (0.5, 0.5), 1.0,
+                      0.0, 0.0, 0.0, closest_on_simplex, False, 0.0095) is None
+
+
+def test_support_tie_of_two_triangles_sharing_a_vertex():
+    """The pair of test_mixed_scale.py's ``test_gjk_stops_on_a_support_tie``: the triangles
+    share the vertex v, so v - v = (0, 0, 0) is a point of A - B and the distance is 0. At
+    ``v = (0, 5.02e-11, 0)`` B's b1 and b2 tie (y = 2.3283064365386963e-10 both) and the
+    support repeats; no tilt of the retry (at least the floor 8 ulp * 2.83 = 5e-15, 1e-4 of
+    ``|v|``) stays on the faces of A - B there (tilted ~1e-10). The tie-break takes the
+    vertex pair (v, v): w = 0, and GJK ends touching."""
+    v = (-9.855555432182788e-282, 0.0, 2.484826879459638e-260)
+    a = Triangle([v, (-2.0, 3.3322470631210013e-10, 2.0),
+                  (1.0, 1.1641532182693481e-10, -1.8379495582049223)])
+    b = Triangle([v, (-2.0, 2.3283064365386963e-10, 2.0),
+                  (2.0, 2.3283064365386963e-10, 2.484826879459638e-260)])
+    for x, y in ((a, b), (b, a)):
+        r = gjk_distance(x, y)
+        assert r.distance == 0.0
+        assert r.trace["termination"] == "overlap (v = 0)"
+        tied = [s for s in r.trace["steps"] if s.get("tie_break")]
+        assert len(tied) == 1 and tied[0]["w"] == [0.0, 0.0, 0.0]
+        assert tied[0]["support_a"] == tied[0]["support_b"] == list(v)
+
+
+def test_polytope_vertices_are_the_support_points():
+    """support.vertices: a box's and an obb's 8 corners are exactly the points support_fn
+    returns along the 8 sign patterns (``s0 u0 + s1 u1 + s2 u2`` for the obb: its axes @ d
+    is then ``s`` to rounding, far from 0, so support_fn's own sums give the corner)."""
+    from algorithms.kernels.support import support_fn, vertices
+
+    signs = [(s0, s1, s2) for s0 in (1.0, -1.0) for s1 in (1.0, -1.0) for s2 in (1.0, -1.0)]
+    box = AABB((-1.0, 0.5, 2.0), (3.0, 0.75, 2.5))
+    assert sorted(vertices(box)) == sorted(support_fn(box)(s) for s in signs)
+    c, sn = math.cos(0.3), math.sin(0.3)
+    obb = OBB((0.25, -1.0, 3.0), ((c, sn, 0.0), (-sn, c, 0.0), (0.0, 0.0, 1.0)),
+              (2.0, 0.5, 1e-3))
+    u = obb.axes
+    dirs = [tuple(s0 * u[0][k] + s1 * u[1][k] + s2 * u[2][k] for k in range(3))
+            for s0, s1, s2 in signs]
+    assert sorted(vertices(obb)) == sorted(support_fn(obb)(d) for d in dirs)
+    assert len(set(vertices(obb))) == 8
+    tri = Triangle([(0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (0.0, 1.0, 0.0)])
+    assert vertices(tri) == ((0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (0.0, 1.0, 0.0))
+    assert vertices(Cylinder((0, 0, 0), (0, 0, 1), 1.0, 2.0)) is None
+
+
 # ----------------------------------------------------------------------------- registry
 
 
