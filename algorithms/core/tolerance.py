@@ -708,10 +708,125 @@ def _linear_axes(a, b):
     yield m
 
 
+def _diff(p, q):
+    return tuple(float(y) - float(x) for x, y in zip(p, q))
+
+
+def _core(p):
+    """The points or segment a SAT candidate of :func:`_triangle_axes` is built on: a point's
+    position, a sphere's centre (``("point", c)``), a segment's or capsule's axis
+    (``("segment", p0, p1)``), a triangle's vertices (``("triangle", v0, v1, v2)``); ``None``
+    for the other kinds."""
+    k = p.kind
+    if k == "point":
+        return ("point", p.position)
+    if k == "sphere":
+        return ("point", p.center)
+    if k in ("segment", "capsule"):
+        return ("segment", p.p0, p.p1)
+    if k == "triangle":
+        return ("triangle",) + tuple(p.vertices)
+    return None
+
+
+def _triangle_frame(vertices):
+    """``(units of the edges v0v1, v1v2, v2v0, face normals)`` of a float triangle: each edge
+    made unit before the crosses (no overflow at ``1e200``), and the three crosses of
+    consecutive edges, which are one direction in exact arithmetic (``e0 + e1 + e2 = 0``) and
+    differ by rounding on a sliver, so all three are tried (``None`` where parallel)."""
+    v = vertices
+    es = [unit(_diff(v[i], v[(i + 1) % 3])) for i in range(3)]
+    ns = []
+    for i in range(3):
+        e, f = es[i], es[(i + 1) % 3]
+        n = unit(_cross(e, f)) if e is not None and f is not None else None
+        if n is not None:
+            ns.append(n)
+    return [e for e in es if e is not None], ns
+
+
+def _triangle_axes(a, b):
+    """The separating-axis candidates of a triangle and a point, sphere, segment, capsule or
+    triangle, as unit vectors (Ericson, RTCD §5.2.1, the separating-axis test: face normals
+    and the cross products of edge directions, and in-plane normals ``n x e`` for coplanar
+    pairs). Against a point ``c`` (or a sphere's centre): the face normal ``n``, the in-plane
+    edge normals ``n x e_i`` (a point in the triangle's plane but outside it lies beyond one
+    edge's line), each edge's normal towards ``c`` (:func:`_linear_axes` of the edge and
+    ``c``) and the direction from each vertex to ``c`` (a sphere's edge and vertex regions,
+    RTCD §5.1.5). Against a segment or capsule with direction ``m``: ``n``, ``e_i x m``,
+    ``n x e_i`` and ``n x m``. Against a triangle (edges ``f_j``, normal ``n'``): both normals,
+    the nine ``e_i x f_j`` and the in-plane normals ``n x`` and ``n' x`` each of the six edges.
+    For a point, a segment or a triangle, two disjoint shapes are separated by one of them in
+    exact arithmetic; a sphere's or capsule's are candidates only. Nothing for exact
+    primitives (as :func:`_linear_axes`). A collinear triangle has no ``n``: against a point
+    its edges' normals towards the point remain, against a segment its longest edge (the
+    whole triangle) gives :func:`_linear_axes`' candidates."""
+    if a.exact or b.exact:
+        return
+    if a.kind != "triangle":  # (an axis separates both ways: the order does not matter)
+        a, b = b, a
+    if a.kind != "triangle":
+        return
+    core = _core(b)
+    if core is None:
+        return
+    from algorithms.primitives import Point, Segment
+
+    v = a.vertices
+    es, ns = _triangle_frame(v)
+    yield from ns
+    if core[0] == "point":
+        c = core[1]
+        for n in ns[:1]:
+            for e in es:
+                u = unit(_cross(n, e))
+                if u is not None:
+                    yield u
+        for i in range(3):
+            yield from _linear_axes(Segment(v[i], v[(i + 1) % 3]), Point(c))
+        for p in v:
+            u = unit(_diff(p, c))
+            if u is not None:
+                yield u
+        return
+    if core[0] == "segment":
+        m = unit(_diff(core[1], core[2]))
+        if m is None:  # a point-like segment or capsule: its end is the point
+            yield from _triangle_axes(a, Point(core[1]))
+            return
+        if not ns:  # a collinear triangle is its longest edge: two segments' candidates
+            i = max(range(3), key=lambda i: max_abs(_diff(v[i], v[(i + 1) % 3])))
+            yield from _linear_axes(Segment(v[i], v[(i + 1) % 3]), Segment(core[1], core[2]))
+            return
+        fs, ms = [m], ns[:1]
+    else:
+        fs, ms = _triangle_frame(core[1:])
+        yield from ms
+        ms = ns[:1] + ms[:1]
+    for e in es:
+        for f in fs:
+            u = unit(_cross(e, f))
+            if u is not None:
+                yield u
+    for n in ms:
+        for e in es + fs:
+            u = unit(_cross(n, e))
+            if u is not None:
+                yield u
+
+
+def _sat_axes(a, b):
+    """:func:`reconcile`'s SAT candidates: :func:`_linear_axes` (segments and points) and
+    :func:`_triangle_axes` (a triangle against a point, sphere, segment, capsule or
+    triangle)."""
+    yield from _linear_axes(a, b)
+    yield from _triangle_axes(a, b)
+
+
 #: how :func:`reconcile`'s note ends when it replaced the separating axis by one of
-#: :func:`_linear_axes`' candidates (not the closest points' direction: evaluate_pair then
+#: :func:`_sat_axes`' candidates (not the closest points' direction: evaluate_pair then
 #: does not call the axis one "from the closest points")
-AXIS_FROM_SAT = "replaced by a segment's normal (SAT candidate)"
+AXIS_FROM_SAT = "replaced by a segment's or triangle's normal (SAT candidate)"
 
 
 def verify_rel(a, b) -> float:
@@ -756,7 +871,9 @@ def reconcile(a, b, *, intersects, distance, closest, separating_axis=None, firs
        unbounded below, and ``first_t`` stays what the hits found).
     3. Apart: a ``separating_axis`` must separate the closed-form projections by more than
        the band (:func:`separates`); one that does not is replaced by the direction between
-       the closest points when that one separates, else dropped (``None``). The check runs
+       the closest points when that one separates, else by the first of the SAT candidates
+       (:func:`_sat_axes`: segments', points' and triangles' normals and edge crosses) that
+       separates, else dropped (``None``). The check runs
        when the shapes are within :func:`verify_rel` (``2**-20``, ``2**-8`` for a pair with a
        cylinder) of :func:`pair_scale` of touching; farther apart no method's rounding can
        tilt an axis enough to fail.
@@ -823,7 +940,7 @@ def reconcile(a, b, *, intersects, distance, closest, separating_axis=None, firs
                 if d is not None and separates(a, b, d):
                     replacement, how = d, "replaced by the closest points' direction"
             if replacement is None:
-                for d in _linear_axes(a, b):
+                for d in _sat_axes(a, b):
                     if separates(a, b, d):
                         replacement, how = d, AXIS_FROM_SAT
                         break

@@ -47,7 +47,8 @@ from tests.fuzz import examples
 from algorithms import (AABB, OBB, Capsule, Cylinder, GeometryError, Line, Plane, Point, Ray,
                         Segment, Sphere, Triangle, evaluate_pair, query)
 from algorithms.compare import scale_of
-from algorithms.core.tolerance import ITERATIVE_REL, TOUCH_REL, pair_scale
+from algorithms.core.tolerance import (AXIS_FROM_SAT, ITERATIVE_REL, TOUCH_REL, pair_scale,
+                                       reconcile)
 from algorithms.exact import ROUNDING, compare
 from algorithms.registry import QueryNotAvailable, has_query
 from algorithms.report import result_json
@@ -647,17 +648,77 @@ def test_parallel_segments_whose_closest_points_direction_does_not_separate():
     assert problems_of(a, b) == [] and problems_of(b, a) == []
 
 
-@pytest.mark.xfail(strict=True, reason="open: reconcile's SAT fallback covers segments and "
-                   "points only, not a triangle's edges and face")
+def _exact_gap(axis, points_a, points_b):
+    """How far apart (exactly, in Fractions, divided by ``|axis|`` to float accuracy) the
+    projections of the point sets ``points_a`` and ``points_b`` are on the float ``axis``;
+    negative when they overlap."""
+    axis = [Fraction(c) for c in axis]
+
+    def proj(p):
+        return sum((Fraction(x) * u for x, u in zip(p, axis)), Fraction(0))
+
+    pa, pb = [proj(p) for p in points_a], [proj(p) for p in points_b]
+    norm = Fraction(fraction_sqrt(sum(u * u for u in axis)))
+    return max(min(pb) - max(pa), min(pa) - max(pb)) / norm
+
+
 def test_triangle_and_a_point_sphere_whose_closest_direction_only_touches():
     """The zero-radius sphere at the origin is 5.8e-11 from the triangle (its vertex
     (0, 2**-34, 0)); the band at scale 2 is 1.8e-12. The closest points' direction (0, -1, 0)
-    only touches (the vertex (2, 0, 1) projects to 0 as well), so the axis is dropped: a
-    separated pair with a null separating_axis (the long run's seed 6). The triangle's edge
-    normals would separate it."""
+    only touches (the vertex (2, 0, 1) projects to 0 as well), so the axis was dropped: a
+    separated pair with a null separating_axis (the long run's seed 6). reconcile's SAT
+    fallback now tries the triangle's candidates (tolerance._triangle_axes): its face normal
+    separates. By hand: the edges v1 - v0 = (-1, 2**-35, 0) and v2 - v1 = (2, -2**-34, 1) cross
+    to (2**-35, 1, 0) (z: 2**-34 - 2 * 2**-35 = 0), on which all three vertices project to
+    exactly 2**-34 (1 * 2**-35 + 2**-35, 2**-34, 2 * 2**-35) and the centre to 0: the gap is
+    2**-34 / sqrt(1 + 2**-70), 32 times the band 2 * 2**-40."""
     tri = Triangle([(1.0, 2.9103830456733704e-11, 0.0), (0.0, 5.820766091346741e-11, 0.0),
                     (2.0, 0.0, 1.0)])
     ball = Sphere((0.0, 0.0, 0.0), 0.0)
-    r = result_json(evaluate_pair(tri, ball))
-    assert r["intersects"] is False
-    assert r["separating_axis"] is not None
+    assert pair_scale(tri, ball) == 2.0
+    for a, b in ((tri, ball), (ball, tri)):
+        r = result_json(evaluate_pair(a, b))
+        assert r["intersects"] is False and r["distance"] == 2 ** -34
+        gap = _exact_gap(r["separating_axis"], tri.vertices, [ball.center])
+        assert gap > Fraction(TOUCH_REL) * 2  # beyond the band at scale 2
+        assert abs(gap - Fraction(2) ** -34) <= Fraction(2) ** -34 * 2 ** -50  # the face normal
+    assert problems_of(tri, ball) == [] and problems_of(ball, tri) == []
+
+
+def test_reconcile_finds_a_triangles_in_plane_edge_normal_and_edge_cross_axis():
+    """reconcile's SAT fallback on a triangle, with an axis that does not separate and no
+    closest points (so only the SAT candidates can replace it). T = (0,0,0) (1,0,0) (0,1,0),
+    scale 1, band 2**-40 (9.1e-13); d = 2**-30.
+
+    * The point P = (1/2 + d, 1/2 + d, 0) lies in T's plane, beyond the hypotenuse x + y = 1 by
+      2d / sqrt(2) = 1.3e-9 (inside reconcile's check, 2**-20 of the scale). The face normal
+      (0, 0, 1) only touches (both project to 0) and so do the other edges' normals (P's x and
+      y lie inside [0, 1]); the in-plane normal of the hypotenuse, n x (-1, 1, 0) / sqrt(2) =
+      -(1, 1, 0) / sqrt(2), separates: T projects to [-1/sqrt(2), 0], P to -(1 + 2d)/sqrt(2).
+    * The segment S from (1/2 + d, 1/2 + d, -1) to (1/2 + d, 1/2 + d, 1) pierces T's plane at
+      P: n overlaps (S spans [-1, 1]); the hypotenuse's direction crossed with S's (0, 0, 1),
+      (1, 1, 0) / sqrt(2), separates with the same gap 2d / sqrt(2).
+    The gaps are checked exactly (Fractions of the float axes): 1.3e-9 within rounding."""
+    d = 2.0 ** -30
+    tri = Triangle([(0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (0.0, 1.0, 0.0)])
+    pt = Point((0.5 + d, 0.5 + d, 0.0))
+    seg = Segment((0.5 + d, 0.5 + d, -1.0), (0.5 + d, 0.5 + d, 1.0))
+    want = Fraction(2 * d) / Fraction(fraction_sqrt(Fraction(2)))
+    for other, ends in ((pt, [pt.position]), (seg, [seg.p0, seg.p1])):
+        for a, b in ((tri, other), (other, tri)):
+            dist = float(want)
+            r = reconcile(a, b, intersects=False, distance=dist, closest=None,
+                          separating_axis=(1.0, 0.0, 0.0))
+            assert r["intersects"] is False and r["distance"] == dist
+            assert r["notes"] == ["separating axis did not separate the projections: "
+                                  + AXIS_FROM_SAT]
+            axis = r["separating_axis"]
+            assert abs(abs(axis[0]) - 0.5 ** 0.5) < 1e-15 and axis[0] == axis[1] and axis[2] == 0
+            gap = _exact_gap(axis, tri.vertices, ends)
+            assert gap > Fraction(TOUCH_REL) and abs(gap - want) <= want * 2 ** -40
+    # within the band (2 * 2**-46 / sqrt(2) = 2**-45.5 = 2.5e-14 beyond the hypotenuse, under
+    # 2**-40): touching, so intersects and no separating axis, whatever the candidates
+    near = Point((0.5 + 2.0 ** -46, 0.5 + 2.0 ** -46, 0.0))
+    r = reconcile(tri, near, intersects=False, distance=2.0 ** -45.5, closest=None,
+                  separating_axis=(1.0, 0.0, 0.0))
+    assert r["intersects"] is True and r["separating_axis"] is None and r["distance"] == 0
