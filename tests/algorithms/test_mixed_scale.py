@@ -722,3 +722,25 @@ def test_reconcile_finds_a_triangles_in_plane_edge_normal_and_edge_cross_axis():
     r = reconcile(tri, near, intersects=False, distance=2.0 ** -45.5, closest=None,
                   separating_axis=(1.0, 0.0, 0.0))
     assert r["intersects"] is True and r["separating_axis"] is None and r["distance"] == 0
+
+
+def test_a_sliver_triangle_and_a_point_sphere_above_its_plane_get_its_face_normal():
+    """Found by the property test (test_mixed_scale_pairs, triangle-sphere): the triangle
+    (0,0,0) (1, 2^-35, 0) (-1.0326675390200857, 2^-35, 0) is a sliver in the plane z = 0; the
+    zero-radius sphere sits at (-1, 0, 2^-35). Its foot (-1, 0, 0) is outside the sliver,
+    whose y-range at x = -1 is [2^-35 / 1.0326675390200857, 2^-35] = [2.818e-11, 2.910e-11],
+    so the distance is hypot(2.818e-11, 2^-35) = 4.05e-11, beyond the band at scale 1.03
+    (2^-40 x 1.03 x 2). The face normal (0, 0, 1) separates: the triangle projects to 0,
+    the centre to 2^-35. The float SAT had no axis for it (the sliver's candidates), so the
+    answer said separated with a null separating_axis until reconcile tried a triangle's
+    own axes (tolerance._triangle_axes)."""
+    tri = Triangle([(0.0, 0.0, 0.0), (1.0, 2.0 ** -35, 0.0),
+                    (-1.0326675390200857, 2.0 ** -35, 0.0)])
+    ball = Sphere((-1.0, 0.0, 2.0 ** -35), 0.0)
+    foot_y = 2.0 ** -35 / 1.0326675390200857  # the lower edge's y at x = -1
+    for a, b in ((tri, ball), (ball, tri)):
+        r = result_json(evaluate_pair(a, b))
+        assert r["intersects"] is False
+        assert r["distance"] == pytest.approx(math.hypot(foot_y, 2.0 ** -35), rel=1e-12)
+        assert [abs(c) for c in r["separating_axis"]] == [0.0, 0.0, 1.0]
+        assert not problems_of(a, b)
