@@ -123,7 +123,9 @@ def check_certificate(a, b, r, rel=1e-9):
     # length ~scale lying across n) moves the bound by that angle times ~2 scale: a limit of
     # the certificate, not of GJK (two near-crossing segments 2.5e-8 apart, found with
     # hypothesis seed 4242: GJK equals the st-plane distance, the bound is 1.1e-8 short)
-    allowed = 1e-9 * scale + 8 * 2.0 ** -52 * scale * scale / r.distance
+    # (in Python floats: at scale 1e200 the product overflows to inf, an angle that bounds
+    # nothing, without numpy's overflow warning)
+    allowed = 1e-9 * scale + 8 * 2.0 ** -52 * float(scale) * (float(scale) / float(r.distance))
     if "cylinder" in (a.kind, b.kind) and lower == 0.0:
         # known limit: a contact tangent to a cylinder's rim (a segment or a flat box edge
         # touching a disk's circle) leaves GJK up to ~1e-7 short of 0 (module notes)
