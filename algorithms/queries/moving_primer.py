@@ -341,11 +341,14 @@ def _slab_entry(o, v, lo, hi):
     t0, t1 = 0.0, T_END
     axis = None
     for i in range(3):
-        if v[i] == 0:
-            if o[i] < lo[i] or o[i] > hi[i]:
+        # (Python floats: a speed of 1e-320 puts the slab at t = +-inf, as IEEE division
+        # does, without numpy's overflow warning)
+        oi, vi, li, hi_ = float(o[i]), float(v[i]), float(lo[i]), float(hi[i])
+        if vi == 0.0:
+            if oi < li or oi > hi_:
                 return None
             continue
-        ta, tb = (lo[i] - o[i]) / v[i], (hi[i] - o[i]) / v[i]
+        ta, tb = (li - oi) / vi, (hi_ - oi) / vi
         if ta > tb:
             ta, tb = tb, ta
         if ta > t0:

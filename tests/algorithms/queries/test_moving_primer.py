@@ -395,3 +395,14 @@ def test_aabb_plane_against_rational_oracle(v):
         assert got is None
     else:
         assert got is not None and abs(Fraction(got) - want) <= Fraction(1, 2 ** 50)
+
+
+@pytest.mark.filterwarnings("error")
+def test_a_sphere_crawling_at_1e_320_toward_a_box_has_no_contact_and_no_warning():
+    # the unit sphere at (5, .5, .5) moves by -1e-320 in x over t in [0, 1] relative to the
+    # unit box: its gap is 5 - 1 - 1 = 3, reached at t = 3 / 1e-320 (beyond the float
+    # range: the slab's t is inf), so no contact; the same motion at speed 4 closes the gap
+    # at t = 3 / 4. (The slab division once warned of a numpy overflow here.)
+    box, ball = AABB((0, 0, 0), (1, 1, 1)), Sphere((5.0, 0.5, 0.5), 1.0)
+    assert query("toi", box, ball, (-1e-320, 0.0, 0.0)).toi is None
+    assert query("toi", box, ball, (-4.0, 0.0, 0.0)).toi == 0.75
