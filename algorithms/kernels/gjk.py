@@ -1087,10 +1087,19 @@ def _retry(support_a, support_b, Y, lam, v, vv, ox, oy, oz, closest, plain, floo
             (vx, vy - tilt, vz), (vx, vy, vz + tilt), (vx, vy, vz - tilt))
     if not plain:
         dirs = ((vx, vy, vz),) + dirs
+    pairs = ((support_a((-d[0], -d[1], -d[2])), support_b(d)) for d in dirs)
+    # (the fast path takes the first that shrinks v)
+    return _best_pair(pairs, Y, lam, vv, ox, oy, oz, closest, plain, first=plain)
+
+
+def _best_pair(pairs, Y, lam, vv, ox, oy, oz, closest, plain, first):
+    """Of the candidate support pairs ``(p, q)`` (read lazily), ``(p, q, w, idx, lam, v,
+    vv)`` for the one whose ``w = p - q`` (less the plain mode's offset) shrinks ``v`` most,
+    the first whose simplex holds the origin at once, or the first that shrinks it at all
+    with ``first``; ``None`` when none does (a ``w`` already in ``Y`` is skipped).
+    :func:`_retry`'s and :func:`_tie_break`'s choice."""
     found = None
-    for d in dirs:
-        p = support_a((-d[0], -d[1], -d[2]))
-        q = support_b(d)
+    for p, q in pairs:
         if plain:
             w = (p[0] - q[0] - ox, p[1] - q[1] - oy, p[2] - q[2] - oz)
         else:
@@ -1103,7 +1112,7 @@ def _retry(support_a, support_b, Y, lam, v, vv, ox, oy, oz, closest, plain, floo
         vv2 = v2[0] * v2[0] + v2[1] * v2[1] + v2[2] * v2[2]
         if vv2 < vv and (found is None or vv2 < found[6]):
             found = (p, q, w, idx, lam2, v2, vv2)
-            if plain:  # (the fast path: the first that shrinks v)
+            if first:
                 break
     return found
 
@@ -1150,22 +1159,9 @@ def _tie_break(vertices, d, p, q, Y, lam, vv, ox, oy, oz, closest, plain, floor)
                 out.append(x)
         return out
 
-    found = None
-    for x in tied(va, p, -1.0):  # A's support minimises d . x
-        for y in tied(vb, q, 1.0):  # B's maximises it
-            if plain:
-                w = (x[0] - y[0] - ox, x[1] - y[1] - oy, x[2] - y[2] - oz)
-            else:
-                w = (float(x[0] - y[0]), float(x[1] - y[1]), float(x[2] - y[2]))
-            if w in Y:
-                continue
-            idx, lam2, v2 = closest(Y + [w], (lam, vv))
-            if len(idx) == 4:
-                return (x, y, w, idx, lam2, v2, 0.0)
-            vv2 = v2[0] * v2[0] + v2[1] * v2[1] + v2[2] * v2[2]
-            if vv2 < vv and (found is None or vv2 < found[6]):
-                found = (x, y, w, idx, lam2, v2, vv2)
-    return found
+    # A's support minimises d . x, B's maximises it
+    pairs = ((x, y) for x in tied(va, p, -1.0) for y in tied(vb, q, 1.0))
+    return _best_pair(pairs, Y, lam, vv, ox, oy, oz, closest, plain, first=False)
 
 
 def _gjk(a: Primitive, b: Primitive, tol: float, max_iterations: int,
