@@ -718,6 +718,8 @@ def _lean_cast(hi):
                 return None
             if not state["enabled"]:
                 return careful(a, box)
+        # (every constant a float is compared with is a float, 0.0 not 0: CPython 3.11
+        # specialises a comparison only for two floats; an int constant takes the generic path)
         # (t = -1 below every candidate: a candidate plane's t is a quotient of two nonzero
         # numbers of one sign, >= 0, so "x > t" takes the first one as Woo's max does;
         # plain inputs are finite)
