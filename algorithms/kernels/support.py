@@ -70,7 +70,10 @@ def _cylinder_rim(center, w, radius, height, d: np.ndarray, hw=None) -> np.ndarr
     # |perp| tiny relative to |d| means d is (numerically) along the axis: the whole end disk
     # is a maximiser and its centre is the stable choice (it loses at most r |perp|).
     if radius > 0 and pn > PARALLEL_SIN * math.sqrt(float(d @ d)):  # d not along the axis
-        p = p + (radius / pn) * perp
+        s = radius / pn
+        # (radius / pn overflows for a huge radius and a d close to the axis, 1e298 / 4e-11:
+        # then the unit perp first, which no radius can overflow)
+        p = p + (s * perp if s < math.inf else radius * (perp / pn))
     return p
 
 

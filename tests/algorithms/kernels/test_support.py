@@ -343,3 +343,20 @@ def test_centre_tuple_is_centre():
     # numpy's mean of the triangle: ((v0 + v1) + v2) / 3 per coordinate
     assert centre_tuple(tri) == ((0.1 + 1.7 + -0.3) / 3, (0.2 + -2.9 + 0.7) / 3,
                                  (0.3 + 4.1 + 1e-17) / 3)
+
+
+def test_support_of_a_huge_cylinder_along_a_direction_near_its_axis_is_finite():
+    # (the property test's case: tests/algorithms/test_mixed_scale.py, plane-cylinder) the
+    # axis w = (0, 1, 2^-35) and d = (2^-35, 1, 0) are 2^-35 sqrt(2) = 4.1e-11 apart, so the
+    # rim point is r (perp / |perp|) with perp ~ (2^-35, 0, -2^-35): a unit vector
+    # (1, 0, -1) / sqrt(2) times r = 1.046e298, whose coordinates are 7.4e297. radius / |perp|
+    # = 2.5e308 overflows: the support point came out (inf, inf, -inf).
+    r = 1.0463951242053392e298
+    cyl = Cylinder((0.0, 0.0, 0.0), (0.0, 1.0, 2.0 ** -35), r, 0.0)
+    d = np.array([2.0 ** -35, 1.0, 0.0])
+    p = support(cyl, d)
+    assert np.all(np.isfinite(p))
+    assert p[0] == pytest.approx(r / math.sqrt(2), rel=1e-9)
+    assert p[2] == pytest.approx(-r / math.sqrt(2), rel=1e-9)
+    assert float(np.linalg.norm(p / r)) == pytest.approx(1.0, rel=1e-12)  # on the rim
+    assert float(d @ p) == pytest.approx(support_value(cyl, d), rel=1e-12)
