@@ -665,6 +665,11 @@ def separates(a, b, axis, scale: Optional[float] = None) -> bool:
     return gap > band
 
 
+def _diff(p, q):
+    """``q - p`` as a tuple of floats."""
+    return tuple(float(y) - float(x) for x, y in zip(p, q))
+
+
 def _linear_axes(a, b):
     """The separating-axis candidates of two segments (or a segment and a point), as unit
     vectors: ``m0 x m1`` and each segment's normal in their common plane, ``m x (m0 x m1)``
@@ -677,7 +682,7 @@ def _linear_axes(a, b):
     if a.exact or b.exact or a.kind not in ("segment", "point") or \
             b.kind not in ("segment", "point"):
         return
-    ms = [unit(tuple(float(y) - float(x) for x, y in zip(p.p0, p.p1))) if p.kind == "segment"
+    ms = [unit(_diff(p.p0, p.p1)) if p.kind == "segment"
           else None for p in (a, b)]
     m0, m1 = ms
     if m0 is not None and m1 is not None:
@@ -700,16 +705,12 @@ def _linear_axes(a, b):
     m = m0 if m0 is not None else m1
     for p in ends_a:
         for q in ends_b:
-            w = unit(tuple(float(y) - float(x) for x, y in zip(p, q)))
+            w = unit(_diff(p, q))
             c = unit(_cross(m, w)) if w is not None else None
             n = unit(_cross(m, c)) if c is not None else None
             if n is not None:
                 yield n
     yield m
-
-
-def _diff(p, q):
-    return tuple(float(y) - float(x) for x, y in zip(p, q))
 
 
 def _core(p):

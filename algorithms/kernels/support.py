@@ -286,6 +286,7 @@ def support_fn(prim: Primitive):
         bot = (cx - t0, cy - t1, cz - t2)
         cen = (cx, cy, cz)
         sqrt = math.sqrt
+        inf = math.inf
 
         def cyl(d):  # _cylinder_rim, operation for operation
             x, y, z = d
@@ -297,7 +298,10 @@ def support_fn(prim: Primitive):
             pn = sqrt(px * px + py * py + pz * pz)
             if r > 0 and pn > PARALLEL_SIN * sqrt(x * x + y * y + z * z):
                 f = r / pn
-                return (p[0] + f * px, p[1] + f * py, p[2] + f * pz)
+                if f < inf:
+                    return (p[0] + f * px, p[1] + f * py, p[2] + f * pz)
+                # (r / pn overflowed: the unit perp first, as _cylinder_rim)
+                return (p[0] + r * (px / pn), p[1] + r * (py / pn), p[2] + r * (pz / pn))
             return p
         return cyl
     return careful  # sphere, capsule: numpy's own (GJK runs on their cores)
@@ -306,7 +310,7 @@ def support_fn(prim: Primitive):
 def vertices(prim: Primitive):
     """The vertices of a polytope, as tuples of floats: the points :func:`support_fn` returns
     for a direction with no tie (a point's position, a segment's ends, a triangle's vertices,
-    a box's 8 corners, an obb's by :func:`support_fn`'s own sums); ``None`` for a round or
+    a box's or an obb's 8 corners, asked of :func:`support_fn` itself); ``None`` for a round or
     curved kind (sphere, capsule, cylinder: GJK runs on the cores of the first two). GJK's
     tie-break reads them (:func:`algorithms.kernels.gjk._tie_break`)."""
     kind = prim.kind
@@ -317,17 +321,14 @@ def vertices(prim: Primitive):
         return (tuple(arr[0].tolist()),)
     if kind == "segment" or kind == "triangle":
         return tuple(tuple(r) for r in arr[0].tolist())
-    if kind == "aabb":
-        (lx, ly, lz), (hx, hy, hz) = arr[0].tolist(), arr[1].tolist()
-        return tuple((x, y, z) for x in (hx, lx) for y in (hy, ly) for z in (hz, lz))
-    if kind == "obb":
-        axes, e, c = arr
-        (u00, u01, u02), (u10, u11, u12), (u20, u21, u22) = axes.tolist()
-        e0, e1, e2 = e.tolist()
-        cx, cy, cz = c.tolist()
-        return tuple((cx + (f0 * u00 + f1 * u10 + f2 * u20), cy + (f0 * u01 + f1 * u11 + f2 * u21),
-                      cz + (f0 * u02 + f1 * u12 + f2 * u22))
-                     for f0 in (e0, -e0) for f1 in (e1, -e1) for f2 in (e2, -e2))
+    if kind == "aabb" or kind == "obb":
+        # support_fn's own corners, along s0 u0 + s1 u1 + s2 u2 for the 8 signs s (the axes
+        # u: the world's for a box; axes @ d is then s to rounding, far from a tie)
+        u = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)) if kind == "aabb" \
+            else arr[0].tolist()
+        fn = support_fn(prim)
+        return tuple(fn(tuple(s0 * u[0][k] + s1 * u[1][k] + s2 * u[2][k] for k in range(3)))
+                     for s0 in (1.0, -1.0) for s1 in (1.0, -1.0) for s2 in (1.0, -1.0))
     return None
 
 

@@ -730,10 +730,10 @@ def test_a_sliver_triangle_and_a_point_sphere_above_its_plane_get_its_face_norma
     zero-radius sphere sits at (-1, 0, 2^-35). Its foot (-1, 0, 0) is outside the sliver,
     whose y-range at x = -1 is [2^-35 / 1.0326675390200857, 2^-35] = [2.818e-11, 2.910e-11],
     so the distance is hypot(2.818e-11, 2^-35) = 4.05e-11, beyond the band at scale 1.03
-    (2^-40 x 1.03 x 2). The face normal (0, 0, 1) separates: the triangle projects to 0,
-    the centre to 2^-35. The float SAT had no axis for it (the sliver's candidates), so the
-    answer said separated with a null separating_axis until reconcile tried a triangle's
-    own axes (tolerance._triangle_axes)."""
+    (2^-40 x 1.03 = 9.4e-13). The face normal (0, 0, 1) separates: the triangle projects to
+    0, the centre to 2^-35. problems_of reported "exact separating_axis: float False, exact
+    True": the answer was separated but named no separating axis, until reconcile tried a
+    triangle's own axes (tolerance._triangle_axes)."""
     tri = Triangle([(0.0, 0.0, 0.0), (1.0, 2.0 ** -35, 0.0),
                     (-1.0326675390200857, 2.0 ** -35, 0.0)])
     ball = Sphere((-1.0, 0.0, 2.0 ** -35), 0.0)

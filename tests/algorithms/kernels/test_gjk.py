@@ -18,6 +18,7 @@ report (max error, iteration counts) quoted in the notes.
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 from collections import defaultdict
@@ -488,23 +489,25 @@ def test_support_tie_of_two_triangles_sharing_a_vertex():
         assert tied[0]["support_a"] == tied[0]["support_b"] == list(v)
 
 
-def test_polytope_vertices_are_the_support_points():
-    """support.vertices: a box's and an obb's 8 corners are exactly the points support_fn
-    returns along the 8 sign patterns (``s0 u0 + s1 u1 + s2 u2`` for the obb: its axes @ d
-    is then ``s`` to rounding, far from 0, so support_fn's own sums give the corner)."""
-    from algorithms.kernels.support import support_fn, vertices
+def test_polytope_vertices_are_the_corners():
+    """support.vertices: a box's 8 corners are the products of its min and max coordinates
+    (exactly), an obb's are ``c + s0 e0 u0 + s1 e1 u1 + s2 e2 u2`` for the 8 signs (to
+    rounding: vertices asks support_fn, whose sums run in another order); a triangle's are its
+    vertices, a cylinder has none."""
+    from algorithms.kernels.support import vertices
 
-    signs = [(s0, s1, s2) for s0 in (1.0, -1.0) for s1 in (1.0, -1.0) for s2 in (1.0, -1.0)]
     box = AABB((-1.0, 0.5, 2.0), (3.0, 0.75, 2.5))
-    assert sorted(vertices(box)) == sorted(support_fn(box)(s) for s in signs)
+    assert sorted(vertices(box)) == sorted(itertools.product((-1.0, 3.0), (0.5, 0.75),
+                                                             (2.0, 2.5)))
     c, sn = math.cos(0.3), math.sin(0.3)
-    obb = OBB((0.25, -1.0, 3.0), ((c, sn, 0.0), (-sn, c, 0.0), (0.0, 0.0, 1.0)),
-              (2.0, 0.5, 1e-3))
-    u = obb.axes
-    dirs = [tuple(s0 * u[0][k] + s1 * u[1][k] + s2 * u[2][k] for k in range(3))
-            for s0, s1, s2 in signs]
-    assert sorted(vertices(obb)) == sorted(support_fn(obb)(d) for d in dirs)
-    assert len(set(vertices(obb))) == 8
+    centre, e = np.array([0.25, -1.0, 3.0]), (2.0, 0.5, 1e-3)
+    u = np.array([(c, sn, 0.0), (-sn, c, 0.0), (0.0, 0.0, 1.0)])
+    obb = OBB(tuple(centre), tuple(map(tuple, u)), e)
+    want = sorted(tuple(centre + sum(s * ei * ui for s, ei, ui in zip(signs, e, u)))
+                  for signs in itertools.product((1.0, -1.0), repeat=3))
+    got = sorted(vertices(obb))
+    assert len(set(got)) == 8
+    assert np.allclose(got, want, rtol=0, atol=1e-15)
     tri = Triangle([(0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (0.0, 1.0, 0.0)])
     assert vertices(tri) == ((0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (0.0, 1.0, 0.0))
     assert vertices(Cylinder((0, 0, 0), (0, 0, 1), 1.0, 2.0)) is None

@@ -20,7 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tests.fuzz import examples
 
-from algorithms.kernels.support import BOUNDED_KINDS, support, support_interval, support_value
+from algorithms.kernels.support import (BOUNDED_KINDS, support, support_fn, support_interval,
+                                        support_value)
 from algorithms.primitives import AABB, OBB, Capsule, Cylinder, Point, Segment, Sphere, Triangle
 
 # ----------------------------------------------------------------------------- strategies
@@ -360,3 +361,5 @@ def test_support_of_a_huge_cylinder_along_a_direction_near_its_axis_is_finite():
     assert p[2] == pytest.approx(-r / math.sqrt(2), rel=1e-9)
     assert float(np.linalg.norm(p / r)) == pytest.approx(1.0, rel=1e-12)  # on the rim
     assert float(d @ p) == pytest.approx(support_value(cyl, d), rel=1e-12)
+    # support_fn's fast cylinder (GJK's), operation for operation the same
+    assert support_fn(cyl)(tuple(d)) == tuple(p.tolist())
