@@ -28,19 +28,22 @@ import math
 from dataclasses import replace
 from typing import Optional, Sequence
 
-import numpy as np
-
 from algorithms import registry
 from algorithms.answer import PairAnswer, Records
 from algorithms.core import once
-from algorithms.core.tolerance import (AXIS_FROM_SAT, PLAIN_KEY, clearly_apart, plain, reconcile,
-                                       unit)
+from algorithms.core.tolerance import (AXIS_FROM_SAT, PLAIN_KEY, clearly_apart, midpoint, plain,
+                                       reconcile, unit)
 from algorithms.extras.containment import contains
 from algorithms.extras.planes import classify_linear_pair, plane2d_of
 from algorithms.kernels.motion import relative_motion, toi_world
 from algorithms.primitives import LINEAR_KINDS, SEPARABLE_KINDS, GeometryError, Primitive
 from algorithms.queries.sphere_solids import ARVO_HOLLOW, hollow_sphere_aabb
 from algorithms.results import Deferred, IntersectionResult, make_with
+
+#: why a ray's or line's parameter ``t = |point - origin| / |direction|`` can overflow while
+#: the point itself is a float: a short direction, or a point far out along it (two rays
+#: 2e-309 rad apart cross 2.2e308 direction lengths out)
+_T_BEYOND = "the point is more than 1.8e308 direction lengths from the origin"
 
 
 def _vec(v) -> tuple:
@@ -265,7 +268,7 @@ def _evaluate(a, b, motion_a, motion_b, id_a, id_b, hollow_a, hollow_b) -> PairA
         # A dedicated test decided "touching"; the distance is then 0 by definition.
         distance_rounding = distance
         distance = 0.0
-        mid = _vec((np.asarray(closest[0]) + np.asarray(closest[1])) / 2)
+        mid = midpoint(closest[0], closest[1])
         closest = (mid, mid)
 
     axis_from_closest = False
@@ -287,7 +290,7 @@ def _evaluate(a, b, motion_a, motion_b, id_a, id_b, hollow_a, hollow_b) -> PairA
             # the hit exists, but its t (|hit - origin| / |direction|) is beyond the doubles:
             # say so rather than a null that reads as "no hit"
             errors.append(f"hits: the first hit's parameter t on {id_a} ({a.kind}) is beyond "
-                          f"the float range (its direction is too short); first_t is null")
+                          f"the float range ({_T_BEYOND}); first_t is null")
             first_t = None
 
     side_rec = side = None
@@ -330,10 +333,12 @@ def _evaluate(a, b, motion_a, motion_b, id_a, id_b, hollow_a, hollow_b) -> PairA
                 separating_axis = _vec(separating_axis)
             if first_t is not None and not math.isfinite(first_t):
                 # "first_t from the closest point" of a ray whose direction is 1.7e-282 long:
-                # the point is 3e26 out, its t beyond the doubles (inf, written as a bare null)
-                errors.append(f"first_t: the parameter t of {id_a}'s ({a.kind}) closest point "
-                              f"is beyond the float range (its direction is too short); "
-                              f"first_t is null")
+                # the point is 3e26 out, its t beyond the doubles (inf, written as a bare null);
+                # said once (the hits' own message may have said it already)
+                if not any(m.startswith("hits: the first hit's parameter") for m in errors):
+                    errors.append(f"first_t: the parameter t of {id_a}'s ({a.kind}) closest "
+                                  f"point is beyond the float range ({_T_BEYOND}); first_t is "
+                                  f"null")
                 first_t = None
 
     # every field given, in the dataclass's order: the same frozen record, built in one go

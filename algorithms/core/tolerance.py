@@ -79,7 +79,12 @@ The policy
    A direction already in the safe range is never rescaled (halving ``(5e-324, 1, 0)`` would
    drop its subnormal component). Two nearly parallel rays or lines whose closest points lie
    beyond the float range at the scale they are computed at are refused with a message
-   (:class:`~algorithms.kernels.stplane.BeyondFloatRange`), never answered as parallel.
+   (:class:`~algorithms.kernels.stplane.BeyondFloatRange`), never answered as parallel. The
+   unit scale can put closest points beyond the floats that are floats in the pair's own
+   units (lines whose origins are 7.8e-15 apart, scaled by ``2**47``, crossing 1.6e308 out):
+   such a refusal (an error with ``scale_dependent`` true) is followed by the query at the
+   pair's own scale, whose answer is given when it has one (the kernels guard their own
+   products, :func:`algorithms.kernels.stplane.minimize`).
 
 Zero vectors
 ------------
@@ -200,6 +205,16 @@ def _cross(u, v):
 
 _INF = math.inf
 _sqrt = math.sqrt
+
+
+def midpoint(p, q) -> tuple:
+    """``(p + q) / 2`` per coordinate, as floats: the touching answer's one closest point.
+    Halved first where the sum overflows (two closest points 1.1e308 out, as rays 2e-309 rad
+    apart have), else the correctly rounded midpoint."""
+    mid = tuple((float(x) + float(y)) / 2 for x, y in zip(p, q))
+    if all(math.isfinite(c) for c in mid):
+        return mid
+    return tuple(float(x) / 2 + float(y) / 2 for x, y in zip(p, q))
 
 
 def unit(v) -> Optional[tuple]:
@@ -507,7 +522,17 @@ def call_rescaled(func, name: str, a, b, args=(), kwargs=None):
             args = (scaled_motion,) + tuple(args[1:])
         else:
             kwargs = {**kwargs, "motion": scaled_motion}
-    result = _settle(name, func(a2, b2, *args, **kwargs))
+    try:
+        result = _settle(name, func(a2, b2, *args, **kwargs))
+    except Exception as refusal:
+        if not getattr(refusal, "scale_dependent", False):
+            raise
+        # beyond the floats at unit scale: in the pair's own units the answer may be floats
+        # (module notes, point 3); else the unit scale's refusal stands
+        try:
+            return _settle(name, func(a, b, *args, **kwargs))
+        except Exception:  # noqa: BLE001 - the first refusal is the clear message
+            raise refusal from None
     return scale_result(result, e, pe_a, pe_b)
 
 
@@ -913,9 +938,7 @@ def reconcile(a, b, *, intersects, distance, closest, separating_axis=None, firs
             notes.append(f"distance {distance!r} -> 0")
         if closest is not None and closest[0] is not None and closest[1] is not None and \
                 tuple(closest[0]) != tuple(closest[1]):
-            mid = tuple((float(p) + float(q)) / 2 for p, q in zip(closest[0], closest[1]))
-            if not all(math.isfinite(c) for c in mid):  # (p + q) overflowed: halve first
-                mid = tuple(float(p) / 2 + float(q) / 2 for p, q in zip(closest[0], closest[1]))
+            mid = midpoint(closest[0], closest[1])
             closest = (mid, mid)
         if distance is not None:
             distance = 0.0

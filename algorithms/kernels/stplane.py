@@ -270,6 +270,18 @@ def _exact_bar(B0, m0, B1, m1, n=None):
     return bar(m1), bar(m0), nk
 
 
+def _exact_points(B0, m0, s, B1, m1, t):
+    """``(B0 + s m0, B1 + t m1)`` in exact rational arithmetic (``s``, ``t`` the Fractions of
+    :func:`_exact_bar`), or ``None`` when a coordinate rounds beyond the float range."""
+    from fractions import Fraction
+
+    points = tuple(tuple(Fraction(o) + u * Fraction(x) for o, x in zip(B, m))
+                   for B, m, u in ((B0, m0, s), (B1, m1, t)))
+    if all(math.isfinite(_to_float(x)) for p in points for x in p):
+        return points
+    return None
+
+
 class BeyondFloatRange(GeometryError):
     """Two nearly parallel linear components come closest beyond the float range: their
     critical point ``(s_bar, t_bar)`` lies in the domain, but it and the closest points are
@@ -279,7 +291,10 @@ class BeyondFloatRange(GeometryError):
     nearest-looking wrong number (treating them as parallel gave 1.22e-12 for lines 7.07e-13
     apart). Field ``closest``; ``value`` is ``(s_bar, t_bar)`` rounded (``+-inf``), in the
     query's own units (the registry may have rescaled the pair); ``crossing``: whether they
-    meet there."""
+    meet there. ``scale_dependent``: the rescaled query may retry at the pair's own scale
+    (:func:`algorithms.core.tolerance.call_rescaled`), where the points may be floats."""
+
+    scale_dependent = True
 
     def __init__(self, s_bar, t_bar, distance):
         self.crossing = distance == 0
@@ -422,7 +437,23 @@ def st_minimize(kind0, B0, m0, kind1, B1, m1, end0=None, end1=None) -> STSolutio
     if not parallel:
         region = _REGION[(classify(s_bar, lo0, hi0), classify(t_bar, lo1, hi1))]
         if region == 0 and not (math.isfinite(s_bar) and math.isfinite(t_bar)):
-            raise BeyondFloatRange(exact_s, exact_t, abs(dot(D, nk)) / math.hypot(*nk))
+            dist = abs(dot(D, nk)) / math.hypot(*nk)
+            points = _exact_points(B0, m0, exact_s, B1, m1, exact_t)
+            if points is None:
+                raise BeyondFloatRange(exact_s, exact_t, dist)
+            # a parameter beyond the floats, but the points within them: rays 2.2e-309 rad
+            # apart with directions of length 0.7 cross at t = 2.25e308, at the point
+            # (-1.12e308, -0.5, -1.12e308). The answer is the exact critical point (region 0
+            # is the minimum over the domain, Q being convex), its points rounded once; s and
+            # t are +-inf (rounded), which evaluate_pair reports as a first_t beyond the floats
+            trace.update({"parallel": False, "s_bar": s_bar, "t_bar": t_bar, "region": 0,
+                          "candidates": [{"edge": "interior", "s": s_bar, "t": t_bar,
+                                          "sqr_distance": dist * dist}],
+                          "edge": "interior", "s": s_bar, "t": t_bar,
+                          "sqr_distance": dist * dist})
+            diff = tuple(_to_float(x) for x in V.sub(*points))
+            closest = tuple(tuple(_to_float(x) for x in p) for p in points)
+            return STSolution(s_bar, t_bar, dist * dist, closest, diff, trace, dist)
         if region == 0 and floats and not _points_finite(kind0, B0, m0, end0, s_bar,
                                                          kind1, B1, m1, end1, t_bar):
             # s_bar, t_bar are floats but B + s_bar m is not: the closest points lie beyond
@@ -436,8 +467,16 @@ def st_minimize(kind0, B0, m0, kind1, B1, m1, end0=None, end1=None) -> STSolutio
             # in floats the critical point's Q is the lines' distance |D.n|/|n| (Primer A.8),
             # accurate even where (s_bar, t_bar) are too large to evaluate L0 - L1 at
             perp = abs(dot(D, nk)) / math.hypot(*nk) if floats else None
-            add("interior", s_bar, clamp(t_of_s(s_bar), lo1, hi1), perp)
-            add("interior", clamp(s_of_t(t_bar), lo0, hi0), t_bar, perp)
+            # each parameter projected from the other (the accurate one of the pair), or the
+            # critical point's own where the projection's dot overflowed: (D + s m0).m1 with
+            # s = 1.1e308 sums two terms of 1.1e308 (rays 2e-309 rad apart, the long fuzz)
+            t_s, s_t = t_of_s(s_bar), s_of_t(t_bar)
+            if floats and not math.isfinite(t_s):
+                t_s = t_bar
+            if floats and not math.isfinite(s_t):
+                s_t = s_bar
+            add("interior", s_bar, clamp(t_s, lo1, hi1), perp)
+            add("interior", clamp(s_t, lo0, hi0), t_bar, perp)
     trace.update({"parallel": bool(parallel and a != 0 and c != 0), "s_bar": s_bar,
                   "t_bar": t_bar, "region": region})
     if parallel and a != 0:

@@ -131,7 +131,7 @@ def _careful_distance(prim0, prim1) -> DistanceResult:
     trace["touch_tolerance"] = tol
     if dist <= tol and (dist > 0 or closest[0] != closest[1]):
         trace["distance_raw"] = dist
-        mid = tuple((float(x) + float(y)) / 2 for x, y in zip(*closest))
+        mid = tolerance.midpoint(*closest)
         closest = (mid, mid)
         dist, sqr = 0.0, 0.0
     exact = _is_exact(prim0, prim1)

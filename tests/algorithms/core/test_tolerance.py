@@ -431,3 +431,14 @@ def test_a_line_grazing_a_box_within_the_band_has_a_first_t():
     # along all of itself: no least t, first_t stays null
     r = evaluate_json(Line((5, 0, 1e-14), (1, 0, 0)), Plane((0, 0, 1), 0))
     assert r["intersects"] is True and r["first_t"] is None, r
+
+
+def test_midpoint_halves_first_where_the_sum_overflows():
+    # -2^1023 + -1.5 2^1023 = -2.5 2^1023 overflows to -inf; halved first: -2^1022 -
+    # 0.75 2^1023 = -1.25 2^1023 exactly (halving a normal float is exact, so it is the
+    # correctly rounded midpoint); the ordinary case is (p + q) / 2: (1 + 2) / 2 = 1.5
+    from algorithms.core.tolerance import midpoint
+
+    big = math.ldexp(1.0, 1023)
+    assert midpoint((-big, 1.0, 0.0), (-1.5 * big, 2.0, 0.0)) == (-1.25 * big, 1.5, 0.0)
+    assert midpoint((1.5 * big,), (1.5 * big,)) == (1.5 * big,)

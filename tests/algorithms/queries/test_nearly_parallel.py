@@ -38,8 +38,9 @@ N = examples(int(os.environ.get("NEAR_PARALLEL_EXAMPLES", "120")))
 
 
 def exact_distance(a, b) -> float:
-    q = exact_sqr_distance(a, b)
-    return math.sqrt(float(q)) if q > 0 else 0.0
+    # (fraction_sqrt: a point rounded at 1.2e308 is ~3e290 off its line, squared beyond the
+    # floats; the seed-3 long fuzz's lines crossing 1.2e308 out)
+    return fraction_sqrt(exact_sqr_distance(a, b))
 
 
 def input_scale(*prims) -> float:
@@ -170,6 +171,11 @@ def _on(point, prim) -> float:
 
 @settings(max_examples=N, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(nearly_parallel())
+# (SEED=3: lines crossing 1.6e308 out, beyond the floats only at the unit scale; and a point
+# rounded there ~3e290 off its line, whose square the oracle took as a float)
+@example((Line((0.0, 0.0, 0.0), (0.1, 0.1, 0.0)), Line((0.0, 0.0, 7.8125e-15), (0.1, 0.1, 5e-324))))
+@example((Line((0.0, 0.0, 0.0), (0.1, 0.3, 0.0)),
+          Line((0.0, 0.0, 1.953125e-15), (0.1, 0.3, 5e-324))))
 def test_nearly_parallel_pairs_against_the_exact_oracle(pair):
     a, b = pair
     scale = input_scale(a, b)
@@ -273,15 +279,42 @@ def test_an_underflowed_cross_product_with_a_reachable_crossing():
             assert p[1] == pytest.approx(float(t), rel=1e-12) and abs(p[0]) <= 1e-300
 
 
-def test_the_same_crossing_at_a_pair_size_of_1e300_is_refused():
+def test_the_same_crossing_at_a_pair_size_of_1e300_is_answered_in_its_own_units():
     # the same lines with A's origin at 0: the pair's size is now B's 1e-300, which the
-    # registry scales to unit size (tolerance.call_rescaled), so the crossing 2e23 out is
-    # 2e23 / 1e-300 = 2e323 sizes out: beyond the floats at that scale. A refusal, saying so
+    # registry scales to unit size (tolerance.call_rescaled), where the crossing 2e23 out is
+    # 2e23 / 1e-300 = 2e323 sizes out: beyond the floats at that scale (refused until the
+    # seed-3 long fuzz). In the pair's own units it is the float point (0, t, 0), t =
+    # -1e-300 / 5e-324 = -2.024e23 (B's x = 1e-300 + 5e-324 t = 0 there, and A's s = t):
+    # call_rescaled then asks the pair at its own scale, and that answer is given
     a, b = Line((0, 0, 0), (0, 1, 0)), Line((1e-300, 0, 0), (5e-324, 1, 0))
+    q, s, t = brute_force(*exact_parts(a), *exact_parts(b))
+    assert q == 0 and s == t == -Fraction(1e-300) / Fraction(5e-324)
+    point = [0.0, float(t), 0.0]
     for x, y in ((a, b), (b, a)):
         out = evaluate_json(x, y)
-        assert out["distance"] is None and "they cross beyond the float range" in out["error"]
-        assert "at the scale the pair is computed at" in out["error"]
+        assert "error" not in out and out["intersects"] is True and out["distance"] == 0.0
+        assert out["closest"] == [point, point]
+        assert "rescaled_by" not in out["trace"]  # the pair's own scale answered
+
+
+def test_a_crossing_beyond_the_floats_only_at_unit_scale_is_answered():
+    # the long fuzz's case (seed 3): A (0, 0, 0) + s (0.1, 0.1, 0), B (0, 0, 2^-47) +
+    # t (0.1, 0.1, 5e-324). B's z = 2^-47 + 5e-324 t is 0 at t = -2^-47 / 2^-1074 = -2^1027
+    # = -1.44e309 (beyond the floats), where A (s = t: the x and y components agree) is at
+    # x = y = 0.1 t = -1.44e308: floats (the fuzz had 7.8125e-15 for 2^-47: 1.58e308). The pair's largest length, 2^-47, is below the safe
+    # range, so the registry scales it by 2^47 (the origins, not the directions): there the
+    # crossing is 2^47 times farther out, beyond the floats, and st_minimize refuses. Asked
+    # at its own scale, the pair has the answer: distance 0 at that point
+    a = Line((0.0, 0.0, 0.0), (0.1, 0.1, 0.0))
+    b = Line((0.0, 0.0, 2.0 ** -47), (0.1, 0.1, 5e-324))
+    q, s, t = brute_force(*exact_parts(a), *exact_parts(b))
+    assert q == 0 and s == t == -Fraction(2) ** 1027
+    x0 = float(Fraction(0.1) * t)
+    assert -1.44e308 < x0 < -1.43e308
+    for x, y in ((a, b), (b, a)):
+        out = evaluate_json(x, y)
+        assert out["intersects"] is True and out["distance"] == 0.0
+        assert out["closest"] == [[x0, x0, 0.0], [x0, x0, 0.0]]
 
 
 def test_rescaling_keeps_a_subnormal_direction_component():
@@ -341,6 +374,36 @@ def test_rays_crossing_far_beyond_the_floats_stay_refused():
     for x, y in ((a, b), (b, a)):
         with pytest.raises(BeyondFloatRange, match="they cross beyond the float range"):
             query("distance", x, y)
+
+
+def test_rays_crossing_at_a_float_point_with_a_parameter_beyond_the_floats():
+    # A (2, -0.5, -2) + s (-1/8, 0, -1/8), B (2, -1, -2) + t (-1/8, e, -1/8), e = 2^-1026 (a
+    # subnormal). B's y = -1 + e t is A's -0.5 at t = 0.5 / e = 2^1025 (3.6e308, beyond the
+    # floats), where x = 2 - 2^1025 / 8 = 2 - 2^1022 and z = -2 - 2^1022, and A reaches the
+    # same point at s = 2^1025: the rays cross (both parameters > 0: region 0) at a point
+    # whose coordinates are floats (-2^1022 = -4.49e307 after rounding: the ulp there is
+    # 2^970). So the answer is that crossing: distance 0, closest the point, with only first_t
+    # (the parameter) beyond the floats. Before: refused as "they cross beyond the float
+    # range" (the long fuzz, seed 3, found it with directions of length 0.7)
+    e = 2.0 ** -1026
+    a = Ray((2.0, -0.5, -2.0), (-0.125, 0.0, -0.125))
+    b = Ray((2.0, -1.0, -2.0), (-0.125, e, -0.125))
+    q, s, t = brute_force(*exact_parts(a), *exact_parts(b))
+    assert q == 0 and s == t == Fraction(2) ** 1025
+    assert not closest_beyond_float_range(a, b)
+    point = [-2.0 ** 1022, -0.5, -2.0 ** 1022]
+    for x, y in ((a, b), (b, a)):
+        r = query("distance", x, y)
+        assert r.distance == 0.0 and r.closest == (tuple(point), tuple(point))
+        assert r.parameter == (math.inf, math.inf) and r.trace["region"] == 0
+        assert query("intersects", x, y).intersects is True
+        out = evaluate_json(x, y)
+        assert out["intersects"] is True and out["distance"] == 0.0
+        assert out["closest"] == [point, point] and out["first_t"] is None
+        # one message, saying why first_t is null
+        assert out["error"] == ("hits: the first hit's parameter t on A (ray) is beyond the "
+                                "float range (the point is more than 1.8e308 direction "
+                                "lengths from the origin); first_t is null")
 
 
 def test_closest_points_beyond_the_floats_only_in_the_pairs_units():
@@ -448,6 +511,12 @@ def _extreme_linear(draw, kinds=("segment", "ray", "line")):
 # (SEED=1 FUZZ_SCALE=10: the origins answer, test_rays_closest_beyond_the_floats_by_origins)
 @example(Ray((2.0, -1.0, 1e200), (-2.0, 1e-300, 0.0)), Ray((2.0, -2.0, -2.0), (-2.0, -2.0, -2.0)),
          True, 1, SUB)
+# (SEED=3: rays touching 1.1e308 out, their closest points' midpoint overflowed to -inf)
+@example(Ray((2.0, 0.0, -2.0), (-1.0, 5e-324, -1.0)), Ray((2.0, 0.25, -2.0), (-2.0, -2.0, -2.0)),
+         True, 1, -SUB)
+# (SEED=3: rays crossing at a float point, t = 2.25e308 beyond the floats; the test above)
+@example(Ray((2.0, -0.5, -2.0), (-0.5, 0.0, -0.5)), Ray((2.0, -1.0, -2.0), (-0.5, SUB, -0.5)),
+         False, 0, SUB)
 def test_subnormal_and_huge_directions_against_the_exact_oracle(a, b, near, i, tiny):
     if near and a.kind != "segment" and b.kind != "segment" and max(map(abs, a.direction)) <= 3:
         # B nearly parallel to A: A's direction with one component changed by a subnormal
