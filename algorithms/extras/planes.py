@@ -278,7 +278,8 @@ def two_rays(p1, d1, p2, d2, kind1: str = "line", kind2: str = "line",
     ``t1 = ((p2 - p1) x d2) . c / |c|^2`` and ``t2 = ((p2 - p1) x d1) . c / |c|^2``; ``c = 0``
     means parallel or coincident; otherwise the two points ``r1(t1)``, ``r2(t2)`` are the
     closest approach and coincide when the lines cross. Exact on Fractions; floats use the
-    relative tolerance ``tol`` (default ``1e-12``) on ``|c|^2`` and on the gap.
+    relative tolerance ``tol`` (default ``1e-12``, PARALLEL_SIN) on the sine
+    ``|c| / (|d1| |d2|)`` (compared squared: ``|c|^2 <= tol^2 |d1|^2 |d2|^2``) and on the gap.
     """
     p1, d1, p2, d2 = (tuple(v) for v in (p1, d1, p2, d2))
     if V.dot(d1, d1) == 0 or V.dot(d2, d2) == 0:
@@ -290,7 +291,7 @@ def two_rays(p1, d1, p2, d2, kind1: str = "line", kind2: str = "line",
     cc = V.dot(c, c)
     l1, l2 = V.dot(d1, d1), V.dot(d2, d2)
     w = V.sub(p2, p1)
-    if _is_zero(cc, l1 * l2, tol):
+    if _is_zero(cc, l1 * l2, tol * tol):  # |c|^2 <= sin^2 |d1|^2 |d2|^2 (PARALLEL_SIN)
         off = V.cross(w, d1)  # |w x d1| / |d1| is the distance between parallel lines
         gap = math.sqrt(float(V.dot(off, off)) / float(l1))
         scale = max(1.0, math.sqrt(float(V.dot(w, w))))

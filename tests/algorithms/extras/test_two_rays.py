@@ -146,3 +146,19 @@ def test_rays_1e200_apart_are_not_coincident():
         out = evaluate_json(x, y)
         r = out["trace"]["two rays"]
         assert r["case"] == "parallel" and r["gap"] == 1e200 == out["distance"]
+
+
+def test_directions_1e8_rad_apart_are_not_parallel():
+    # A (0,0,0) + t1 (1,0,0), B (0,1,0) + t2 (1,-1e-8,0): B's y = 1 - 1e-8 t2 is 0 at
+    # t2 = 1e8, where x = 1e8 = t1: the lines cross at (1e8, 0, 0). Their sine is 1e-8, far
+    # above the policy's PARALLEL_SIN (1e-12); A.8 compared |c|^2 = 1e-16 with 1e-12 |d1|^2
+    # |d2|^2 (a sine of 1e-6) and said "parallel", 1 apart, beside the distance 0
+    a, b = Line((0.0, 0.0, 0.0), (1.0, 0.0, 0.0)), Line((0.0, 1.0, 0.0), (1.0, -1e-8, 0.0))
+    r = two_rays(a.origin, a.direction, b.origin, b.direction)
+    assert r.case == "crossing" and r.gap == 0.0
+    assert r.t1 == pytest.approx(1e8, rel=1e-15) and r.t2 == pytest.approx(1e8, rel=1e-15)
+    out = evaluate_json(a, b)
+    assert out["distance"] == 0.0 and out["trace"]["two rays"]["case"] == "crossing"
+    # still parallel within the policy's sine: 1e-13
+    assert two_rays((0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (0.0, 1.0, 0.0),
+                    (1.0, 1e-13, 0.0)).case == "parallel"
