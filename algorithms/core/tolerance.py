@@ -83,8 +83,9 @@ The policy
    unit scale can put closest points beyond the floats that are floats in the pair's own
    units (lines whose origins are 7.8e-15 apart, scaled by ``2**47``, crossing 1.6e308 out):
    such a refusal (an error with ``scale_dependent`` true) is followed by the query at the
-   pair's own scale, whose answer is given when it has one (the kernels guard their own
-   products, :func:`algorithms.kernels.stplane.minimize`).
+   pair's own scale, whose answer is given when it has one, for a pair of lengths up to
+   :data:`OWN_SCALE_MAX` with directions in the safe range (the st-plane kernel then needs
+   no scaling of its own, which would round a subnormal direction component away).
 
 Zero vectors
 ------------
@@ -525,7 +526,7 @@ def call_rescaled(func, name: str, a, b, args=(), kwargs=None):
     try:
         result = _settle(name, func(a2, b2, *args, **kwargs))
     except Exception as refusal:
-        if not getattr(refusal, "scale_dependent", False):
+        if not getattr(refusal, "scale_dependent", False) or not _own_scale_safe(a, b, motion):
             raise
         # beyond the floats at unit scale: in the pair's own units the answer may be floats
         # (module notes, point 3); else the unit scale's refusal stands
@@ -534,6 +535,20 @@ def call_rescaled(func, name: str, a, b, args=(), kwargs=None):
         except Exception:  # noqa: BLE001 - the first refusal is the clear message
             raise refusal from None
     return scale_result(result, e, pe_a, pe_b)
+
+
+#: the largest length up to which a pair is asked again at its own scale after a
+#: ``scale_dependent`` refusal at unit scale: below it, with its directions in the safe range,
+#: the st-plane kernel computes it without a scaling of its own (``stplane.minimize`` scales a
+#: whole scene beyond ``2**400``, directions too: a subnormal direction component would round
+#: to 0 there, and nearly parallel lines 1e200 apart read as parallel)
+OWN_SCALE_MAX = 2.0 ** 400
+
+
+def _own_scale_safe(a, b, motion) -> bool:
+    _, ma, da = _sizes(a)
+    _, mb, db = _sizes(b)
+    return motion is None and da and db and max(ma, mb) <= OWN_SCALE_MAX
 
 
 def _settle(name, result):

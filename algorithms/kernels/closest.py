@@ -885,18 +885,23 @@ def _show(t):
     return float(t)
 
 
-def rescue_hit(hr, o, d, sqr, t, why):
+def rescue_hit(hr, o, d, sqr, t, why, points=None):
     """Reconcile a cast that missed with a distance minimisation that found an exact contact.
 
     A cast decides a grazing contact (through an edge, a corner, the rim) by comparisons of
     rounded values and may reject it, while the exact candidates of the distance (the edges'
     closest points) give squared distance exactly ``0``. Reporting "no hit" with distance 0
     would contradict itself, so the contact is returned as one hit of kind ``"hit"`` at that
-    ``t`` (no normal), with ``trace["rescued"]`` saying why.
+    ``t`` (no normal), with ``trace["rescued"]`` saying why. ``points``: the distance's
+    closest pair, when it has one; a pair of different points whose squared distance is 0
+    underflowed (points 1.1e-162 apart, on the unscaled Fraction path whose candidates are
+    floats), which is no contact: the cast's answer stands.
     """
     from algorithms.results import Hit, HitResult
 
     if hr.intersects or sqr != 0:
+        return hr
+    if points is not None and tuple(points[0]) != tuple(points[1]):
         return hr
     trace = {**hr.trace, "rescued": why}
     hit = Hit(float(t), _fp(point_at(o, d, t)), None, "hit")

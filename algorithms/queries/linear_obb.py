@@ -98,7 +98,8 @@ def _hits_and_features(a, obb):
             return crossing, None
     feats = box_features_distance(ol, dl, lo, hi, bmin, bmax)
     hr = rescue_hit(hr, o, d, feats[0], feats[1],
-                    f"Woo rejected a contact the edge distance finds exactly ({feats[4]})")
+                    f"Woo rejected a contact the edge distance finds exactly ({feats[4]})",
+                    feats[2:4])
     return hr, feats
 
 

@@ -454,7 +454,8 @@ def _hits_and_features(a, tri, front_only=False):
     o, d, lo, hi = linear_parts(a)
     feats = _features(a, tri)
     hr = rescue_hit(hr, V.to_float(o), V.to_float(d), feats[0], feats[1],
-                    f"Badouel rejected a contact the edge distance finds exactly ({feats[4]})")
+                    f"Badouel rejected a contact the edge distance finds exactly ({feats[4]})",
+                    feats[2:4])
     return hr, feats
 
 

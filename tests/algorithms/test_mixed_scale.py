@@ -744,3 +744,25 @@ def test_a_sliver_triangle_and_a_point_sphere_above_its_plane_get_its_face_norma
         assert r["distance"] == pytest.approx(math.hypot(foot_y, 2.0 ** -35), rel=1e-12)
         assert [abs(c) for c in r["separating_axis"]] == [0.0, 0.0, 1.0]
         assert not problems_of(a, b)
+
+
+def test_an_underflowed_edge_distance_is_no_exact_contact():
+    """The long fuzz's case (seed 4): the ray from the origin along (2^-35, 1, 0) and a
+    collinear triangle, the segment v0 = (1.11e-162, 3.23e-173, 0) to v1 = (3.05e-151,
+    8.89e-162, 0) on the line y = 2^-35 x. The ray (x = 2^-35 y) meets that line only at the
+    origin, before v0 (x > 0 on the segment), so the exact squared distance is positive: at
+    most |v0|^2 = 1.2e-324, the ray's origin to v0. On Fractions, Badouel (the collinear
+    triangle as its segment, exactly) missed, but the rescue took the edge distance, whose
+    candidates are floats, at its word: 1.2e-324 underflows to 0, "a contact the edge
+    distance finds exactly", and the exact side said they intersect (the float side, at
+    unit scale, rightly did not: 1.1e-162 against a band of 2.7e-163)."""
+    ray = Ray((0.0, 0.0, 0.0), (2.0 ** -35, 1.0, 0.0))
+    v0 = (1.1113793747425387e-162, 3.234539689561756e-173, 0.0)
+    v1 = (3.0549363635107185e-151, 8.891034997972655e-162, 0.0)
+    tri = Triangle((v0, v1, v1))
+    q = exact_sqr_distance(ray, Segment(v0, v1))
+    assert 0 < q <= sum(Fraction(c) ** 2 for c in v0)
+    assert query("hits", ray.as_exact(), tri.as_exact()).intersects is False
+    r = result_json(evaluate_pair(ray, tri))
+    assert r["intersects"] is False and r["distance"] == pytest.approx(fraction_sqrt(q))
+    assert not exact_problems(r, ray, tri, 0.0)

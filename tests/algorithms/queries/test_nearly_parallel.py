@@ -511,6 +511,10 @@ def _extreme_linear(draw, kinds=("segment", "ray", "line")):
 # (SEED=1 FUZZ_SCALE=10: the origins answer, test_rays_closest_beyond_the_floats_by_origins)
 @example(Ray((2.0, -1.0, 1e200), (-2.0, 1e-300, 0.0)), Ray((2.0, -2.0, -2.0), (-2.0, -2.0, -2.0)),
          True, 1, SUB)
+# (the pair at its own scale, asked again after the unit scale's refusal, must not be scaled
+# by stplane.minimize: 5e-324 * 2^-665 rounds to 0, and these lines read as parallel, 1e200)
+@example(Line((2.0, -2.0, -2.0), (-2.0, -2.0, 0.0)), Line((2.0, -2.0, 1e200), (-2.0, -2.0, -2.0)),
+         True, 2, 5e-324)
 # (SEED=3: rays touching 1.1e308 out, their closest points' midpoint overflowed to -inf)
 @example(Ray((2.0, 0.0, -2.0), (-1.0, 5e-324, -1.0)), Ray((2.0, 0.25, -2.0), (-2.0, -2.0, -2.0)),
          True, 1, -SUB)
