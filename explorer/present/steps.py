@@ -406,20 +406,30 @@ def stplane(answer, a, b) -> Optional[Walkthrough]:
                              f"({_g(tr['s_bar'])}, {_g(tr['t_bar'])})."))
     if isinstance(tr.get("region"), int):
         steps.append(Step(2, f"Region {tr['region']}."))
+    def points(s_, t_):
+        # the pair of points (s, t) stands for; a parameter beyond the floats (rays 2e-309
+        # rad apart crossing at t = 2.2e308, whose points are floats) has none to draw from
+        # the parameters: the answer's own closest points stand for the interior one
+        if not (math.isfinite(s_) and math.isfinite(t_)):
+            return rec.closest if rec.closest is not None else None
+        return tuple(o1 + s_ * d1), tuple(o2 + t_ * d2)
+
     cands = tr.get("candidates") or []
     for c in cands:
         s_, t_ = float(c["s"]), float(c["t"])
-        pa, pb = o1 + s_ * d1, o2 + t_ * d2
+        ends = points(s_, t_)
         steps.append(Step(3, f"Candidate on {c.get('edge')}: (s, t) = ({_g(s_)}, {_g(t_)}), "
                              f"Q = {_g(c['sqr_distance'])}.",
-                          (Mark("segment", (tuple(pa), tuple(pb)), CANDIDATE,
+                          () if ends is None else
+                          (Mark("segment", ends, CANDIDATE,
                                 f"{c.get('edge')}: Q = {_g(c['sqr_distance'])}"),)))
     s_, t_ = float(tr.get("s", 0)), float(tr.get("t", 0))
-    pa, pb = o1 + s_ * d1, o2 + t_ * d2
+    ends = points(s_, t_)
     steps.append(Step(4, f"The least is on {tr.get('edge', 'the inside')}: s = {_g(s_)}, "
                          f"t = {_g(t_)}, distance "
                          f"{_g(math.sqrt(float(tr.get('sqr_distance', 0))))}.",
-                      (Mark("segment", (tuple(pa), tuple(pb)), GOOD, "the closest points"),)))
+                      () if ends is None else
+                      (Mark("segment", ends, GOOD, "the closest points"),)))
     return Walkthrough("Two linear components: the st-plane", "Eberly & Schneider, GTCG §10.8.3",
                        STPLANE_LISTING, tuple(steps))
 
