@@ -10,16 +10,8 @@ import numpy as np
 import pytest
 
 from algorithms import AABB, OBB, Cylinder
-from explorer.model.scene import Scene
-from explorer.present.steps import GJK_LISTING, walkthrough
-
-
-def walk(a, b):
-    scene = Scene()
-    scene.add(a, id="A")
-    scene.add(b, id="B")
-    ans = scene.answer("A", "B")
-    return walkthrough(ans, a, b), ans
+from explorer.present.steps import GJK_LISTING
+from tests.explorer.walkthroughs import walk
 
 
 def _last_v(w):

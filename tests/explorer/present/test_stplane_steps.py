@@ -7,16 +7,7 @@ import math
 import warnings
 
 from algorithms import Ray, Segment
-from explorer.model.scene import Scene
-from explorer.present.steps import walkthrough
-
-
-def walk(a, b):
-    scene = Scene()
-    scene.add(a, id="A")
-    scene.add(b, id="B")
-    ans = scene.answer("A", "B")
-    return walkthrough(ans, a, b), ans
+from tests.explorer.walkthroughs import walk
 
 
 def test_crossing_beyond_the_float_parameters_draws_the_answers_points():
