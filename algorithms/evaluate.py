@@ -281,6 +281,7 @@ def _evaluate(a, b, motion_a, motion_b, id_a, id_b, hollow_a, hollow_b) -> PairA
                 axis_from_closest = True
 
     first_t = None
+    t_beyond = False  # the hits said first_t's t is beyond the floats (said once)
     if fused is None:
         hits = (_query(p, "hits", p.hits, a, b, methods, errors) if a.kind in LINEAR_KINDS
                 else None)
@@ -292,6 +293,7 @@ def _evaluate(a, b, motion_a, motion_b, id_a, id_b, hollow_a, hollow_b) -> PairA
             errors.append(f"hits: the first hit's parameter t on {id_a} ({a.kind}) is beyond "
                           f"the float range ({_T_BEYOND}); first_t is null")
             first_t = None
+            t_beyond = True
 
     side_rec = side = None
     if p.asks_side:
@@ -335,7 +337,7 @@ def _evaluate(a, b, motion_a, motion_b, id_a, id_b, hollow_a, hollow_b) -> PairA
                 # "first_t from the closest point" of a ray whose direction is 1.7e-282 long:
                 # the point is 3e26 out, its t beyond the doubles (inf, written as a bare null);
                 # said once (the hits' own message may have said it already)
-                if not any(m.startswith("hits: the first hit's parameter") for m in errors):
+                if not t_beyond:
                     errors.append(f"first_t: the parameter t of {id_a}'s ({a.kind}) closest "
                                   f"point is beyond the float range ({_T_BEYOND}); first_t is "
                                   f"null")

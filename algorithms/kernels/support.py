@@ -31,6 +31,7 @@ import math
 import numpy as np
 
 from algorithms.core.tolerance import PARALLEL_SIN, unit_np
+from algorithms.core.vec import dot3
 from algorithms.primitives import Primitive
 
 #: kinds with a support function
@@ -53,22 +54,15 @@ def _farthest(points: np.ndarray, d: np.ndarray) -> np.ndarray:
     return points[int(np.argmax(points @ d))].copy()
 
 
-def _dot3(u, v) -> float:
-    """``u . v`` of two 3-vectors, summed from the left in Python floats."""
-    u0, u1, u2 = (float(c) for c in u)
-    v0, v1, v2 = (float(c) for c in v)
-    return u0 * v0 + u1 * v1 + u2 * v2
-
-
 def _cylinder_rim(center, w, radius, height, d: np.ndarray, hw=None) -> np.ndarray:
     """Support of the cylinder: end disk picked by ``sign(d . w)``, rim point along the part
     of ``d`` perpendicular to the unit axis ``w`` (GTCG §11.12.9). ``hw``: ``(height / 2) *
     w`` when the caller has it."""
-    # the dots summed from the left in Python floats, as support_fn's twin does: numpy's dot
+    # the dots summed from the left (core.vec.dot3), as support_fn's twin does: numpy's dot
     # may round the last bit otherwise (its kernels differ by CPU), and a d perpendicular to
     # the axis (d . w = 0 exactly from the left: (0, 3, 3) against (1, 3, -3) / sqrt(19))
     # then picked an end disk here and the centre there (the long fuzz, seed 5)
-    dw = _dot3(d, w)
+    dw = float(dot3(d, w))
     if dw > 0:
         p = center + ((height / 2) * w if hw is None else hw)
     elif dw < 0:
@@ -76,11 +70,11 @@ def _cylinder_rim(center, w, radius, height, d: np.ndarray, hw=None) -> np.ndarr
     else:
         p = center.copy()
     perp = d - dw * w
-    perp = perp - _dot3(perp, w) * w  # once more: when d is nearly along w, the first
-    pn = math.sqrt(_dot3(perp, perp))  # subtraction leaves rounding noise with a w part
+    perp = perp - float(dot3(perp, w)) * w  # once more: when d is nearly along w, the first
+    pn = math.sqrt(float(dot3(perp, perp)))  # subtraction leaves rounding noise with a w part
     # |perp| tiny relative to |d| means d is (numerically) along the axis: the whole end disk
     # is a maximiser and its centre is the stable choice (it loses at most r |perp|).
-    if radius > 0 and pn > PARALLEL_SIN * math.sqrt(float(d @ d)):  # d not along the axis
+    if radius > 0 and pn > PARALLEL_SIN * math.sqrt(float(dot3(d, d))):  # d not along the axis
         s = radius / pn
         # (radius / pn overflows for a huge radius and a d close to the axis, 1e298 / 4e-11:
         # then the unit perp first, which no radius can overflow)

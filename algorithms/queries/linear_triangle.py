@@ -638,7 +638,7 @@ def _lean_cast(hi):
                     if not (gamma >= 0.0):
                         lam, el = gamma, len_g
                     else:
-                        hr = surface_hits(o, d, 0, hi, t, nh if dot < 0 else nh_neg, A16,
+                        hr = surface_hits(o, d, 0, hi, t, nh if dot < 0.0 else nh_neg, A16,
                                           Deferred(_badouel_trace, o, d, 0, hi, tri,
                                                    {"barycentric": (gamma, alpha, beta)}))
                         return hr if hr.intersects else _checked(a, tri, hr)
